@@ -1,0 +1,171 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// NewCommand returns the leaderboard command line: serve, migrate,
+// close-month and player-token.
+func NewCommand(logger *slog.Logger) *cobra.Command {
+	cfg := ConfigFromEnv()
+	root := &cobra.Command{
+		Use:   "leaderboard",
+		Short: "Monthly event leaderboard service for online games",
+		Long: `leaderboard ranks players by their monthly event totals (0..10000; ties go to
+whoever reached the score first), takes scores from game servers, freezes a
+month's final standings when it closes, and answers a player's rank with the
+players just above and below, over GraphQL at /graphql.
+
+Configuration comes from environment variables; each has a flag that overrides it.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg), closeMonthCommand(&cfg), playerTokenCommand(&cfg))
+	return root
+}
+
+func serveCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Migrate the database and serve GraphQL, /healthz, /readyz and /metrics",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			m := &Main{Config: *cfg, Logger: logger}
+			if err := m.Run(ctx); err != nil {
+				m.Close()
+				return err
+			}
+			<-ctx.Done()
+			logger.Info("shutting down")
+			return m.Close()
+		},
+	}
+	cfg.bindDatabase(cmd.Flags())
+	cfg.bindServe(cmd.Flags())
+	return cmd
+}
+
+func migrateCommand(cfg *Config) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "migrate up|down|version",
+		Short: "Apply (up), revert (down) or show (version) the database schema migrations",
+		Long: `migrate up applies every pending migration; migrate down reverts the newest
+one (with --all, every one, which drops all data); migrate version prints the
+schema version and whether a migration failed halfway (dirty).`,
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: []string{"up", "down", "version"},
+	}
+	all := cmd.Flags().Bool("all", false, "with down: revert every migration, dropping all data")
+	cfg.bindDatabase(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		url, err := cfg.databaseURL()
+		if err != nil {
+			return err
+		}
+		var (
+			version uint
+			dirty   bool
+		)
+		switch args[0] {
+		case "up":
+			version, dirty, err = db.Migrate(url, db.MigrateUp)
+		case "down":
+			dir := db.MigrateDownOne
+			if *all {
+				dir = db.MigrateDownAll
+			}
+			version, dirty, err = db.Migrate(url, dir)
+		case "version":
+			version, dirty, err = db.SchemaVersion(url)
+		default:
+			return fmt.Errorf("unknown migrate action %q: use up, down or version", args[0])
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "schema version %d (dirty: %t)\n", version, dirty)
+		return nil
+	}
+	return cmd
+}
+
+func closeMonthCommand(cfg *Config) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "close-month YYYY-MM",
+		Short: "Freeze a month's final standings (idempotent), as the closeMonth mutation does",
+		Args:  cobra.ExactArgs(1),
+	}
+	cfg.bindDatabase(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		month, err := leaderboard.ParseMonth(args[0])
+		if err != nil {
+			return fmt.Errorf("%s", leaderboard.ErrorMessage(err))
+		}
+		store, err := openDB(cmd.Context(), cfg)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		start := time.Now()
+		info, err := store.CloseMonth(cmd.Context(), month)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "month %s is %s with %d participants (took %s)\n",
+			info.Month, info.Status, info.Participants, time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	return cmd
+}
+
+func playerTokenCommand(cfg *Config) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "player-token PLAYER_ID",
+		Short: "Print a player JWT signed with LEADERBOARD_JWT_SECRET, for trying myRank",
+		Args:  cobra.ExactArgs(1),
+	}
+	ttl := cmd.Flags().Duration("ttl", time.Hour, "how long the token is valid")
+	bindJWTSecret(cmd.Flags(), &cfg.JWTSecret)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if cfg.JWTSecret == "" {
+			return fmt.Errorf("no secret: set LEADERBOARD_JWT_SECRET or --jwt-secret")
+		}
+		token, err := auth.PlayerToken([]byte(cfg.JWTSecret), args[0], time.Now().Add(*ttl))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(cmd.OutOrStdout(), token)
+		return nil
+	}
+	return cmd
+}
+
+// openDB migrates and opens the configured database for a one-off command.
+func openDB(ctx context.Context, cfg *Config) (*db.DB, error) {
+	loc, err := cfg.location()
+	if err != nil {
+		return nil, err
+	}
+	url, err := cfg.databaseURL()
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := db.Migrate(url, db.MigrateUp); err != nil {
+		return nil, err
+	}
+	return db.Open(ctx, url, db.WithLocation(loc))
+}

@@ -1,0 +1,90 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// Config is the program's configuration: environment variables first, flags
+// override them.
+type Config struct {
+	ListenAddr    string // LISTEN_ADDR
+	DatabaseURL   string // DATABASE_URL
+	Timezone      string // LEADERBOARD_TIMEZONE
+	AdminToken    string // LEADERBOARD_ADMIN_TOKEN
+	ServerToken   string // LEADERBOARD_SERVER_TOKEN
+	JWTSecret     string // LEADERBOARD_JWT_SECRET
+	Introspection bool   // LEADERBOARD_INTROSPECTION
+}
+
+// ConfigFromEnv reads the configuration from the environment.
+func ConfigFromEnv() Config {
+	return Config{
+		ListenAddr:    envOr("LISTEN_ADDR", ":8080"),
+		DatabaseURL:   os.Getenv("DATABASE_URL"),
+		Timezone:      envOr("LEADERBOARD_TIMEZONE", "UTC"),
+		AdminToken:    os.Getenv("LEADERBOARD_ADMIN_TOKEN"),
+		ServerToken:   os.Getenv("LEADERBOARD_SERVER_TOKEN"),
+		JWTSecret:     os.Getenv("LEADERBOARD_JWT_SECRET"),
+		Introspection: os.Getenv("LEADERBOARD_INTROSPECTION") == "true",
+	}
+}
+
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+// bindDatabase adds the flags every command that reaches the database takes.
+func (c *Config) bindDatabase(flags *pflag.FlagSet) {
+	flags.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL,
+		"PostgreSQL URL or key=value string (env DATABASE_URL)")
+	flags.StringVar(&c.Timezone, "timezone", c.Timezone,
+		"IANA time zone that decides which month an event falls in (env LEADERBOARD_TIMEZONE)")
+}
+
+// bindServe adds the flags of the serve command.
+func (c *Config) bindServe(flags *pflag.FlagSet) {
+	flags.StringVar(&c.ListenAddr, "listen", c.ListenAddr, "HTTP listen address (env LISTEN_ADDR)")
+	flags.Var(secret{&c.AdminToken}, "admin-token",
+		"static bearer token of the admin role; empty disables it (env LEADERBOARD_ADMIN_TOKEN)")
+	flags.Var(secret{&c.ServerToken}, "server-token",
+		"static bearer token of the game-server role; empty disables it (env LEADERBOARD_SERVER_TOKEN)")
+	bindJWTSecret(flags, &c.JWTSecret)
+	flags.BoolVar(&c.Introspection, "introspection", c.Introspection,
+		"let clients read the GraphQL schema (env LEADERBOARD_INTROSPECTION=true)")
+}
+
+// location returns the event time zone.
+func (c *Config) location() (*time.Location, error) {
+	loc, err := time.LoadLocation(c.Timezone)
+	if err != nil {
+		return nil, fmt.Errorf("time zone %q: %w", c.Timezone, err)
+	}
+	return loc, nil
+}
+
+// databaseURL returns the database URL, or says how to give one.
+func (c *Config) databaseURL() (string, error) {
+	if c.DatabaseURL == "" {
+		return "", fmt.Errorf("no database: set DATABASE_URL or --database-url to a PostgreSQL URL, such as postgres://user:password@localhost:5432/leaderboard")
+	}
+	return c.DatabaseURL, nil
+}
+
+// bindJWTSecret adds the --jwt-secret flag.
+func bindJWTSecret(flags *pflag.FlagSet, p *string) {
+	flags.Var(secret{p}, "jwt-secret", "HS256 secret of player tokens; empty disables myRank (env LEADERBOARD_JWT_SECRET)")
+}
+
+// secret is a string flag whose value --help never prints.
+type secret struct{ p *string }
+
+func (s secret) String() string     { return "" }
+func (s secret) Set(v string) error { *s.p = v; return nil }
+func (s secret) Type() string       { return "string" }

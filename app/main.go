@@ -1,0 +1,80 @@
+// Package app is the leaderboard program: its commands and Main, which starts
+// the service. cmd/leaderboard runs it; the end-to-end suite starts the same
+// Main, so tests run the real program.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/gamebackend/leaderboard/auth"
+	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/server"
+)
+
+// Main is the running service: its database and HTTP server.
+type Main struct {
+	Config Config
+	Logger *slog.Logger
+	DB     *db.DB
+	Server *server.Server
+}
+
+// NewMain returns a Main configured from the environment.
+func NewMain(logger *slog.Logger) *Main {
+	return &Main{Config: ConfigFromEnv(), Logger: logger}
+}
+
+// Run migrates the database, connects and starts serving in the background.
+func (m *Main) Run(ctx context.Context) error {
+	loc, err := m.Config.location()
+	if err != nil {
+		return err
+	}
+	url, err := m.Config.databaseURL()
+	if err != nil {
+		return err
+	}
+	version, _, err := db.Migrate(url, db.MigrateUp)
+	if err != nil {
+		return err
+	}
+	if m.DB, err = db.Open(ctx, url, db.WithLocation(loc)); err != nil {
+		return err
+	}
+	m.Server = server.New(server.Config{
+		Addr: m.Config.ListenAddr,
+		DB:   m.DB,
+		Auth: auth.Config{
+			AdminToken:  m.Config.AdminToken,
+			ServerToken: m.Config.ServerToken,
+			JWTSecret:   []byte(m.Config.JWTSecret),
+		},
+		Introspection: m.Config.Introspection,
+		Logger:        m.Logger,
+	})
+	if err := m.Server.Open(); err != nil {
+		return err
+	}
+	m.Logger.Info("serving", "url", m.Server.URL(), "schema_version", version, "timezone", loc.String())
+	return nil
+}
+
+// Close stops the server, letting requests in flight finish for up to ten
+// seconds, then closes the database.
+func (m *Main) Close() error {
+	var err error
+	if m.Server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err = m.Server.Close(ctx); err != nil {
+			err = fmt.Errorf("stop http server: %w", err)
+		}
+	}
+	if m.DB != nil {
+		m.DB.Close()
+	}
+	return err
+}

@@ -1,0 +1,172 @@
+// Package db stores the leaderboard in PostgreSQL through pgx: the schema's
+// migrations, score submission, the month-end close job and the rank reads.
+// It implements the service interfaces of package leaderboard.
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/golang-migrate/migrate/v4"
+	migratepgx "github.com/golang-migrate/migrate/v4/database/pgx/v5"
+	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/migrations"
+)
+
+// DB is the leaderboard's PostgreSQL store. It is safe for concurrent use.
+type DB struct {
+	pool *pgxpool.Pool
+	// loc is the event time zone: it decides which month an event falls in.
+	loc *time.Location
+	// now returns the current time; tests replace it.
+	now func() time.Time
+	// openedMonths remembers months whose row and partition exist, so that
+	// only the first event of a month pays for opening it.
+	openedMonths sync.Map
+}
+
+// Option configures a DB.
+type Option func(*DB)
+
+// WithLocation sets the event time zone (default UTC).
+func WithLocation(loc *time.Location) Option { return func(db *DB) { db.loc = loc } }
+
+// WithClock replaces the clock (default time.Now).
+func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }
+
+// Open connects to the database at dsn (a URL or key=value string). It does
+// not migrate; call Migrate first.
+func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("parse database url: %w", err)
+	}
+	// JIT compiles a plan per execution and, on a bad row estimate, turns a
+	// sub-millisecond rank window into many milliseconds.
+	cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("reach database: %w", err)
+	}
+	db := &DB{pool: pool, loc: time.UTC, now: time.Now}
+	for _, opt := range opts {
+		opt(db)
+	}
+	return db, nil
+}
+
+// Close closes every connection.
+func (db *DB) Close() { db.pool.Close() }
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
+
+// Location returns the event time zone.
+func (db *DB) Location() *time.Location { return db.loc }
+
+// MigrateDirection says which way Migrate moves the schema.
+type MigrateDirection int
+
+// The directions of Migrate.
+const (
+	MigrateUp      MigrateDirection = iota // apply every pending migration
+	MigrateDownOne                         // revert the newest applied migration
+	MigrateDownAll                         // revert every migration
+)
+
+// Migrate moves the schema of the database at dsn in the given direction and
+// returns the version it ends at. Being at the target already is success.
+func Migrate(dsn string, dir MigrateDirection) (version uint, dirty bool, err error) {
+	m, closeAll, err := newMigrate(dsn)
+	if err != nil {
+		return 0, false, err
+	}
+	defer closeAll()
+	switch dir {
+	case MigrateUp:
+		err = m.Up()
+	case MigrateDownOne:
+		err = m.Steps(-1)
+	case MigrateDownAll:
+		err = m.Down()
+	}
+	if err != nil && !errors.Is(err, migrate.ErrNoChange) && !errors.Is(err, migrate.ErrNilVersion) {
+		return 0, false, fmt.Errorf("migrate: %w", err)
+	}
+	return schemaVersion(m)
+}
+
+// SchemaVersion returns the version the database at dsn is migrated to (0 for
+// none) and whether a migration failed halfway.
+func SchemaVersion(dsn string) (version uint, dirty bool, err error) {
+	m, closeAll, err := newMigrate(dsn)
+	if err != nil {
+		return 0, false, err
+	}
+	defer closeAll()
+	return schemaVersion(m)
+}
+
+func schemaVersion(m *migrate.Migrate) (uint, bool, error) {
+	version, dirty, err := m.Version()
+	if errors.Is(err, migrate.ErrNilVersion) {
+		return 0, false, nil
+	}
+	return version, dirty, err
+}
+
+func newMigrate(dsn string) (*migrate.Migrate, func(), error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parse database url: %w", err)
+	}
+	sqlDB := stdlib.OpenDB(*cfg)
+	driver, err := migratepgx.WithInstance(sqlDB, &migratepgx.Config{})
+	if err != nil {
+		sqlDB.Close()
+		return nil, nil, fmt.Errorf("migrate: %w", err)
+	}
+	src, err := iofs.New(migrations.FS, ".")
+	if err != nil {
+		sqlDB.Close()
+		return nil, nil, fmt.Errorf("migrate: %w", err)
+	}
+	m, err := migrate.NewWithInstance("iofs", src, "pgx5", driver)
+	if err != nil {
+		sqlDB.Close()
+		return nil, nil, fmt.Errorf("migrate: %w", err)
+	}
+	return m, func() { m.Close() }, nil
+}
+
+// readTx runs fn in a read-only REPEATABLE READ transaction, so that every
+// query in fn sees one snapshot.
+func (db *DB) readTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{
+		IsoLevel:   pgx.RepeatableRead,
+		AccessMode: pgx.ReadOnly,
+	}, fn)
+}
+
+// partitionName returns the name of a month's partition of table.
+func partitionName(table string, m leaderboard.Month) string {
+	return fmt.Sprintf("%s_%04d_%02d", table, m.Year(), int(m.Month()))
+}
+
+// dateLiteral returns the month's key as an SQL literal, for DDL, which takes
+// no parameters. It is built from the month's numbers, never from input text.
+func dateLiteral(m leaderboard.Month) string {
+	return fmt.Sprintf("DATE '%04d-%02d-01'", m.Year(), int(m.Month()))
+}

@@ -1,0 +1,369 @@
+package db
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// Live ranks are read from scores in index order (score DESC, reached_at ASC,
+// seq ASC). A mixed-direction order has no single row-value comparison, so
+// "better than" and "worse than" a key are each two index range scans: the
+// rest of the key's own score group, and the scores beyond it.
+
+// liveKey is a position in a month's live ranking order.
+type liveKey struct {
+	score     int
+	reachedAt time.Time
+	seq       int64
+}
+
+// before reports whether k ranks above o.
+func (k liveKey) before(o liveKey) bool {
+	if k.score != o.score {
+		return k.score > o.score
+	}
+	if !k.reachedAt.Equal(o.reachedAt) {
+		return k.reachedAt.Before(o.reachedAt)
+	}
+	return k.seq < o.seq
+}
+
+// liveRow is a row of the live table.
+type liveRow struct {
+	liveKey
+	playerID string
+}
+
+const (
+	// liveRankQuery counts the rows ranked above a key, plus one.
+	liveRankQuery = `SELECT 1
+		+ (SELECT count(*) FROM scores WHERE month = $1 AND score > $2)
+		+ (SELECT count(*) FROM scores WHERE month = $1 AND score = $2 AND (reached_at, seq) < ($3, $4))`
+	// liveAboveQuery returns up to $5 rows ranked just above a key, nearest
+	// first within each branch.
+	liveAboveQuery = `(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score = $2 AND (reached_at, seq) < ($3, $4)
+			ORDER BY reached_at DESC, seq DESC LIMIT $5)
+		UNION ALL
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score > $2
+			ORDER BY score ASC, reached_at DESC, seq DESC LIMIT $5)`
+	// liveBelowQuery returns up to $5 rows ranked just below a key.
+	liveBelowQuery = `(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score = $2 AND (reached_at, seq) > ($3, $4)
+			ORDER BY reached_at ASC, seq ASC LIMIT $5)
+		UNION ALL
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score < $2
+			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $5)`
+	// liveTopQuery returns the first $2 rows of the table.
+	liveTopQuery = `SELECT player_id, score, reached_at, seq FROM scores
+		WHERE month = $1 ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $2`
+	liveTotalQuery = `SELECT count(*) FROM scores WHERE month = $1`
+)
+
+// Standing returns playerID's standing in month m with up to above and below
+// neighbours, read in one snapshot, or nil when the player has no score in m.
+// A closed month is read from its final ranks, an open one live.
+func (db *DB) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+	var s *leaderboard.Standing
+	err := db.readTx(ctx, func(tx pgx.Tx) error {
+		status, participants, err := monthStatus(ctx, tx, m)
+		if err != nil || status == "" {
+			return err
+		}
+		if status == leaderboard.MonthClosed {
+			s, err = finalStanding(ctx, tx, m, playerID, above, below)
+			if s != nil {
+				s.Total = participants
+			}
+			return err
+		}
+		s, err = liveStanding(ctx, tx, m, playerID, above, below)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read standing of %q in %s: %w", playerID, m, err)
+	}
+	return s, nil
+}
+
+// monthStatus returns the month's status ("" when it never opened) and, once
+// it is closed, its participants.
+func monthStatus(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (leaderboard.MonthStatus, int, error) {
+	const q = `SELECT status, COALESCE(participants, 0) FROM months WHERE month = $1`
+	var (
+		status       string
+		participants int
+	)
+	err := tx.QueryRow(ctx, q, m.Date()).Scan(&status, &participants)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", 0, nil
+	}
+	return leaderboard.MonthStatus(status), participants, err
+}
+
+func finalStanding(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+	const self = `SELECT rank, score, reached_at FROM final_ranks WHERE month = $1 AND player_id = $2`
+	s := &leaderboard.Standing{Month: m, Final: true}
+	s.PlayerID = playerID
+	err := tx.QueryRow(ctx, self, m.Date(), playerID).Scan(&s.Rank, &s.Score, &s.ReachedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	const window = `SELECT rank, score, reached_at, player_id FROM final_ranks
+		WHERE month = $1 AND rank BETWEEN $2 AND $3 AND rank <> $4 ORDER BY rank`
+	rows, err := tx.Query(ctx, window, m.Date(), s.Rank-above, s.Rank+below, s.Rank)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := pgx.CollectRows(rows, pgx.RowToStructByPos[leaderboard.RankEntry])
+	if err != nil {
+		return nil, err
+	}
+	split := slices.IndexFunc(entries, func(e leaderboard.RankEntry) bool { return e.Rank > s.Rank })
+	if split < 0 {
+		split = len(entries)
+	}
+	s.Above, s.Below = entries[:split], entries[split:]
+	return s, nil
+}
+
+func liveStanding(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+	const self = `SELECT score, reached_at, seq FROM scores WHERE month = $1 AND player_id = $2`
+	var key liveKey
+	err := tx.QueryRow(ctx, self, m.Date(), playerID).Scan(&key.score, &key.reachedAt, &key.seq)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	s := &leaderboard.Standing{Month: m}
+	s.PlayerID, s.Score, s.ReachedAt = playerID, key.score, key.reachedAt
+
+	var aboveRows, belowRows []liveRow
+	batch := &pgx.Batch{}
+	batch.Queue(liveRankQuery, m.Date(), key.score, key.reachedAt, key.seq).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&s.Rank)
+	})
+	batch.Queue(liveTotalQuery, m.Date()).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&s.Total)
+	})
+	if above > 0 {
+		queueLiveRows(batch, &aboveRows, liveAboveQuery, m, key, above)
+	}
+	if below > 0 {
+		queueLiveRows(batch, &belowRows, liveBelowQuery, m, key, below)
+	}
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return nil, err
+	}
+	s.Above = rankRows(nearest(aboveRows, above, func(a, b liveKey) bool { return b.before(a) }), s.Rank, -1)
+	slices.Reverse(s.Above)
+	s.Below = rankRows(nearest(belowRows, below, liveKey.before), s.Rank, +1)
+	return s, nil
+}
+
+func queueLiveRows(batch *pgx.Batch, dst *[]liveRow, q string, m leaderboard.Month, key liveKey, limit int) {
+	batch.Queue(q, m.Date(), key.score, key.reachedAt, key.seq, limit).Query(func(rows pgx.Rows) error {
+		var err error
+		*dst, err = collectLiveRows(rows)
+		return err
+	})
+}
+
+func collectLiveRows(rows pgx.Rows) ([]liveRow, error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (liveRow, error) {
+		var r liveRow
+		err := row.Scan(&r.playerID, &r.score, &r.reachedAt, &r.seq)
+		return r, err
+	})
+}
+
+// nearest sorts rows by closer (nearest first) and keeps at most n.
+func nearest(rows []liveRow, n int, closer func(a, b liveKey) bool) []liveRow {
+	slices.SortFunc(rows, func(a, b liveRow) int {
+		if closer(a.liveKey, b.liveKey) {
+			return -1
+		}
+		return 1
+	})
+	return rows[:min(n, len(rows))]
+}
+
+// rankRows turns rows, nearest first, into entries ranked from rank+step on.
+func rankRows(rows []liveRow, rank, step int) []leaderboard.RankEntry {
+	out := make([]leaderboard.RankEntry, len(rows))
+	for i, r := range rows {
+		rank += step
+		out[i] = leaderboard.RankEntry{Rank: rank, Score: r.score, ReachedAt: r.reachedAt, PlayerID: r.playerID}
+	}
+	return out
+}
+
+// Leaderboard returns up to first entries of month m's table after the cursor
+// (from the top when after is ""). An empty page for a month that never
+// opened; EBADINPUT for a malformed cursor.
+func (db *DB) Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.LeaderboardPage, error) {
+	cur, err := decodeCursor(after)
+	if err != nil {
+		return nil, err
+	}
+	page := &leaderboard.LeaderboardPage{}
+	err = db.readTx(ctx, func(tx pgx.Tx) error {
+		status, participants, err := monthStatus(ctx, tx, m)
+		switch {
+		case err != nil || status == "":
+			return err
+		case status == leaderboard.MonthClosed:
+			page.Total = participants
+			page.Edges, page.HasNextPage, err = finalPage(ctx, tx, m, first, cur)
+		default:
+			if err := tx.QueryRow(ctx, liveTotalQuery, m.Date()).Scan(&page.Total); err != nil {
+				return err
+			}
+			page.Edges, page.HasNextPage, err = livePage(ctx, tx, m, first, cur)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read leaderboard of %s: %w", m, err)
+	}
+	return page, nil
+}
+
+func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.LeaderboardEdge, bool, error) {
+	const q = `SELECT rank, score, reached_at, player_id FROM final_ranks
+		WHERE month = $1 AND rank > $2 ORDER BY rank LIMIT $3`
+	afterRank := 0
+	if after != nil {
+		afterRank = after.rank
+	}
+	rows, err := tx.Query(ctx, q, m.Date(), afterRank, first+1)
+	if err != nil {
+		return nil, false, err
+	}
+	entries, err := pgx.CollectRows(rows, pgx.RowToStructByPos[leaderboard.RankEntry])
+	if err != nil {
+		return nil, false, err
+	}
+	hasNext := len(entries) > first
+	entries = entries[:min(first, len(entries))]
+	edges := make([]leaderboard.LeaderboardEdge, len(entries))
+	for i, e := range entries {
+		edges[i] = leaderboard.LeaderboardEdge{Cursor: cursor{rank: e.Rank}.encode(), Entry: e}
+	}
+	return edges, hasNext, nil
+}
+
+func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.LeaderboardEdge, bool, error) {
+	var (
+		rows []liveRow
+		err  error
+		rank int
+	)
+	if after == nil {
+		var result pgx.Rows
+		if result, err = tx.Query(ctx, liveTopQuery, m.Date(), first+1); err == nil {
+			rows, err = collectLiveRows(result)
+		}
+	} else {
+		rank = after.rank
+		var result pgx.Rows
+		if result, err = tx.Query(ctx, liveBelowQuery, m.Date(), after.key.score, after.key.reachedAt, after.key.seq, first+1); err == nil {
+			rows, err = collectLiveRows(result)
+		}
+		rows = nearest(rows, first+1, liveKey.before)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	hasNext := len(rows) > first
+	rows = rows[:min(first, len(rows))]
+	edges := make([]leaderboard.LeaderboardEdge, len(rows))
+	for i, e := range rankRows(rows, rank, +1) {
+		edges[i] = leaderboard.LeaderboardEdge{Cursor: cursor{rank: e.Rank, key: rows[i].liveKey}.encode(), Entry: e}
+	}
+	return edges, hasNext, nil
+}
+
+// cursor is a position in a month's table: the rank, and the live ranking key
+// so that an open month pages on by keyset rather than by offset.
+type cursor struct {
+	rank int
+	key  liveKey
+}
+
+func (c cursor) encode() string {
+	raw := fmt.Sprintf("v1:%d:%d:%d:%d", c.rank, c.key.score, c.key.reachedAt.UnixNano(), c.key.seq)
+	return base64.RawURLEncoding.EncodeToString([]byte(raw))
+}
+
+func decodeCursor(s string) (*cursor, error) {
+	if s == "" {
+		return nil, nil
+	}
+	bad := leaderboard.Errorf(leaderboard.EBADINPUT, "cursor %q is not a cursor this API returned", s)
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, bad
+	}
+	parts := strings.Split(string(raw), ":")
+	if len(parts) != 5 || parts[0] != "v1" {
+		return nil, bad
+	}
+	var n [4]int64
+	for i, p := range parts[1:] {
+		if n[i], err = strconv.ParseInt(p, 10, 64); err != nil {
+			return nil, bad
+		}
+	}
+	if n[0] < 0 || n[0] > 1<<31-1 {
+		return nil, bad
+	}
+	return &cursor{rank: int(n[0]), key: liveKey{score: int(n[1]), reachedAt: time.Unix(0, n[2]), seq: n[3]}}, nil
+}
+
+// LiveRanks returns the current rank of each key that has a score row.
+func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (map[leaderboard.PlayerMonth]int, error) {
+	const q = `SELECT k.month, k.player_id, 1
+		+ (SELECT count(*) FROM scores b WHERE b.month = s.month AND b.score > s.score)
+		+ (SELECT count(*) FROM scores b WHERE b.month = s.month AND b.score = s.score
+			AND (b.reached_at, b.seq) < (s.reached_at, s.seq))
+		FROM unnest($1::date[], $2::text[]) AS k(month, player_id)
+		JOIN scores s ON s.month = k.month AND s.player_id = k.player_id`
+	months, players := make([]time.Time, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		months[i], players[i] = k.Month.Date(), k.PlayerID
+	}
+	rows, err := db.pool.Query(ctx, q, months, players)
+	if err != nil {
+		return nil, fmt.Errorf("read live ranks: %w", err)
+	}
+	ranks := map[leaderboard.PlayerMonth]int{}
+	var (
+		date     time.Time
+		playerID string
+		rank     int
+	)
+	_, err = pgx.ForEachRow(rows, []any{&date, &playerID, &rank}, func() error {
+		ranks[leaderboard.PlayerMonth{Month: leaderboard.MonthFromDate(date), PlayerID: playerID}] = rank
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read live ranks: %w", err)
+	}
+	return ranks, nil
+}

@@ -1,0 +1,450 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// maxAttempts bounds how often SubmitScores runs a batch again after losing a
+// race with a concurrent batch (same new player, same event id, deadlock).
+const maxAttempts = 5
+
+// SubmitScores applies events in the order given and returns one result per
+// event. The whole call is one transaction: every result is decided in Go
+// from rows locked up front, then written with a few set-based statements, so
+// each event is applied atomically on its own and nothing is acknowledged
+// before it is committed. EBADINPUT when there are more than MaxBatch events.
+func (db *DB) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
+	if len(events) > leaderboard.MaxBatch {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT,
+			"a call takes at most %d events, got %d", leaderboard.MaxBatch, len(events))
+	}
+	b := newBatch(events, db.now(), db.loc)
+	for _, m := range b.months() {
+		if err := db.openMonth(ctx, m); err != nil {
+			return nil, err
+		}
+	}
+	for attempt := 1; ; attempt++ {
+		results, err := db.applyBatch(ctx, b)
+		if err == nil {
+			return results, nil
+		}
+		if attempt == maxAttempts || !isRetryable(err) {
+			return nil, fmt.Errorf("submit scores: %w", err)
+		}
+	}
+}
+
+// batch is one submitScores call after validation.
+type batch struct {
+	events []leaderboard.ScoreEvent
+	now    time.Time
+	// at and month hold each event's time and month; rejected holds the
+	// results of events that failed validation.
+	at       []time.Time
+	month    []leaderboard.Month
+	rejected map[int]leaderboard.ScoreResult
+}
+
+func newBatch(events []leaderboard.ScoreEvent, now time.Time, loc *time.Location) *batch {
+	b := &batch{
+		events:   events,
+		now:      now,
+		at:       make([]time.Time, len(events)),
+		month:    make([]leaderboard.Month, len(events)),
+		rejected: map[int]leaderboard.ScoreResult{},
+	}
+	for i, e := range events {
+		if err := e.Validate(now); err != nil {
+			b.rejected[i] = leaderboard.Reject(e, leaderboard.Month{}, err)
+			continue
+		}
+		b.at[i] = now
+		if e.OccurredAt != nil {
+			b.at[i] = *e.OccurredAt
+		}
+		b.month[i] = leaderboard.MonthOf(b.at[i], loc)
+	}
+	return b
+}
+
+// months returns the months of the valid events, oldest first.
+func (b *batch) months() []leaderboard.Month {
+	set := map[leaderboard.Month]bool{}
+	for i := range b.events {
+		if _, bad := b.rejected[i]; !bad {
+			set[b.month[i]] = true
+		}
+	}
+	return slices.SortedFunc(maps.Keys(set), compareMonths)
+}
+
+func compareMonths(a, b leaderboard.Month) int {
+	return a.Date().Compare(b.Date())
+}
+
+// scoreRow is a player's total in a month as the batch sees it.
+type scoreRow struct {
+	exists    bool // the row was in the database before the batch
+	score     int
+	reachedAt time.Time
+	seq       int64
+	// changedBy is the index of the last event that changed the row in this
+	// batch, or -1; it orders the sequence numbers handed out at the end.
+	changedBy int
+}
+
+// acceptedEvent is an event that was APPLIED or UNCHANGED, as stored in
+// score_events for idempotency and audit.
+type acceptedEvent struct {
+	index    int
+	month    leaderboard.Month
+	status   leaderboard.ScoreStatus
+	oldScore *int
+	newScore int
+}
+
+func (db *DB) applyBatch(ctx context.Context, b *batch) ([]leaderboard.ScoreResult, error) {
+	results := make([]leaderboard.ScoreResult, len(b.events))
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		status, err := lockMonths(ctx, tx, b.months())
+		if err != nil {
+			return err
+		}
+		applied, err := appliedEvents(ctx, tx, b.events)
+		if err != nil {
+			return err
+		}
+		rows, err := lockScoreRows(ctx, tx, b)
+		if err != nil {
+			return err
+		}
+		accepted := decide(b, status, applied, rows, results)
+		if err := assignSeqs(ctx, tx, rows); err != nil {
+			return err
+		}
+		return writeBatch(ctx, tx, b, rows, accepted)
+	})
+	return results, err
+}
+
+// lockMonths returns the status of each month, holding each month row FOR
+// SHARE until commit so that closeMonth waits for this batch.
+func lockMonths(ctx context.Context, tx pgx.Tx, months []leaderboard.Month) (map[leaderboard.Month]leaderboard.MonthStatus, error) {
+	const q = `SELECT month, status FROM months WHERE month = ANY($1) ORDER BY month FOR SHARE`
+	dates := make([]time.Time, len(months))
+	for i, m := range months {
+		dates[i] = m.Date()
+	}
+	rows, err := tx.Query(ctx, q, dates)
+	if err != nil {
+		return nil, fmt.Errorf("lock months: %w", err)
+	}
+	status := map[leaderboard.Month]leaderboard.MonthStatus{}
+	var (
+		date time.Time
+		s    string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&date, &s}, func() error {
+		status[leaderboard.MonthFromDate(date)] = leaderboard.MonthStatus(s)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lock months: %w", err)
+	}
+	return status, nil
+}
+
+// appliedEvents returns the stored outcome of the batch's event ids that were
+// accepted before.
+func appliedEvents(ctx context.Context, tx pgx.Tx, events []leaderboard.ScoreEvent) (map[string]leaderboard.ScoreResult, error) {
+	const q = `SELECT event_id, month, player_id, new_score FROM score_events WHERE event_id = ANY($1)`
+	ids := make([]string, len(events))
+	for i, e := range events {
+		ids[i] = e.EventID
+	}
+	rows, err := tx.Query(ctx, q, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read applied events: %w", err)
+	}
+	applied := map[string]leaderboard.ScoreResult{}
+	var (
+		r     leaderboard.ScoreResult
+		date  time.Time
+		score int
+	)
+	_, err = pgx.ForEachRow(rows, []any{&r.EventID, &date, &r.PlayerID, &score}, func() error {
+		r.Month = leaderboard.MonthFromDate(date)
+		r.Status = leaderboard.StatusDuplicate
+		r.Score = new(score)
+		applied[r.EventID] = r
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read applied events: %w", err)
+	}
+	return applied, nil
+}
+
+// lockScoreRows reads, and locks FOR UPDATE, the existing score rows of the
+// batch's players, month by month and player by player in a fixed order so
+// that concurrent batches cannot deadlock. Players without a row get a
+// placeholder; a concurrent batch that inserts the same player first makes
+// this batch's INSERT fail with a unique violation, and the batch is retried.
+func lockScoreRows(ctx context.Context, tx pgx.Tx, b *batch) (map[leaderboard.PlayerMonth]*scoreRow, error) {
+	players := map[leaderboard.Month][]string{}
+	rows := map[leaderboard.PlayerMonth]*scoreRow{}
+	for i, e := range b.events {
+		if _, bad := b.rejected[i]; bad {
+			continue
+		}
+		key := leaderboard.PlayerMonth{Month: b.month[i], PlayerID: e.PlayerID}
+		if rows[key] == nil {
+			rows[key] = &scoreRow{changedBy: -1}
+			players[key.Month] = append(players[key.Month], e.PlayerID)
+		}
+	}
+	const q = `SELECT player_id, score, reached_at, seq FROM scores
+		WHERE month = $1 AND player_id = ANY($2) ORDER BY player_id FOR UPDATE`
+	for _, m := range b.months() {
+		result, err := tx.Query(ctx, q, m.Date(), players[m])
+		if err != nil {
+			return nil, fmt.Errorf("lock scores: %w", err)
+		}
+		var (
+			playerID string
+			r        scoreRow
+		)
+		_, err = pgx.ForEachRow(result, []any{&playerID, &r.score, &r.reachedAt, &r.seq}, func() error {
+			row := rows[leaderboard.PlayerMonth{Month: m, PlayerID: playerID}]
+			row.exists, row.score, row.reachedAt, row.seq = true, r.score, r.reachedAt, r.seq
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("lock scores: %w", err)
+		}
+	}
+	return rows, nil
+}
+
+// decide applies the score rules to every event in order, updating rows and
+// filling results, and returns the events to record as accepted.
+func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, applied map[string]leaderboard.ScoreResult,
+	rows map[leaderboard.PlayerMonth]*scoreRow, results []leaderboard.ScoreResult) []acceptedEvent {
+	var accepted []acceptedEvent
+	for i, e := range b.events {
+		if r, bad := b.rejected[i]; bad {
+			results[i] = r
+			continue
+		}
+		if prior, ok := applied[e.EventID]; ok {
+			results[i] = prior
+			continue
+		}
+		m := b.month[i]
+		if s := status[m]; s != leaderboard.MonthOpen {
+			results[i] = leaderboard.Reject(e, m, leaderboard.Errorf(leaderboard.EMONTHCLOSED,
+				"month %s is %s and takes no more scores", m, s))
+			continue
+		}
+		row := rows[leaderboard.PlayerMonth{Month: m, PlayerID: e.PlayerID}]
+		seen := row.exists || row.changedBy >= 0
+		total := e.Mode.Apply(row.score, e.Value)
+		if total < leaderboard.MinScore || total > leaderboard.MaxScore {
+			results[i] = leaderboard.Reject(e, m, leaderboard.OutOfRange(total))
+			continue
+		}
+		a := acceptedEvent{index: i, month: m, status: leaderboard.StatusUnchanged, newScore: total}
+		if seen {
+			a.oldScore = new(row.score)
+		}
+		if !seen || total != row.score {
+			a.status = leaderboard.StatusApplied
+			// A late event never moves reachedAt backwards.
+			if !seen || b.at[i].After(row.reachedAt) {
+				row.reachedAt = b.at[i]
+			}
+			row.score = total
+			row.changedBy = i
+		}
+		accepted = append(accepted, a)
+		results[i] = leaderboard.ScoreResult{EventID: e.EventID, Status: a.status, Month: m, PlayerID: e.PlayerID, Score: new(total)}
+		applied[e.EventID] = leaderboard.ScoreResult{EventID: e.EventID, Status: leaderboard.StatusDuplicate,
+			Month: m, PlayerID: e.PlayerID, Score: new(total)}
+	}
+	return accepted
+}
+
+// assignSeqs hands each changed row a new sequence number, in the order of the
+// events that changed them, so exact ties of time rank by arrival.
+func assignSeqs(ctx context.Context, tx pgx.Tx, rows map[leaderboard.PlayerMonth]*scoreRow) error {
+	var changed []*scoreRow
+	for _, r := range rows {
+		if r.changedBy >= 0 {
+			changed = append(changed, r)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	slices.SortFunc(changed, func(a, b *scoreRow) int { return a.changedBy - b.changedBy })
+	const q = `SELECT nextval('score_seq') FROM generate_series(1, $1) ORDER BY 1`
+	seqs, err := queryColumn[int64](ctx, tx, q, len(changed))
+	if err != nil {
+		return fmt.Errorf("assign sequence numbers: %w", err)
+	}
+	for i, r := range changed {
+		r.seq = seqs[i]
+	}
+	return nil
+}
+
+// writeBatch writes the batch's outcome: players and their names, new and
+// changed score rows, and the accepted events.
+func writeBatch(ctx context.Context, tx pgx.Tx, b *batch, rows map[leaderboard.PlayerMonth]*scoreRow, accepted []acceptedEvent) error {
+	if len(accepted) == 0 {
+		return nil
+	}
+	if err := upsertPlayers(ctx, tx, b, accepted); err != nil {
+		return err
+	}
+	if err := writeScores(ctx, tx, rows); err != nil {
+		return err
+	}
+	return insertEvents(ctx, tx, b, accepted)
+}
+
+// upsertPlayers creates the accepted events' players and stores the latest
+// name each event carried, in id order so that concurrent batches lock alike.
+func upsertPlayers(ctx context.Context, tx pgx.Tx, b *batch, accepted []acceptedEvent) error {
+	names := map[string]*string{}
+	for _, a := range accepted {
+		e := b.events[a.index]
+		if e.PlayerName != nil || names[e.PlayerID] == nil {
+			names[e.PlayerID] = e.PlayerName
+		}
+	}
+	ids := slices.Sorted(maps.Keys(names))
+	values := make([]*string, len(ids))
+	for i, id := range ids {
+		values[i] = names[id]
+	}
+	const q = `INSERT INTO players (id, name)
+		SELECT id, name FROM unnest($1::text[], $2::text[]) AS p(id, name) ORDER BY id
+		ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+		WHERE EXCLUDED.name IS NOT NULL AND players.name IS DISTINCT FROM EXCLUDED.name`
+	if _, err := tx.Exec(ctx, q, ids, values); err != nil {
+		return fmt.Errorf("upsert players: %w", err)
+	}
+	return nil
+}
+
+// writeScores inserts the rows that are new and updates the rows that changed.
+// The INSERT has no ON CONFLICT on purpose: a concurrent first event for the
+// same player must fail this batch (to be retried), not be overwritten.
+func writeScores(ctx context.Context, tx pgx.Tx, rows map[leaderboard.PlayerMonth]*scoreRow) error {
+	var inserts, updates scoreColumns
+	for _, key := range slices.SortedFunc(maps.Keys(rows), comparePlayerMonths) {
+		r := rows[key]
+		switch {
+		case r.changedBy < 0:
+		case r.exists:
+			updates.add(key, r)
+		default:
+			inserts.add(key, r)
+		}
+	}
+	const insert = `INSERT INTO scores (month, player_id, score, reached_at, seq)
+		SELECT * FROM unnest($1::date[], $2::text[], $3::int[], $4::timestamptz[], $5::bigint[])`
+	const update = `UPDATE scores s SET score = u.score, reached_at = u.reached_at, seq = u.seq
+		FROM unnest($1::date[], $2::text[], $3::int[], $4::timestamptz[], $5::bigint[])
+			AS u(month, player_id, score, reached_at, seq)
+		WHERE s.month = u.month AND s.player_id = u.player_id`
+	for _, w := range []struct {
+		q    string
+		cols *scoreColumns
+	}{{insert, &inserts}, {update, &updates}} {
+		if len(w.cols.players) == 0 {
+			continue
+		}
+		c := w.cols
+		if _, err := tx.Exec(ctx, w.q, c.months, c.players, c.scores, c.reachedAt, c.seqs); err != nil {
+			return fmt.Errorf("write scores: %w", err)
+		}
+	}
+	return nil
+}
+
+// scoreColumns holds score rows column by column, for unnest.
+type scoreColumns struct {
+	months    []time.Time
+	players   []string
+	scores    []int32
+	reachedAt []time.Time
+	seqs      []int64
+}
+
+func (c *scoreColumns) add(key leaderboard.PlayerMonth, r *scoreRow) {
+	c.months = append(c.months, key.Month.Date())
+	c.players = append(c.players, key.PlayerID)
+	c.scores = append(c.scores, int32(r.score))
+	c.reachedAt = append(c.reachedAt, r.reachedAt)
+	c.seqs = append(c.seqs, r.seq)
+}
+
+func comparePlayerMonths(a, b leaderboard.PlayerMonth) int {
+	if c := compareMonths(a.Month, b.Month); c != 0 {
+		return c
+	}
+	return strings.Compare(a.PlayerID, b.PlayerID)
+}
+
+// insertEvents records the accepted events. A concurrent batch that recorded
+// one of the same event ids first makes this INSERT fail with a unique
+// violation; the retry then finds it and reports DUPLICATE.
+func insertEvents(ctx context.Context, tx pgx.Tx, b *batch, accepted []acceptedEvent) error {
+	n := len(accepted)
+	var (
+		ids, players, modes, statuses = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		months, occurred              = make([]time.Time, n), make([]time.Time, n)
+		values, newScores             = make([]int32, n), make([]int32, n)
+		oldScores                     = make([]*int32, n)
+	)
+	for i, a := range accepted {
+		e := b.events[a.index]
+		ids[i], players[i], modes[i], statuses[i] = e.EventID, e.PlayerID, string(e.Mode), string(a.status)
+		months[i], occurred[i] = a.month.Date(), b.at[a.index]
+		values[i], newScores[i] = int32(e.Value), int32(a.newScore)
+		if a.oldScore != nil {
+			oldScores[i] = new(int32(*a.oldScore))
+		}
+	}
+	const q = `INSERT INTO score_events
+		(event_id, month, player_id, mode, value, occurred_at, received_at, status, old_score, new_score)
+		SELECT e.event_id, e.month, e.player_id, e.mode, e.value, e.occurred_at, $7, e.status, e.old_score, e.new_score
+		FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::int[], $6::timestamptz[], $8::text[], $9::int[], $10::int[])
+			AS e(event_id, month, player_id, mode, value, occurred_at, status, old_score, new_score)`
+	_, err := tx.Exec(ctx, q, ids, months, players, modes, values, occurred, b.now, statuses, oldScores, newScores)
+	if err != nil {
+		return fmt.Errorf("record events: %w", err)
+	}
+	return nil
+}
+
+// queryColumn runs q and returns its single column.
+func queryColumn[T any](ctx context.Context, tx pgx.Tx, q string, args ...any) ([]T, error) {
+	rows, err := tx.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[T])
+}

@@ -1,0 +1,136 @@
+// Package leaderboard holds the domain of the monthly event leaderboard: months,
+// scores, standings, the score rules and the error codes. It imports nothing of
+// the project; the db, resolvers and loaders packages implement and use it.
+package leaderboard
+
+import (
+	"context"
+	"time"
+)
+
+// Limits of the API contract.
+const (
+	MinScore         = 0     // lowest event total
+	MaxScore         = 10000 // highest event total
+	MaxBatch         = 1000  // most events in one submitScores call
+	MaxNeighbours    = 50    // most neighbours above or below a standing
+	DefaultNeighbors = 10    // neighbours above and below when not asked
+	MaxPageSize      = 500   // most entries in one leaderboard page
+	MaxMonths        = 120   // most months in one months() answer
+	MaxPlayerIDLen   = 64    // longest player id, in characters
+	MaxPlayerNameLen = 64    // longest display name, in characters
+	MaxEventIDLen    = 128   // longest event id, in characters
+)
+
+// MonthStatus is where a month is in its life: OPEN while scores are taken,
+// CLOSING while its final ranks are built, CLOSED once they are frozen.
+type MonthStatus string
+
+// The states of a month; they only ever move forward.
+const (
+	MonthOpen    MonthStatus = "OPEN"
+	MonthClosing MonthStatus = "CLOSING"
+	MonthClosed  MonthStatus = "CLOSED"
+)
+
+// MonthInfo describes one month of the event.
+type MonthInfo struct {
+	Month        Month
+	Status       MonthStatus
+	Participants int        // players with a score in the month
+	EndsAt       time.Time  // first instant after the month in the event time zone
+	ClosedAt     *time.Time // when the final standings were frozen; nil until then
+}
+
+// Player is a player of the game, known by the game's own id.
+type Player struct {
+	ID   string
+	Name *string // display name; nil when the game never sent one
+}
+
+// RankEntry is one row of a month's table.
+type RankEntry struct {
+	Rank      int
+	Score     int
+	ReachedAt time.Time
+	PlayerID  string
+}
+
+// Standing is one player's place in a month, with the players around it, all
+// read from one snapshot of the month.
+type Standing struct {
+	RankEntry
+	Month Month
+	Total int  // players ranked in the month
+	Final bool // true once the month is closed
+	// Above holds up to the requested number of entries ranked just above, and
+	// Below those just below, both in rank order.
+	Above, Below []RankEntry
+}
+
+// Neighbours returns at most above entries ranked just above s and at most
+// below entries just below it, in rank order, s itself excluded. It never
+// returns more than s was read with.
+func (s *Standing) Neighbours(above, below int) []RankEntry {
+	above = min(max(above, 0), len(s.Above))
+	below = min(max(below, 0), len(s.Below))
+	out := make([]RankEntry, 0, above+below)
+	out = append(out, s.Above[len(s.Above)-above:]...)
+	return append(out, s.Below[:below]...)
+}
+
+// LeaderboardEdge is one entry of a leaderboard page with its opaque cursor.
+type LeaderboardEdge struct {
+	Cursor string
+	Entry  RankEntry
+}
+
+// LeaderboardPage is one page of a month's table, from the top down.
+type LeaderboardPage struct {
+	Edges       []LeaderboardEdge
+	HasNextPage bool
+	Total       int
+}
+
+// StandingService reads standings and tables.
+type StandingService interface {
+	// Standing returns the standing of playerID in month m with up to above and
+	// below neighbours, or nil when the player has no score that month.
+	Standing(ctx context.Context, m Month, playerID string, above, below int) (*Standing, error)
+	// Leaderboard returns up to first entries after the cursor (from the top
+	// when after is ""). EBADINPUT for a malformed cursor.
+	Leaderboard(ctx context.Context, m Month, first int, after string) (*LeaderboardPage, error)
+}
+
+// MonthService reads and closes months.
+type MonthService interface {
+	// Month returns the month's info, or nil when no score was ever sent for it.
+	Month(ctx context.Context, m Month) (*MonthInfo, error)
+	// Months returns up to first months, newest first.
+	Months(ctx context.Context, first int) ([]MonthInfo, error)
+	// CloseMonth freezes the month's final standings and returns it CLOSED.
+	// It is idempotent. ENOTFOUND when the month never opened.
+	CloseMonth(ctx context.Context, m Month) (*MonthInfo, error)
+}
+
+// PlayerService reads players.
+type PlayerService interface {
+	// Players returns the players with the given ids; unknown ids are absent.
+	Players(ctx context.Context, ids []string) (map[string]Player, error)
+}
+
+// ScoreService takes score events.
+type ScoreService interface {
+	// SubmitScores applies events in order, each atomically on its own, and
+	// returns one result per event. EBADINPUT when there are more than MaxBatch.
+	SubmitScores(ctx context.Context, events []ScoreEvent) ([]ScoreResult, error)
+	// LiveRanks returns the current rank of each (month, player) key that has a
+	// score; keys without one are absent.
+	LiveRanks(ctx context.Context, keys []PlayerMonth) (map[PlayerMonth]int, error)
+}
+
+// PlayerMonth names one player's row in one month.
+type PlayerMonth struct {
+	Month    Month
+	PlayerID string
+}

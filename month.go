@@ -1,0 +1,70 @@
+package leaderboard
+
+import (
+	"fmt"
+	"time"
+)
+
+// Month identifies one monthly event, such as 2026-11. Its zero value is not
+// a valid month; use ParseMonth, MonthOf or NewMonth.
+type Month struct {
+	year  int
+	month time.Month
+}
+
+// NewMonth returns the month of the given year, or an EBADINPUT error when the
+// year is outside 1..9999 or the month outside 1..12.
+func NewMonth(year int, month time.Month) (Month, error) {
+	if year < 1 || year > 9999 || month < time.January || month > time.December {
+		return Month{}, Errorf(EBADINPUT, "month %04d-%02d is not a valid month", year, int(month))
+	}
+	return Month{year: year, month: month}, nil
+}
+
+// ParseMonth parses "YYYY-MM"; anything else is an EBADINPUT error.
+func ParseMonth(s string) (Month, error) {
+	t, err := time.Parse("2006-01", s)
+	if err != nil || len(s) != len("2006-01") {
+		return Month{}, Errorf(EBADINPUT, "month %q is not of the form YYYY-MM", s)
+	}
+	return NewMonth(t.Year(), t.Month())
+}
+
+// MonthOf returns the month that holds t in the event time zone loc.
+func MonthOf(t time.Time, loc *time.Location) Month {
+	t = t.In(loc)
+	return Month{year: t.Year(), month: t.Month()}
+}
+
+// IsZero reports whether m is the zero Month, which names no month.
+func (m Month) IsZero() bool { return m.year == 0 }
+
+// Year returns the month's year.
+func (m Month) Year() int { return m.year }
+
+// Month returns the month of the year.
+func (m Month) Month() time.Month { return m.month }
+
+// String returns the month as "YYYY-MM".
+func (m Month) String() string { return fmt.Sprintf("%04d-%02d", m.year, int(m.month)) }
+
+// Start returns the first instant of the month in the event time zone loc.
+func (m Month) Start(loc *time.Location) time.Time {
+	return time.Date(m.year, m.month, 1, 0, 0, 0, 0, loc)
+}
+
+// End returns the first instant after the month in the event time zone loc.
+func (m Month) End(loc *time.Location) time.Time {
+	return m.Start(loc).AddDate(0, 1, 0)
+}
+
+// Date returns the month's first day as a UTC midnight, the form in which the
+// database keys months.
+func (m Month) Date() time.Time {
+	return time.Date(m.year, m.month, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// MonthFromDate is the inverse of Month.Date.
+func MonthFromDate(d time.Time) Month {
+	return Month{year: d.Year(), month: d.Month()}
+}

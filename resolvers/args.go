@@ -1,0 +1,57 @@
+package resolvers
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// intArg returns *v, or def when the argument was null, and an EBADINPUT
+// error when the value is outside lo..hi.
+func intArg(name string, v *int, def, lo, hi int) (int, error) {
+	if v == nil {
+		return def, nil
+	}
+	if *v < lo || *v > hi {
+		return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "%s must be %d..%d, got %d", name, lo, hi, *v)
+	}
+	return *v, nil
+}
+
+// neighbourCounts returns the most neighbours above and below that any
+// selection of Standing.neighbours in this field asks for, so that the
+// standing and all its neighbours are read from one snapshot. Out-of-range
+// arguments are left to the neighbours resolver to report.
+func neighbourCounts(ctx context.Context) (above, below int) {
+	opCtx := graphql.GetOperationContext(ctx)
+	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
+		if f.Name != "neighbours" {
+			continue
+		}
+		args := f.ArgumentMap(opCtx.Variables)
+		above = max(above, clampedCount(args["above"]))
+		below = max(below, clampedCount(args["below"]))
+	}
+	return above, below
+}
+
+func clampedCount(v any) int {
+	var n int64
+	switch v := v.(type) {
+	case int64:
+		n = v
+	case int:
+		n = int64(v)
+	case json.Number:
+		var err error
+		if n, err = v.Int64(); err != nil {
+			return leaderboard.DefaultNeighbors
+		}
+	default:
+		return leaderboard.DefaultNeighbors
+	}
+	return int(min(max(n, 0), leaderboard.MaxNeighbours))
+}

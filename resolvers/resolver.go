@@ -1,0 +1,18 @@
+// Package resolvers holds the hand-written GraphQL resolvers: they parse and
+// check arguments, authorize, call the domain services and shape the answer.
+// They build no SQL. NewServer wires them into a gqlgen server.
+package resolvers
+
+import (
+	"log/slog"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// Resolver holds the services the resolvers call.
+type Resolver struct {
+	StandingService leaderboard.StandingService
+	MonthService    leaderboard.MonthService
+	ScoreService    leaderboard.ScoreService
+	Logger          *slog.Logger
+}

@@ -1,0 +1,85 @@
+package resolvers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/graph"
+)
+
+// ServerOptions tunes the GraphQL server.
+type ServerOptions struct {
+	// Introspection lets clients read the schema (needed by GraphiQL).
+	Introspection bool
+	// ComplexityLimit bounds the fields one operation may select (0: 1000).
+	ComplexityLimit int
+}
+
+// NewServer returns the GraphQL HTTP handler for r: GET and POST transports,
+// a parsed-query cache, automatic persisted queries, a complexity limit, and
+// errors that always carry one of the domain's codes in extensions.code.
+func NewServer(r *Resolver, opts ServerOptions) *handler.Server {
+	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r}))
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	if opts.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
+	limit := opts.ComplexityLimit
+	if limit == 0 {
+		limit = 1000
+	}
+	srv.Use(extension.FixedComplexityLimit(limit))
+	srv.SetErrorPresenter(presentError(r.Logger))
+	srv.SetRecoverFunc(recoverPanic(r.Logger))
+	return srv
+}
+
+// presentError gives every error a code from the contract. Domain errors keep
+// their code and message; gqlgen's own errors (parse, validation, argument
+// coercion, complexity) are the client's input; anything else is logged and
+// answered as INTERNAL without its detail.
+func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
+		var domainErr *leaderboard.Error
+		code := leaderboard.EBADINPUT
+		switch {
+		case errors.As(err, &domainErr):
+			code = domainErr.Code
+			gqlErr.Message = domainErr.Message
+		case gqlErr.Err != nil:
+			code = leaderboard.EINTERNAL
+			logger.ErrorContext(ctx, "request failed", "path", gqlErr.Path.String(), "err", err)
+			gqlErr.Message = leaderboard.ErrorMessage(err)
+		}
+		gqlErr.Err = nil
+		if gqlErr.Extensions == nil {
+			gqlErr.Extensions = map[string]any{}
+		}
+		gqlErr.Extensions["code"] = code
+		return gqlErr
+	}
+}
+
+// recoverPanic logs a resolver's panic and answers INTERNAL.
+func recoverPanic(logger *slog.Logger) graphql.RecoverFunc {
+	return func(ctx context.Context, v any) error {
+		logger.ErrorContext(ctx, "resolver panicked", "panic", fmt.Sprint(v))
+		return leaderboard.Errorf(leaderboard.EINTERNAL, "Internal error.")
+	}
+}

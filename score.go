@@ -1,0 +1,92 @@
+package leaderboard
+
+import (
+	"time"
+	"unicode/utf8"
+)
+
+// ScoreMode says how an event's value changes a player's total.
+type ScoreMode string
+
+// The score modes.
+const (
+	ModeAdd  ScoreMode = "ADD"  // add the value (negative values subtract)
+	ModeSet  ScoreMode = "SET"  // replace the total
+	ModeBest ScoreMode = "BEST" // keep the higher of total and value
+)
+
+// Apply returns the total that results from applying value to current.
+func (m ScoreMode) Apply(current, value int) int {
+	switch m {
+	case ModeAdd:
+		return current + value
+	case ModeSet:
+		return value
+	default:
+		return max(current, value)
+	}
+}
+
+// ScoreStatus is what became of one score event.
+type ScoreStatus string
+
+// The outcomes of a score event.
+const (
+	StatusApplied   ScoreStatus = "APPLIED"   // the total or its first entry was written
+	StatusDuplicate ScoreStatus = "DUPLICATE" // the event id was applied before
+	StatusUnchanged ScoreStatus = "UNCHANGED" // accepted, the total stayed as it was
+	StatusRejected  ScoreStatus = "REJECTED"  // not applied; see the result's error
+)
+
+// ScoreEvent is one score change sent by a game server.
+type ScoreEvent struct {
+	EventID    string // idempotency key
+	PlayerID   string
+	PlayerName *string
+	Mode       ScoreMode
+	Value      int
+	OccurredAt *time.Time // nil means the server's time of arrival
+}
+
+// ScoreResult is the outcome of one ScoreEvent.
+type ScoreResult struct {
+	EventID  string
+	Status   ScoreStatus
+	Month    Month  // zero for an event rejected before its month was known
+	PlayerID string // the event's player
+	Score    *int   // the total after the event; nil when rejected
+	Err      *Error // why the event was rejected; nil otherwise
+}
+
+// Reject returns a REJECTED result for e carrying err.
+func Reject(e ScoreEvent, m Month, err *Error) ScoreResult {
+	return ScoreResult{EventID: e.EventID, Status: StatusRejected, Month: m, PlayerID: e.PlayerID, Err: err}
+}
+
+// Validate checks what can be checked of e without the database: the ids, the
+// name, the mode, the value's range for SET and BEST, and that it did not
+// occur after now. It returns an EBADINPUT error or nil.
+func (e ScoreEvent) Validate(now time.Time) *Error {
+	switch {
+	case e.EventID == "" || utf8.RuneCountInString(e.EventID) > MaxEventIDLen:
+		return Errorf(EBADINPUT, "eventId must be 1..%d characters", MaxEventIDLen)
+	case e.PlayerID == "" || utf8.RuneCountInString(e.PlayerID) > MaxPlayerIDLen:
+		return Errorf(EBADINPUT, "playerId must be 1..%d characters", MaxPlayerIDLen)
+	case !utf8.ValidString(e.EventID) || !utf8.ValidString(e.PlayerID):
+		return Errorf(EBADINPUT, "eventId and playerId must be valid UTF-8")
+	case e.PlayerName != nil && (!utf8.ValidString(*e.PlayerName) || utf8.RuneCountInString(*e.PlayerName) > MaxPlayerNameLen):
+		return Errorf(EBADINPUT, "playerName must be valid UTF-8 of at most %d characters", MaxPlayerNameLen)
+	case e.Mode != ModeAdd && e.Mode != ModeSet && e.Mode != ModeBest:
+		return Errorf(EBADINPUT, "mode %q is not one of ADD, SET, BEST", e.Mode)
+	case e.Mode != ModeAdd && (e.Value < MinScore || e.Value > MaxScore):
+		return OutOfRange(e.Value)
+	case e.OccurredAt != nil && e.OccurredAt.After(now):
+		return Errorf(EBADINPUT, "occurredAt %s lies in the future", e.OccurredAt.Format(time.RFC3339Nano))
+	}
+	return nil
+}
+
+// OutOfRange is the error for a total outside MinScore..MaxScore.
+func OutOfRange(total int) *Error {
+	return Errorf(EBADINPUT, "total %d is outside the allowed range %d..%d", total, MinScore, MaxScore)
+}

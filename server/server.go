@@ -1,0 +1,154 @@
+// Package server is the leaderboard's HTTP front: it routes /graphql, the
+// health and readiness probes and /metrics, and wraps every request with
+// authentication, per-request loaders, a body limit and metrics.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gamebackend/leaderboard/auth"
+	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/loaders"
+	"github.com/gamebackend/leaderboard/resolvers"
+)
+
+// maxBodyBytes bounds a request body: a full batch of 1000 events is far less.
+const maxBodyBytes = 4 << 20
+
+// Config is what the server needs.
+type Config struct {
+	Addr          string // host:port to listen on; ":0" picks a free port
+	DB            *db.DB
+	Auth          auth.Config
+	Introspection bool
+	Logger        *slog.Logger
+}
+
+// Server serves the leaderboard over HTTP.
+type Server struct {
+	http     *http.Server
+	listener net.Listener
+	logger   *slog.Logger
+}
+
+// New returns a Server for cfg; Open starts it.
+func New(cfg Config) *Server {
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	requests := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "leaderboard_http_request_duration_seconds",
+		Help:    "Time to answer HTTP requests, by route and status code.",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+	}, []string{"route", "code"})
+	registry.MustRegister(requests)
+
+	gql := resolvers.NewServer(&resolvers.Resolver{
+		StandingService: cfg.DB,
+		MonthService:    cfg.DB,
+		ScoreService:    cfg.DB,
+		Logger:          cfg.Logger,
+	}, resolvers.ServerOptions{Introspection: cfg.Introspection})
+
+	authn := auth.New(cfg.Auth)
+	withLoaders := loaders.Middleware(cfg.DB, cfg.DB)
+
+	mux := http.NewServeMux()
+	route := func(pattern string, h http.Handler) {
+		mux.Handle(pattern, measure(requests, pattern, h))
+	}
+	route("/graphql", limitBody(authn.Middleware(withLoaders(gql))))
+	route("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, "ok")
+	}))
+	route("GET /readyz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := cfg.DB.Ping(ctx); err != nil {
+			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ready")
+	}))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
+
+	return &Server{
+		http: &http.Server{
+			Addr:              cfg.Addr,
+			Handler:           mux,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			WriteTimeout:      60 * time.Second,
+			IdleTimeout:       120 * time.Second,
+		},
+		logger: cfg.Logger,
+	}
+}
+
+// Open starts listening and serving in the background.
+func (s *Server) Open() error {
+	ln, err := net.Listen("tcp", s.http.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.http.Addr, err)
+	}
+	s.listener = ln
+	go func() {
+		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.logger.Error("http server stopped", "err", err)
+		}
+	}()
+	return nil
+}
+
+// URL returns the base URL the server answers on, such as http://127.0.0.1:8080.
+func (s *Server) URL() string {
+	addr := s.listener.Addr().(*net.TCPAddr)
+	host := addr.IP.String()
+	if addr.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(addr.Port))
+}
+
+// Close stops taking requests and waits for those in flight until ctx ends.
+func (s *Server) Close(ctx context.Context) error {
+	return s.http.Shutdown(ctx)
+}
+
+// limitBody refuses request bodies over maxBodyBytes.
+func limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// measure records each request's duration and status under route.
+func measure(hist *prometheus.HistogramVec, route string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		hist.WithLabelValues(route, strconv.Itoa(rec.status)).Observe(time.Since(start).Seconds())
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
