@@ -47,4 +47,3 @@ func UnmarshalTime(v any) (time.Time, error) {
 	}
 	return t, nil
 }
-
