@@ -1,0 +1,36 @@
+# leaderboard — common tasks. `make run` serves; `make test` runs every test.
+GO            ?= go
+PG_IMAGE      ?= localhost/leaderboard-postgres:15
+export LEADERBOARD_PG_IMAGE ?= $(PG_IMAGE)
+# No registry here: the reaper image cannot be pulled; tests remove their own containers.
+export TESTCONTAINERS_RYUK_DISABLED ?= true
+
+.PHONY: run build test test-image lint generate clean
+
+## run: serve on :8080 against DATABASE_URL
+run: build
+	./bin/leaderboard serve
+
+## build: compile bin/leaderboard
+build:
+	$(GO) build -o bin/leaderboard ./cmd/leaderboard
+
+## test: lint, then every test (unit, db integration, end to end) against real PostgreSQL
+test: lint test-image
+	$(GO) test -count=1 -timeout 20m ./...
+
+## test-image: build the local PostgreSQL image when it is missing or stale
+test-image:
+	@if [ "$(LEADERBOARD_PG_IMAGE)" = "$(PG_IMAGE)" ]; then bash scripts/postgres-image/build.sh; fi
+
+## lint: gofmt, go vet, and generated GraphQL code in step with the schema
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+## generate: regenerate graph/ from graph/schema/*.graphqls
+generate:
+	$(GO) tool gqlgen generate
+
+clean:
+	rm -rf bin

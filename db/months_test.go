@@ -1,0 +1,189 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+func mustClose(t *testing.T, store interface {
+	CloseMonth(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error)
+}, m leaderboard.Month) *leaderboard.MonthInfo {
+	t.Helper()
+	info, err := store.CloseMonth(context.Background(), m)
+	if err != nil {
+		t.Fatalf("close %s: %v", m, err)
+	}
+	return info
+}
+
+func TestCloseMonth_FreezesStandings(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store,
+		event("1", "a", leaderboard.ModeSet, 10, at(1)),
+		event("2", "b", leaderboard.ModeSet, 30, at(2)),
+		event("3", "c", leaderboard.ModeSet, 20, at(3)),
+	)
+	info := mustClose(t, store, november)
+	if info.Status != leaderboard.MonthClosed || info.Participants != 3 || info.ClosedAt == nil || !info.ClosedAt.Equal(testNow) {
+		t.Fatalf("closed month: %+v", info)
+	}
+	s := mustStanding(t, store, "c")
+	if !s.Final || s.Rank != 2 || s.Total != 3 {
+		t.Errorf("standing of c: %+v", s)
+	}
+	if got := fmt.Sprint(ranksOf(s.Neighbours(10, 10))); got != "[1:b 3:a]" {
+		t.Errorf("neighbours of c: %s", got)
+	}
+}
+
+func ranksOf(entries []leaderboard.RankEntry) []string {
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = fmt.Sprintf("%d:%s", e.Rank, e.PlayerID)
+	}
+	return out
+}
+
+func TestCloseMonth_IsIdempotent(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store, event("1", "a", leaderboard.ModeSet, 10, at(1)))
+	first := mustClose(t, store, november)
+	again := mustClose(t, store, november)
+	if fmt.Sprint(*first) != fmt.Sprint(*again) {
+		t.Errorf("closing twice changed the month:\n %+v\n %+v", *first, *again)
+	}
+}
+
+func TestCloseMonth_RejectsLateScores(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store, event("1", "a", leaderboard.ModeSet, 10, at(1)))
+	mustClose(t, store, november)
+	results := mustSubmit(t, store,
+		event("2", "a", leaderboard.ModeAdd, 5, at(2)),
+		event("3", "new", leaderboard.ModeAdd, 5, at(3)),
+		event("1", "a", leaderboard.ModeSet, 10, at(1)),
+	)
+	assertOutcomes(t, results, rejected(leaderboard.EMONTHCLOSED), rejected(leaderboard.EMONTHCLOSED), duplicate(10))
+	if s := mustStanding(t, store, "a"); s.Score != 10 {
+		t.Errorf("score changed after close: %d", s.Score)
+	}
+}
+
+func TestCloseMonth_UnknownMonthIsNotFound(t *testing.T) {
+	store := mustOpenDB(t)
+	_, err := store.CloseMonth(context.Background(), november)
+	if code := leaderboard.ErrorCode(err); code != leaderboard.ENOTFOUND {
+		t.Fatalf("error %v has code %q, want NOT_FOUND", err, code)
+	}
+}
+
+// A close that fails halfway leaves the month CLOSING with no ranks visible,
+// still read live, and a later close finishes the job.
+func TestCloseMonth_FailureLeavesMonthReclosable(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store,
+		event("1", "a", leaderboard.ModeSet, 10, at(1)),
+		event("2", "b", leaderboard.ModeSet, 20, at(2)),
+	)
+	conn, err := pgx.Connect(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	// A table in the way of the rank partition makes the build step fail.
+	if _, err := conn.Exec(context.Background(), `CREATE TABLE final_ranks_2026_11 (x int)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CloseMonth(context.Background(), november); err == nil {
+		t.Fatal("close succeeded with its partition name taken")
+	}
+	info, err := store.Month(context.Background(), november)
+	if err != nil || info.Status != leaderboard.MonthClosing || info.ClosedAt != nil {
+		t.Fatalf("after a failed close: %+v, %v", info, err)
+	}
+	var attached int
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM final_ranks`).Scan(&attached); err != nil || attached != 0 {
+		t.Fatalf("final ranks visible after a failed close: %d, %v", attached, err)
+	}
+	if s := mustStanding(t, store, "a"); s.Final || s.Rank != 2 {
+		t.Errorf("a CLOSING month should read live: %+v", s)
+	}
+	assertOutcomes(t, mustSubmit(t, store, event("3", "a", leaderboard.ModeAdd, 1, at(3))), rejected(leaderboard.EMONTHCLOSED))
+
+	if _, err := conn.Exec(context.Background(), `DROP TABLE final_ranks_2026_11`); err != nil {
+		t.Fatal(err)
+	}
+	if info := mustClose(t, store, november); info.Status != leaderboard.MonthClosed || info.Participants != 2 {
+		t.Fatalf("second close: %+v", info)
+	}
+	if s := mustStanding(t, store, "a"); !s.Final || s.Rank != 2 {
+		t.Errorf("after the second close: %+v", s)
+	}
+}
+
+// Scores keep arriving while the month closes: every event acknowledged as
+// APPLIED is in the final ranks, and every event refused is not.
+func TestCloseMonth_KeepsEveryAcknowledgedEvent(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store, event("seed", "seed", leaderboard.ModeSet, 1, at(0)))
+
+	var (
+		wg       sync.WaitGroup
+		ackedMu  sync.Mutex
+		acked    = map[string]bool{}
+		refused  atomic.Int64
+		closed   = make(chan struct{})
+		sendErrs = make(chan error, 4)
+	)
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				player := fmt.Sprintf("w%d-%d", w, i)
+				results, err := store.SubmitScores(context.Background(),
+					[]leaderboard.ScoreEvent{event(player, player, leaderboard.ModeSet, i%50, at(1))})
+				if err != nil {
+					sendErrs <- err
+					return
+				}
+				switch results[0].Status {
+				case leaderboard.StatusApplied:
+					ackedMu.Lock()
+					acked[player] = true
+					ackedMu.Unlock()
+				case leaderboard.StatusRejected:
+					refused.Add(1)
+					select {
+					case <-closed:
+						return
+					default:
+					}
+				}
+			}
+		})
+	}
+	info := mustClose(t, store, november)
+	close(closed)
+	wg.Wait()
+	close(sendErrs)
+	for err := range sendErrs {
+		t.Fatal(err)
+	}
+	if info.Participants != len(acked)+1 {
+		t.Errorf("%d participants, but %d events were acknowledged (+1 seed)", info.Participants, len(acked))
+	}
+	for player := range acked {
+		if s, err := store.Standing(context.Background(), november, player, 0, 0); err != nil || s == nil || !s.Final {
+			t.Fatalf("acknowledged player %s missing from the final ranks: %+v, %v", player, s, err)
+		}
+	}
+	if refused.Load() == 0 {
+		t.Error("no submission was refused after the close")
+	}
+}

@@ -1,0 +1,215 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// oracle applies score events the plainest possible way and ranks by sorting,
+// as a reference for the store's results, ranks, windows and pages.
+type oracle struct {
+	rows     map[string]*oracleRow
+	accepted map[string]int // event id -> total it left
+	arrivals int
+}
+
+type oracleRow struct {
+	player    string
+	score     int
+	reachedAt time.Time
+	arrival   int // order in which the row last changed
+}
+
+func newOracle() *oracle {
+	return &oracle{rows: map[string]*oracleRow{}, accepted: map[string]int{}}
+}
+
+func (o *oracle) apply(e leaderboard.ScoreEvent) outcome {
+	if total, ok := o.accepted[e.EventID]; ok {
+		return duplicate(total)
+	}
+	row, seen := o.rows[e.PlayerID]
+	current := 0
+	if seen {
+		current = row.score
+	}
+	var total int
+	switch e.Mode {
+	case leaderboard.ModeAdd:
+		total = current + e.Value
+	case leaderboard.ModeSet:
+		total = e.Value
+	case leaderboard.ModeBest:
+		total = max(current, e.Value)
+	}
+	if total < 0 || total > 10000 || (e.Mode != leaderboard.ModeAdd && (e.Value < 0 || e.Value > 10000)) {
+		return rejected(leaderboard.EBADINPUT)
+	}
+	o.accepted[e.EventID] = total
+	if seen && total == current {
+		return unchanged(total)
+	}
+	if !seen {
+		row = &oracleRow{player: e.PlayerID, reachedAt: *e.OccurredAt}
+		o.rows[e.PlayerID] = row
+	}
+	if e.OccurredAt.After(row.reachedAt) {
+		row.reachedAt = *e.OccurredAt
+	}
+	row.score = total
+	o.arrivals++
+	row.arrival = o.arrivals
+	return applied(total)
+}
+
+// ranking returns every player, best first.
+func (o *oracle) ranking() []leaderboard.RankEntry {
+	rows := make([]*oracleRow, 0, len(o.rows))
+	for _, r := range o.rows {
+		rows = append(rows, r)
+	}
+	slices.SortFunc(rows, func(a, b *oracleRow) int {
+		switch {
+		case a.score != b.score:
+			return b.score - a.score
+		case !a.reachedAt.Equal(b.reachedAt):
+			return a.reachedAt.Compare(b.reachedAt)
+		}
+		return a.arrival - b.arrival
+	})
+	out := make([]leaderboard.RankEntry, len(rows))
+	for i, r := range rows {
+		out[i] = leaderboard.RankEntry{Rank: i + 1, Score: r.score, ReachedAt: r.reachedAt, PlayerID: r.player}
+	}
+	return out
+}
+
+// randomEvents returns n events over few players, scores and times, so that
+// exact ties of score and time are common, with retried ids and rejects.
+func randomEvents(rng *rand.Rand, n int) []leaderboard.ScoreEvent {
+	modes := []leaderboard.ScoreMode{leaderboard.ModeAdd, leaderboard.ModeSet, leaderboard.ModeBest}
+	events := make([]leaderboard.ScoreEvent, 0, n)
+	for i := range n {
+		if i > 0 && rng.IntN(10) == 0 {
+			events = append(events, events[rng.IntN(len(events))]) // a retry
+			continue
+		}
+		mode := modes[rng.IntN(len(modes))]
+		value := 10 * rng.IntN(8)
+		switch {
+		case mode == leaderboard.ModeAdd:
+			value -= 20
+		case rng.IntN(25) == 0:
+			value = 10001
+		}
+		events = append(events, event(fmt.Sprint("e", i), fmt.Sprint("p", rng.IntN(40)), mode, value, at(rng.IntN(4))))
+	}
+	return events
+}
+
+// Random event streams, full of ties, duplicates and rejects: every result,
+// rank, window and page matches the oracle, live and after the close.
+func TestRanks_MatchPlainSortOracle(t *testing.T) {
+	for seed := range uint64(4) {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 2026))
+			store := mustOpenDB(t)
+			o := newOracle()
+			events := randomEvents(rng, 400)
+			for len(events) > 0 {
+				n := min(len(events), 1+rng.IntN(30))
+				results := mustSubmit(t, store, events[:n]...)
+				want := make([]outcome, n)
+				for i, e := range events[:n] {
+					want[i] = o.apply(e)
+				}
+				assertOutcomes(t, results, want...)
+				events = events[n:]
+			}
+			checkAgainstOracle(t, rng, store, o.ranking(), false)
+			mustClose(t, store, november)
+			checkAgainstOracle(t, rng, store, o.ranking(), true)
+		})
+	}
+}
+
+func checkAgainstOracle(t *testing.T, rng *rand.Rand, store *db.DB, want []leaderboard.RankEntry, final bool) {
+	t.Helper()
+	ctx := context.Background()
+	for i, w := range want {
+		above, below := rng.IntN(13), rng.IntN(13)
+		s, err := store.Standing(ctx, november, w.PlayerID, above, below)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s == nil || s.RankEntry.Rank != w.Rank || s.Score != w.Score || !s.ReachedAt.Equal(w.ReachedAt) ||
+			s.Total != len(want) || s.Final != final {
+			t.Fatalf("standing of %s: got %+v, want %+v of %d (final %t)", w.PlayerID, s, w, len(want), final)
+		}
+		wantWindow := append(slices.Clone(want[max(0, i-above):i]), want[i+1:min(len(want), i+1+below)]...)
+		if got := s.Neighbours(above, below); !sameEntries(got, wantWindow) {
+			t.Fatalf("neighbours(%d, %d) of %s at rank %d:\n got  %s\n want %s",
+				above, below, w.PlayerID, w.Rank, entries(got), entries(wantWindow))
+		}
+	}
+	var paged []leaderboard.RankEntry
+	for after, pages := "", 0; ; pages++ {
+		page, err := store.Leaderboard(ctx, november, 1+rng.IntN(7), after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Total != len(want) {
+			t.Fatalf("page total %d, want %d", page.Total, len(want))
+		}
+		for _, e := range page.Edges {
+			paged = append(paged, e.Entry)
+			after = e.Cursor
+		}
+		if !page.HasNextPage {
+			break
+		}
+		if pages > len(want) {
+			t.Fatal("paging does not end")
+		}
+	}
+	if !sameEntries(paged, want) {
+		t.Fatalf("paged table:\n got  %s\n want %s", entries(paged), entries(want))
+	}
+	if !final {
+		keys := make([]leaderboard.PlayerMonth, len(want))
+		for i, w := range want {
+			keys[i] = leaderboard.PlayerMonth{Month: november, PlayerID: w.PlayerID}
+		}
+		ranks, err := store.LiveRanks(ctx, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if got := ranks[leaderboard.PlayerMonth{Month: november, PlayerID: w.PlayerID}]; got != w.Rank {
+				t.Fatalf("live rank of %s: %d, want %d", w.PlayerID, got, w.Rank)
+			}
+		}
+	}
+}
+
+func sameEntries(a, b []leaderboard.RankEntry) bool {
+	return slices.EqualFunc(a, b, func(x, y leaderboard.RankEntry) bool {
+		return x.Rank == y.Rank && x.Score == y.Score && x.PlayerID == y.PlayerID && x.ReachedAt.Equal(y.ReachedAt)
+	})
+}
+
+func entries(es []leaderboard.RankEntry) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = fmt.Sprintf("%d:%s:%d", e.Rank, e.PlayerID, e.Score)
+	}
+	return strings.Join(parts, " ")
+}
