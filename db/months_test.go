@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
 )
 
 func mustClose(t *testing.T, store interface {
@@ -185,5 +186,24 @@ func TestCloseMonth_KeepsEveryAcknowledgedEvent(t *testing.T) {
 	}
 	if refused.Load() == 0 {
 		t.Error("no submission was refused after the close")
+	}
+}
+
+func TestMigrate_DownAndUpAgain(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store, event("1", "a", leaderboard.ModeSet, 10, at(1)))
+	mustClose(t, store, november)
+	store.Close()
+	for _, step := range []struct {
+		dir  db.MigrateDirection
+		want uint
+	}{{db.MigrateDownOne, 0}, {db.MigrateUp, 1}, {db.MigrateDownAll, 0}, {db.MigrateUp, 1}} {
+		version, dirty, err := db.Migrate(pg.URL, step.dir)
+		if err != nil || dirty || version != step.want {
+			t.Fatalf("migrate %v: version %d dirty %t err %v, want version %d", step.dir, version, dirty, err, step.want)
+		}
+	}
+	if version, _, err := db.SchemaVersion(pg.URL); err != nil || version != 1 {
+		t.Fatalf("schema version %d, %v", version, err)
 	}
 }
