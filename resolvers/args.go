@@ -27,7 +27,7 @@ func intArg(name string, v *int, def, lo, hi int) (int, error) {
 // arguments are left to the neighbours resolver to report.
 func neighbourCounts(ctx context.Context) (above, below int) {
 	opCtx := graphql.GetOperationContext(ctx)
-	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
+	for _, f := range graphql.CollectFieldsCtx(ctx, []string{"Standing"}) {
 		if f.Name != "neighbours" {
 			continue
 		}
