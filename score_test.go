@@ -1,0 +1,59 @@
+package leaderboard_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+func TestScoreMode_Apply(t *testing.T) {
+	for _, c := range []struct {
+		mode                  leaderboard.ScoreMode
+		current, value, total int
+	}{
+		{leaderboard.ModeAdd, 10, 5, 15},
+		{leaderboard.ModeAdd, 10, -15, -5},
+		{leaderboard.ModeSet, 10, 3, 3},
+		{leaderboard.ModeBest, 10, 3, 10},
+		{leaderboard.ModeBest, 10, 30, 30},
+	} {
+		if got := c.mode.Apply(c.current, c.value); got != c.total {
+			t.Errorf("%s %d on %d = %d, want %d", c.mode, c.value, c.current, got, c.total)
+		}
+	}
+}
+
+func TestScoreEvent_Validate(t *testing.T) {
+	now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	past, future := now.Add(-time.Hour), now.Add(time.Second)
+	name := strings.Repeat("n", leaderboard.MaxPlayerNameLen+1)
+	valid := leaderboard.ScoreEvent{EventID: "e", PlayerID: "p", Mode: leaderboard.ModeSet, Value: 10000, OccurredAt: &past}
+	if err := valid.Validate(now); err != nil {
+		t.Fatalf("valid event: %v", err)
+	}
+	for label, change := range map[string]func(*leaderboard.ScoreEvent){
+		"no event id":    func(e *leaderboard.ScoreEvent) { e.EventID = "" },
+		"long player id": func(e *leaderboard.ScoreEvent) { e.PlayerID = strings.Repeat("p", 65) },
+		"no player id":   func(e *leaderboard.ScoreEvent) { e.PlayerID = "" },
+		"long name":      func(e *leaderboard.ScoreEvent) { e.PlayerName = &name },
+		"unknown mode":   func(e *leaderboard.ScoreEvent) { e.Mode = "MAX" },
+		"SET over bound": func(e *leaderboard.ScoreEvent) { e.Value = 10001 },
+		"BEST negative":  func(e *leaderboard.ScoreEvent) { e.Mode, e.Value = leaderboard.ModeBest, -1 },
+		"in the future":  func(e *leaderboard.ScoreEvent) { e.OccurredAt = &future },
+		"invalid UTF-8":  func(e *leaderboard.ScoreEvent) { e.PlayerID = "\xff" },
+		"long event id":  func(e *leaderboard.ScoreEvent) { e.EventID = strings.Repeat("e", 129) },
+	} {
+		e := valid
+		change(&e)
+		if err := e.Validate(now); err == nil || err.Code != leaderboard.EBADINPUT {
+			t.Errorf("%s: error %v, want BAD_USER_INPUT", label, err)
+		}
+	}
+	add := valid
+	add.Mode, add.Value = leaderboard.ModeAdd, -20000
+	if err := add.Validate(now); err != nil {
+		t.Errorf("ADD is checked against the total, not the value: %v", err)
+	}
+}
