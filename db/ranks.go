@@ -45,10 +45,13 @@ type liveRow struct {
 }
 
 const (
-	// liveRankQuery counts the rows ranked above a key, plus one.
+	// liveRankQuery counts the rows ranked above a key, plus one; $5 is the
+	// key's hour and $6 that hour's start (see counts.go).
 	liveRankQuery = `SELECT 1
-		+ (SELECT count(*) FROM scores WHERE month = $1 AND score > $2)
-		+ (SELECT count(*) FROM scores WHERE month = $1 AND score = $2 AND (reached_at, seq) < ($3, $4))`
+		+ (SELECT COALESCE(sum(players), 0) FROM score_counts WHERE month = $1 AND score > $2)
+		+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts WHERE month = $1 AND score = $2 AND hour < $5)
+		+ (SELECT count(*) FROM scores
+			WHERE month = $1 AND score = $2 AND reached_at >= $6 AND (reached_at, seq) < ($3, $4))`
 	// liveAboveQuery returns up to $5 rows ranked just above a key, nearest
 	// first within each branch.
 	liveAboveQuery = `(SELECT player_id, score, reached_at, seq FROM scores
@@ -69,7 +72,7 @@ const (
 	// liveTopQuery returns the first $2 rows of the table.
 	liveTopQuery = `SELECT player_id, score, reached_at, seq FROM scores
 		WHERE month = $1 ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $2`
-	liveTotalQuery = `SELECT count(*) FROM scores WHERE month = $1`
+	liveTotalQuery = `SELECT COALESCE(sum(players), 0) FROM score_counts WHERE month = $1`
 )
 
 // Standing returns playerID's standing in month m with up to above and below
@@ -155,7 +158,8 @@ func liveStanding(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID 
 
 	var aboveRows, belowRows []liveRow
 	batch := &pgx.Batch{}
-	batch.Queue(liveRankQuery, m.Date(), key.score, key.reachedAt, key.seq).QueryRow(func(row pgx.Row) error {
+	hour := hourOf(key.reachedAt)
+	batch.Queue(liveRankQuery, m.Date(), key.score, key.reachedAt, key.seq, hour, hourStart(hour)).QueryRow(func(row pgx.Row) error {
 		return row.Scan(&s.Rank)
 	})
 	batch.Queue(liveTotalQuery, m.Date()).QueryRow(func(row pgx.Row) error {
@@ -339,11 +343,15 @@ func decodeCursor(s string) (*cursor, error) {
 // LiveRanks returns the current rank of each key that has a score row.
 func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (map[leaderboard.PlayerMonth]int, error) {
 	const q = `SELECT k.month, k.player_id, 1
-		+ (SELECT count(*) FROM scores b WHERE b.month = s.month AND b.score > s.score)
+		+ (SELECT COALESCE(sum(c.players), 0) FROM score_counts c WHERE c.month = s.month AND c.score > s.score)
+		+ (SELECT COALESCE(sum(c.players), 0) FROM score_hour_counts c
+			WHERE c.month = s.month AND c.score = s.score AND c.hour < h.hour)
 		+ (SELECT count(*) FROM scores b WHERE b.month = s.month AND b.score = s.score
-			AND (b.reached_at, b.seq) < (s.reached_at, s.seq))
+			AND b.reached_at >= h.start AND (b.reached_at, b.seq) < (s.reached_at, s.seq))
 		FROM unnest($1::date[], $2::text[]) AS k(month, player_id)
-		JOIN scores s ON s.month = k.month AND s.player_id = k.player_id`
+		JOIN scores s ON s.month = k.month AND s.player_id = k.player_id
+		CROSS JOIN LATERAL (SELECT floor(extract(EPOCH FROM s.reached_at) / 3600)::int AS hour) AS hh
+		CROSS JOIN LATERAL (SELECT hh.hour, to_timestamp(hh.hour::bigint * 3600) AS start) AS h`
 	months, players := make([]time.Time, len(keys)), make([]string, len(keys))
 	for i, k := range keys {
 		months[i], players[i] = k.Month.Date(), k.PlayerID

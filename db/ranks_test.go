@@ -110,7 +110,8 @@ func randomEvents(rng *rand.Rand, n int) []leaderboard.ScoreEvent {
 		case rng.IntN(25) == 0:
 			value = 10001
 		}
-		events = append(events, event(fmt.Sprint("e", i), fmt.Sprint("p", rng.IntN(40)), mode, value, at(rng.IntN(4))))
+		minute := []int{0, 59, 60, 61, 125}[rng.IntN(5)] // few times, on both sides of hour boundaries
+		events = append(events, event(fmt.Sprint("e", i), fmt.Sprint("p", rng.IntN(40)), mode, value, at(minute)))
 	}
 	return events
 }

@@ -98,6 +98,8 @@ type scoreRow struct {
 	score     int
 	reachedAt time.Time
 	seq       int64
+	// stored is the row's key as the database had it, for the rank counts.
+	stored rankBucket
 	// changedBy is the index of the last event that changed the row in this
 	// batch, or -1; it orders the sequence numbers handed out at the end.
 	changedBy int
@@ -227,6 +229,7 @@ func lockScoreRows(ctx context.Context, tx pgx.Tx, b *batch) (map[leaderboard.Pl
 		_, err = pgx.ForEachRow(result, []any{&playerID, &r.score, &r.reachedAt, &r.seq}, func() error {
 			row := rows[leaderboard.PlayerMonth{Month: m, PlayerID: playerID}]
 			row.exists, row.score, row.reachedAt, row.seq = true, r.score, r.reachedAt, r.seq
+			row.stored = bucketOf(m, r.score, r.reachedAt)
 			return nil
 		})
 		if err != nil {
@@ -320,7 +323,11 @@ func writeBatch(ctx context.Context, tx pgx.Tx, b *batch, rows map[leaderboard.P
 	if err := writeScores(ctx, tx, rows); err != nil {
 		return err
 	}
-	return insertEvents(ctx, tx, b, accepted)
+	if err := insertEvents(ctx, tx, b, accepted); err != nil {
+		return err
+	}
+	// Last, so that the hot counter rows stay locked only until the commit.
+	return writeRankCounts(ctx, tx, rows)
 }
 
 // upsertPlayers creates the accepted events' players and stores the latest

@@ -1,0 +1,25 @@
+-- Players per score, and per score and hour of reached_at, of each month's live
+-- table. They make a live rank a sum over at most 10,001 + 744 small rows plus
+-- a range scan inside one hour of one score, instead of a count over every
+-- better row. db.SubmitScores keeps them in step in the same transaction.
+CREATE TABLE score_counts (
+    month   DATE NOT NULL,
+    score   INTEGER NOT NULL,
+    players INTEGER NOT NULL, -- no CHECK: an upsert checks its negative delta before it adds it
+    PRIMARY KEY (month, score)
+);
+
+CREATE TABLE score_hour_counts (
+    month   DATE NOT NULL,
+    score   INTEGER NOT NULL,
+    hour    INTEGER NOT NULL, -- hours since the Unix epoch, floor(epoch(reached_at) / 3600)
+    players INTEGER NOT NULL, -- no CHECK: an upsert checks its negative delta before it adds it
+    PRIMARY KEY (month, score, hour)
+);
+
+INSERT INTO score_counts (month, score, players)
+SELECT month, score, count(*) FROM scores GROUP BY month, score;
+
+INSERT INTO score_hour_counts (month, score, hour, players)
+SELECT month, score, floor(extract(EPOCH FROM reached_at) / 3600)::int, count(*)
+FROM scores GROUP BY 1, 2, 3;
