@@ -13,31 +13,47 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// Live ranks are counted, not scanned: score_counts holds the players of each
-// score of an open month and score_hour_counts those of each score and hour of
-// reached_at. The rank of a key (score, reached_at, seq) is then
+// Live ranks are counted, not scanned. Three counter tables hold the players
+// of an open month per block of 100 scores (score_block_counts), per score
+// (score_counts), and per score and hour of reached_at (score_hour_counts).
+// The rank of a key (score, reached_at, seq) is then
 //
-//	1 + players with a higher score              (≤ 10,001 counter rows)
-//	  + players on the same score in earlier hours (≤ ~744 counter rows)
-//	  + players on the same score and hour ranked before the key (a range scan)
+//	1 + players in higher blocks                         (≤ 100 counter rows)
+//	  + players with a higher score in the key's block    (≤ 99 counter rows)
+//	  + players with the same score in earlier hours      (≤ ~744 counter rows)
+//	  + players with the same score and hour before the key (a range scan)
 //
-// which stays flat across the table, even inside a tie group of 300k players.
+// so its cost stays flat across the table, even inside a tie group of 300k.
 
-// rankBucket is one counter cell: a month, a score and an hour of reached_at.
-type rankBucket struct {
-	month leaderboard.Month
-	score int
-	hour  int32
+// blockSize is the number of scores one score_block_counts row covers.
+const blockSize = 100
+
+// liveRankQuery counts the rows ranked above a key, plus one. Its parameters:
+// $1 month, $2 score, $3 reached_at, $4 seq, $5 the key's hour (hourOf) and $6
+// that hour's start.
+const liveRankQuery = `SELECT 1
+	+ (SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1 AND block > $2::int / 100)
+	+ (SELECT COALESCE(sum(players), 0) FROM score_counts
+		WHERE month = $1 AND score > $2 AND score < ($2::int / 100 + 1) * 100)
+	+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts WHERE month = $1 AND score = $2 AND hour < $5)
+	+ (SELECT count(*) FROM scores
+		WHERE month = $1 AND score = $2 AND reached_at >= $6 AND (reached_at, seq) < ($3, $4))`
+
+// liveRankArgs returns liveRankQuery's parameters for key in month m.
+func liveRankArgs(m leaderboard.Month, key liveKey) []any {
+	hour := hourOf(key.reachedAt)
+	return []any{m.Date(), key.score, key.reachedAt, key.seq, hour, hourStart(hour)}
 }
 
-func bucketOf(m leaderboard.Month, score int, reachedAt time.Time) rankBucket {
-	return rankBucket{month: m, score: score, hour: hourOf(reachedAt)}
-}
-
-// hourOf returns the hours since the Unix epoch at t, rounded down, as the
-// migration computes them.
+// hourOf returns the hours since the Unix epoch at t, rounded down (also
+// before 1970), as the migration computes them.
 func hourOf(t time.Time) int32 {
-	return int32(t.Unix() / 3600)
+	secs := t.Unix()
+	hour := secs / 3600
+	if secs%3600 < 0 {
+		hour--
+	}
+	return int32(hour)
 }
 
 // hourStart returns the first instant of hour h.
@@ -45,56 +61,82 @@ func hourStart(h int32) time.Time {
 	return time.Unix(int64(h)*3600, 0)
 }
 
+// counterCell is one row of score_hour_counts; its score and block rows are
+// derived from it.
+type counterCell struct {
+	month leaderboard.Month
+	score int
+	hour  int32
+}
+
+func cellOf(m leaderboard.Month, score int, reachedAt time.Time) counterCell {
+	return counterCell{month: m, score: score, hour: hourOf(reachedAt)}
+}
+
 // writeRankCounts moves each changed row from the counter cells it was
 // counted in to those of its new key.
 func writeRankCounts(ctx context.Context, tx pgx.Tx, rows map[leaderboard.PlayerMonth]*scoreRow) error {
-	deltas := map[rankBucket]int32{}
+	hours := map[counterCell]int32{}
 	for key, r := range rows {
 		if r.changedBy < 0 {
 			continue
 		}
 		if r.exists {
-			deltas[r.stored]--
+			hours[r.stored]--
 		}
-		deltas[bucketOf(key.Month, r.score, r.reachedAt)]++
+		hours[cellOf(key.Month, r.score, r.reachedAt)]++
 	}
-	scoreDeltas := map[rankBucket]int32{}
-	for b, d := range deltas {
-		scoreDeltas[rankBucket{month: b.month, score: b.score}] += d
+	scores, blocks := map[counterCell]int32{}, map[counterCell]int32{}
+	for c, d := range hours {
+		scores[counterCell{month: c.month, score: c.score}] += d
+		blocks[counterCell{month: c.month, score: c.score / blockSize}] += d
 	}
-	const scores = `INSERT INTO score_counts (month, score, players)
-		SELECT * FROM unnest($1::date[], $2::int[], $3::int[]) ORDER BY 1, 2
-		ON CONFLICT (month, score) DO UPDATE SET players = score_counts.players + EXCLUDED.players`
-	const hours = `INSERT INTO score_hour_counts (month, score, hour, players)
-		SELECT * FROM unnest($1::date[], $2::int[], $3::int[], $4::int[]) ORDER BY 1, 2, 3
-		ON CONFLICT (month, score, hour) DO UPDATE SET players = score_hour_counts.players + EXCLUDED.players`
-	if months, scoreCol, _, deltaCol := deltaColumns(scoreDeltas); len(months) > 0 {
-		if _, err := tx.Exec(ctx, scores, months, scoreCol, deltaCol); err != nil {
-			return fmt.Errorf("write score counts: %w", err)
+	// The ORDER BY makes concurrent batches lock counter rows in one order.
+	const (
+		blockQuery = `INSERT INTO score_block_counts (month, block, players)
+			SELECT * FROM unnest($1::date[], $2::int[], $3::int[]) ORDER BY 1, 2
+			ON CONFLICT (month, block) DO UPDATE SET players = score_block_counts.players + EXCLUDED.players`
+		scoreQuery = `INSERT INTO score_counts (month, score, players)
+			SELECT * FROM unnest($1::date[], $2::int[], $3::int[]) ORDER BY 1, 2
+			ON CONFLICT (month, score) DO UPDATE SET players = score_counts.players + EXCLUDED.players`
+		hourQuery = `INSERT INTO score_hour_counts (month, score, hour, players)
+			SELECT * FROM unnest($1::date[], $2::int[], $4::int[], $3::int[]) ORDER BY 1, 2, 3
+			ON CONFLICT (month, score, hour) DO UPDATE SET players = score_hour_counts.players + EXCLUDED.players`
+	)
+	for _, w := range []struct {
+		q      string
+		deltas map[counterCell]int32
+		hours  bool
+	}{{blockQuery, blocks, false}, {scoreQuery, scores, false}, {hourQuery, hours, true}} {
+		months, scoreCol, deltaCol, hourCol := deltaColumns(w.deltas)
+		if len(months) == 0 {
+			continue
 		}
-	}
-	if months, scoreCol, hourCol, deltaCol := deltaColumns(deltas); len(months) > 0 {
-		if _, err := tx.Exec(ctx, hours, months, scoreCol, hourCol, deltaCol); err != nil {
-			return fmt.Errorf("write score hour counts: %w", err)
+		args := []any{months, scoreCol, deltaCol}
+		if w.hours {
+			args = append(args, hourCol)
+		}
+		if _, err := tx.Exec(ctx, w.q, args...); err != nil {
+			return fmt.Errorf("write rank counts: %w", err)
 		}
 	}
 	return nil
 }
 
-// deltaColumns returns the non-zero deltas column by column, in key order so
-// that concurrent batches lock counter rows alike.
-func deltaColumns(deltas map[rankBucket]int32) (months []time.Time, scores, hours, values []int32) {
-	keys := slices.SortedFunc(maps.Keys(deltas), func(a, b rankBucket) int {
-		return cmp.Or(compareMonths(a.month, b.month), cmp.Compare(a.score, b.score), cmp.Compare(a.hour, b.hour))
-	})
-	for _, k := range keys {
-		if deltas[k] == 0 {
+// deltaColumns returns the non-zero deltas column by column.
+func deltaColumns(deltas map[counterCell]int32) (months []time.Time, scores, values, hours []int32) {
+	for _, c := range slices.SortedFunc(maps.Keys(deltas), compareCells) {
+		if deltas[c] == 0 {
 			continue
 		}
-		months = append(months, k.month.Date())
-		scores = append(scores, int32(k.score))
-		hours = append(hours, k.hour)
-		values = append(values, deltas[k])
+		months = append(months, c.month.Date())
+		scores = append(scores, int32(c.score))
+		values = append(values, deltas[c])
+		hours = append(hours, c.hour)
 	}
-	return months, scores, hours, values
+	return months, scores, values, hours
+}
+
+func compareCells(a, b counterCell) int {
+	return cmp.Or(compareMonths(a.month, b.month), cmp.Compare(a.score, b.score), cmp.Compare(a.hour, b.hour))
 }

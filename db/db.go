@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/golang-migrate/migrate/v4"
@@ -28,9 +27,6 @@ type DB struct {
 	loc *time.Location
 	// now returns the current time; tests replace it.
 	now func() time.Time
-	// openedMonths remembers months whose row and partition exist, so that
-	// only the first event of a month pays for opening it.
-	openedMonths sync.Map
 }
 
 // Option configures a DB.

@@ -70,9 +70,6 @@ func (db *DB) Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, e
 // servers may send a month's first events at once: an advisory lock lets one
 // of them create the partition while the others wait and then find it.
 func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
-	if _, ok := db.openedMonths.Load(m); ok {
-		return nil
-	}
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		const lock = `SELECT pg_advisory_xact_lock(hashtext('leaderboard.open_month'), $1)`
 		if _, err := tx.Exec(ctx, lock, m.Year()*100+int(m.Month())); err != nil {
@@ -90,7 +87,6 @@ func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
 	if err != nil {
 		return fmt.Errorf("open month %s: %w", m, err)
 	}
-	db.openedMonths.Store(m, true)
 	return nil
 }
 

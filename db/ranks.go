@@ -45,13 +45,6 @@ type liveRow struct {
 }
 
 const (
-	// liveRankQuery counts the rows ranked above a key, plus one; $5 is the
-	// key's hour and $6 that hour's start (see counts.go).
-	liveRankQuery = `SELECT 1
-		+ (SELECT COALESCE(sum(players), 0) FROM score_counts WHERE month = $1 AND score > $2)
-		+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts WHERE month = $1 AND score = $2 AND hour < $5)
-		+ (SELECT count(*) FROM scores
-			WHERE month = $1 AND score = $2 AND reached_at >= $6 AND (reached_at, seq) < ($3, $4))`
 	// liveAboveQuery returns up to $5 rows ranked just above a key, nearest
 	// first within each branch.
 	liveAboveQuery = `(SELECT player_id, score, reached_at, seq FROM scores
@@ -158,8 +151,7 @@ func liveStanding(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID 
 
 	var aboveRows, belowRows []liveRow
 	batch := &pgx.Batch{}
-	hour := hourOf(key.reachedAt)
-	batch.Queue(liveRankQuery, m.Date(), key.score, key.reachedAt, key.seq, hour, hourStart(hour)).QueryRow(func(row pgx.Row) error {
+	batch.Queue(liveRankQuery, liveRankArgs(m, key)...).QueryRow(func(row pgx.Row) error {
 		return row.Scan(&s.Rank)
 	})
 	batch.Queue(liveTotalQuery, m.Date()).QueryRow(func(row pgx.Row) error {
@@ -340,35 +332,41 @@ func decodeCursor(s string) (*cursor, error) {
 	return &cursor{rank: int(n[0]), key: liveKey{score: int(n[1]), reachedAt: time.Unix(0, n[2]), seq: n[3]}}, nil
 }
 
-// LiveRanks returns the current rank of each key that has a score row.
+// LiveRanks returns the current rank of each key that has a score row. The
+// rows are read in one query, their ranks counted in one pipelined batch.
 func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (map[leaderboard.PlayerMonth]int, error) {
-	const q = `SELECT k.month, k.player_id, 1
-		+ (SELECT COALESCE(sum(c.players), 0) FROM score_counts c WHERE c.month = s.month AND c.score > s.score)
-		+ (SELECT COALESCE(sum(c.players), 0) FROM score_hour_counts c
-			WHERE c.month = s.month AND c.score = s.score AND c.hour < h.hour)
-		+ (SELECT count(*) FROM scores b WHERE b.month = s.month AND b.score = s.score
-			AND b.reached_at >= h.start AND (b.reached_at, b.seq) < (s.reached_at, s.seq))
+	const q = `SELECT s.month, s.player_id, s.score, s.reached_at, s.seq
 		FROM unnest($1::date[], $2::text[]) AS k(month, player_id)
-		JOIN scores s ON s.month = k.month AND s.player_id = k.player_id
-		CROSS JOIN LATERAL (SELECT floor(extract(EPOCH FROM s.reached_at) / 3600)::int AS hour) AS hh
-		CROSS JOIN LATERAL (SELECT hh.hour, to_timestamp(hh.hour::bigint * 3600) AS start) AS h`
+		JOIN scores s ON s.month = k.month AND s.player_id = k.player_id`
 	months, players := make([]time.Time, len(keys)), make([]string, len(keys))
 	for i, k := range keys {
 		months[i], players[i] = k.Month.Date(), k.PlayerID
 	}
-	rows, err := db.pool.Query(ctx, q, months, players)
-	if err != nil {
-		return nil, fmt.Errorf("read live ranks: %w", err)
-	}
 	ranks := map[leaderboard.PlayerMonth]int{}
-	var (
-		date     time.Time
-		playerID string
-		rank     int
-	)
-	_, err = pgx.ForEachRow(rows, []any{&date, &playerID, &rank}, func() error {
-		ranks[leaderboard.PlayerMonth{Month: leaderboard.MonthFromDate(date), PlayerID: playerID}] = rank
-		return nil
+	err := db.readTx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, q, months, players)
+		if err != nil {
+			return err
+		}
+		var (
+			date time.Time
+			row  liveRow
+		)
+		batch := &pgx.Batch{}
+		_, err = pgx.ForEachRow(rows, []any{&date, &row.playerID, &row.score, &row.reachedAt, &row.seq}, func() error {
+			key := leaderboard.PlayerMonth{Month: leaderboard.MonthFromDate(date), PlayerID: row.playerID}
+			batch.Queue(liveRankQuery, liveRankArgs(key.Month, row.liveKey)...).QueryRow(func(r pgx.Row) error {
+				var rank int
+				err := r.Scan(&rank)
+				ranks[key] = rank
+				return err
+			})
+			return nil
+		})
+		if err != nil || batch.Len() == 0 {
+			return err
+		}
+		return tx.SendBatch(ctx, batch).Close()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read live ranks: %w", err)

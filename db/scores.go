@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -28,21 +29,31 @@ func (db *DB) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent)
 			"a call takes at most %d events, got %d", leaderboard.MaxBatch, len(events))
 	}
 	b := newBatch(events, db.now(), db.loc)
-	for _, m := range b.months() {
-		if err := db.openMonth(ctx, m); err != nil {
-			return nil, err
-		}
-	}
 	for attempt := 1; ; attempt++ {
 		results, err := db.applyBatch(ctx, b)
-		if err == nil {
+		var toOpen unopenedMonths
+		switch {
+		case err == nil:
 			return results, nil
-		}
-		if attempt == maxAttempts || !isRetryable(err) {
+		case errors.As(err, &toOpen):
+			// Nothing was written; open the months and apply the batch again.
+			for _, m := range toOpen {
+				if err := db.openMonth(ctx, m); err != nil {
+					return nil, err
+				}
+			}
+		case attempt >= maxAttempts || !isRetryable(err):
 			return nil, fmt.Errorf("submit scores: %w", err)
 		}
 	}
 }
+
+// unopenedMonths is the error of a batch that would accept events in months
+// that have not opened yet. A month opens with its first accepted event, so a
+// call whose events are all rejected never opens one.
+type unopenedMonths []leaderboard.Month
+
+func (u unopenedMonths) Error() string { return fmt.Sprintf("months %v are not open yet", []leaderboard.Month(u)) }
 
 // batch is one submitScores call after validation.
 type batch struct {
@@ -99,7 +110,7 @@ type scoreRow struct {
 	reachedAt time.Time
 	seq       int64
 	// stored is the row's key as the database had it, for the rank counts.
-	stored rankBucket
+	stored counterCell
 	// changedBy is the index of the last event that changed the row in this
 	// batch, or -1; it orders the sequence numbers handed out at the end.
 	changedBy int
@@ -131,6 +142,9 @@ func (db *DB) applyBatch(ctx context.Context, b *batch) ([]leaderboard.ScoreResu
 			return err
 		}
 		accepted := decide(b, status, applied, rows, results)
+		if toOpen := monthsToOpen(status, accepted); len(toOpen) > 0 {
+			return toOpen
+		}
 		if err := assignSeqs(ctx, tx, rows); err != nil {
 			return err
 		}
@@ -229,7 +243,7 @@ func lockScoreRows(ctx context.Context, tx pgx.Tx, b *batch) (map[leaderboard.Pl
 		_, err = pgx.ForEachRow(result, []any{&playerID, &r.score, &r.reachedAt, &r.seq}, func() error {
 			row := rows[leaderboard.PlayerMonth{Month: m, PlayerID: playerID}]
 			row.exists, row.score, row.reachedAt, row.seq = true, r.score, r.reachedAt, r.seq
-			row.stored = bucketOf(m, r.score, r.reachedAt)
+			row.stored = cellOf(m, r.score, r.reachedAt)
 			return nil
 		})
 		if err != nil {
@@ -254,7 +268,9 @@ func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, appl
 			continue
 		}
 		m := b.month[i]
-		if s := status[m]; s != leaderboard.MonthOpen {
+		// A month without a row is not open yet: decide as if it were, and
+		// applyBatch opens it first if any of its events is accepted.
+		if s, ok := status[m]; ok && s != leaderboard.MonthOpen {
 			results[i] = leaderboard.Reject(e, m, leaderboard.Errorf(leaderboard.EMONTHCLOSED,
 				"month %s is %s and takes no more scores", m, s))
 			continue
@@ -285,6 +301,19 @@ func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, appl
 			Month: m, PlayerID: e.PlayerID, Score: new(total)}
 	}
 	return accepted
+}
+
+// monthsToOpen returns the months, oldest first, of accepted events that have
+// no month row yet.
+func monthsToOpen(status map[leaderboard.Month]leaderboard.MonthStatus, accepted []acceptedEvent) unopenedMonths {
+	var out unopenedMonths
+	for _, a := range accepted {
+		if _, ok := status[a.month]; !ok && !slices.Contains(out, a.month) {
+			out = append(out, a.month)
+		}
+	}
+	slices.SortFunc(out, compareMonths)
+	return out
 }
 
 // assignSeqs hands each changed row a new sequence number, in the order of the

@@ -109,9 +109,10 @@ func TestSubmitScores_RejectsBadInput(t *testing.T) {
 		event("", "p", leaderboard.ModeAdd, 1, at(1)),
 		event("3", "p", "MULTIPLY", 1, at(1)),
 		event("4", "p", leaderboard.ModeAdd, 1, &future),
+		event("5", "p", leaderboard.ModeAdd, -5, at(1)),
 	)
 	assertOutcomes(t, results, rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT),
-		rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT))
+		rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT))
 	if months, err := store.Months(context.Background(), 10); err != nil || len(months) != 0 {
 		t.Errorf("rejected events opened months: %v, %v", months, err)
 	}

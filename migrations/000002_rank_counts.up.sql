@@ -1,7 +1,15 @@
--- Players per score, and per score and hour of reached_at, of each month's live
--- table. They make a live rank a sum over at most 10,001 + 744 small rows plus
--- a range scan inside one hour of one score, instead of a count over every
--- better row. db.SubmitScores keeps them in step in the same transaction.
+-- Players per block of 100 scores, per score, and per score and hour of
+-- reached_at, of each month's live table. They make a live rank a sum over at
+-- most about 100 + 100 + 744 small rows plus a range scan inside one hour of one
+-- score, instead of a count over every better row. db.SubmitScores keeps them
+-- in step in its transaction. See db/counts.go.
+CREATE TABLE score_block_counts (
+    month   DATE NOT NULL,
+    block   INTEGER NOT NULL, -- score / 100
+    players INTEGER NOT NULL, -- no CHECK: an upsert checks its negative delta before it adds it
+    PRIMARY KEY (month, block)
+);
+
 CREATE TABLE score_counts (
     month   DATE NOT NULL,
     score   INTEGER NOT NULL,
@@ -16,6 +24,9 @@ CREATE TABLE score_hour_counts (
     players INTEGER NOT NULL, -- no CHECK: an upsert checks its negative delta before it adds it
     PRIMARY KEY (month, score, hour)
 );
+
+INSERT INTO score_block_counts (month, block, players)
+SELECT month, score / 100, count(*) FROM scores GROUP BY 1, 2;
 
 INSERT INTO score_counts (month, score, players)
 SELECT month, score, count(*) FROM scores GROUP BY month, score;
