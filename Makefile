@@ -23,7 +23,7 @@ test: lint test-image
 test-image:
 	@if [ "$(LEADERBOARD_PG_IMAGE)" = "$(PG_IMAGE)" ]; then bash scripts/postgres-image/build.sh; fi
 
-## lint: gofmt, go vet, and generated GraphQL code in step with the schema
+## lint: gofmt and go vet
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...

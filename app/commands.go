@@ -32,7 +32,7 @@ Configuration comes from environment variables; each has a flag that overrides i
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg), closeMonthCommand(&cfg), playerTokenCommand(&cfg))
+	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg), closeMonthCommand(&cfg), playerTokenCommand(&cfg), seedCommand(&cfg))
 	return root
 }
 
