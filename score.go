@@ -70,10 +70,10 @@ func (e ScoreEvent) Validate(now time.Time) *Error {
 	switch {
 	case e.EventID == "" || utf8.RuneCountInString(e.EventID) > MaxEventIDLen:
 		return Errorf(EBADINPUT, "eventId must be 1..%d characters", MaxEventIDLen)
-	case e.PlayerID == "" || utf8.RuneCountInString(e.PlayerID) > MaxPlayerIDLen:
-		return Errorf(EBADINPUT, "playerId must be 1..%d characters", MaxPlayerIDLen)
-	case !utf8.ValidString(e.EventID) || !utf8.ValidString(e.PlayerID):
-		return Errorf(EBADINPUT, "eventId and playerId must be valid UTF-8")
+	case !utf8.ValidString(e.EventID):
+		return Errorf(EBADINPUT, "eventId must be valid UTF-8")
+	case CheckPlayerID(e.PlayerID) != nil:
+		return CheckPlayerID(e.PlayerID)
 	case e.PlayerName != nil && (!utf8.ValidString(*e.PlayerName) || utf8.RuneCountInString(*e.PlayerName) > MaxPlayerNameLen):
 		return Errorf(EBADINPUT, "playerName must be valid UTF-8 of at most %d characters", MaxPlayerNameLen)
 	case e.Mode != ModeAdd && e.Mode != ModeSet && e.Mode != ModeBest:
@@ -89,4 +89,13 @@ func (e ScoreEvent) Validate(now time.Time) *Error {
 // OutOfRange is the error for a total outside MinScore..MaxScore.
 func OutOfRange(total int) *Error {
 	return Errorf(EBADINPUT, "total %d is outside the allowed range %d..%d", total, MinScore, MaxScore)
+}
+
+// CheckPlayerID returns an EBADINPUT error unless id is valid UTF-8 of
+// 1..MaxPlayerIDLen characters.
+func CheckPlayerID(id string) *Error {
+	if id == "" || !utf8.ValidString(id) || utf8.RuneCountInString(id) > MaxPlayerIDLen {
+		return Errorf(EBADINPUT, "playerId must be 1..%d characters of valid UTF-8", MaxPlayerIDLen)
+	}
+	return nil
 }

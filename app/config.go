@@ -18,6 +18,7 @@ type Config struct {
 	ServerToken   string // LEADERBOARD_SERVER_TOKEN
 	JWTSecret     string // LEADERBOARD_JWT_SECRET
 	Introspection bool   // LEADERBOARD_INTROSPECTION
+	GraphiQL      bool   // LEADERBOARD_GRAPHIQL
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -30,6 +31,7 @@ func ConfigFromEnv() Config {
 		ServerToken:   os.Getenv("LEADERBOARD_SERVER_TOKEN"),
 		JWTSecret:     os.Getenv("LEADERBOARD_JWT_SECRET"),
 		Introspection: os.Getenv("LEADERBOARD_INTROSPECTION") == "true",
+		GraphiQL:      os.Getenv("LEADERBOARD_GRAPHIQL") == "true",
 	}
 }
 
@@ -58,6 +60,8 @@ func (c *Config) bindServe(flags *pflag.FlagSet) {
 	bindJWTSecret(flags, &c.JWTSecret)
 	flags.BoolVar(&c.Introspection, "introspection", c.Introspection,
 		"let clients read the GraphQL schema (env LEADERBOARD_INTROSPECTION=true)")
+	flags.BoolVar(&c.GraphiQL, "graphiql", c.GraphiQL,
+		"serve the GraphiQL explorer at /graphiql, with introspection (env LEADERBOARD_GRAPHIQL=true)")
 }
 
 // location returns the event time zone.
@@ -67,14 +71,6 @@ func (c *Config) location() (*time.Location, error) {
 		return nil, fmt.Errorf("time zone %q: %w", c.Timezone, err)
 	}
 	return loc, nil
-}
-
-// databaseURL returns the database URL, or says how to give one.
-func (c *Config) databaseURL() (string, error) {
-	if c.DatabaseURL == "" {
-		return "", fmt.Errorf("no database: set DATABASE_URL or --database-url to a PostgreSQL URL, such as postgres://user:password@localhost:5432/leaderboard")
-	}
-	return c.DatabaseURL, nil
 }
 
 // bindJWTSecret adds the --jwt-secret flag.
@@ -88,3 +84,11 @@ type secret struct{ p *string }
 func (s secret) String() string     { return "" }
 func (s secret) Set(v string) error { *s.p = v; return nil }
 func (s secret) Type() string       { return "string" }
+
+// databaseURL returns DATABASE_URL, or says how to give one.
+func (c *Config) databaseURL() (string, error) {
+	if c.DatabaseURL == "" {
+		return "", fmt.Errorf("no database: set DATABASE_URL or --database-url to a PostgreSQL URL, such as postgres://user:password@localhost:5432/leaderboard")
+	}
+	return c.DatabaseURL, nil
+}

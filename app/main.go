@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -20,6 +21,9 @@ type Main struct {
 	Logger *slog.Logger
 	DB     *db.DB
 	Server *server.Server
+	// releaseDatabase lets go of the database once the pool is closed; it
+	// stops the project-local PostgreSQL when this was its last user.
+	releaseDatabase func(context.Context) error
 }
 
 // NewMain returns a Main configured from the environment.
@@ -33,10 +37,11 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	url, err := m.Config.databaseURL()
+	url, release, err := m.Config.database(ctx, m.Logger)
 	if err != nil {
 		return err
 	}
+	m.releaseDatabase = release
 	version, _, err := db.Migrate(url, db.MigrateUp)
 	if err != nil {
 		return err
@@ -53,6 +58,7 @@ func (m *Main) Run(ctx context.Context) error {
 			JWTSecret:   []byte(m.Config.JWTSecret),
 		},
 		Introspection: m.Config.Introspection,
+		GraphiQL:      m.Config.GraphiQL,
 		Logger:        m.Logger,
 	})
 	if err := m.Server.Open(); err != nil {
@@ -75,6 +81,11 @@ func (m *Main) Close() error {
 	}
 	if m.DB != nil {
 		m.DB.Close()
+	}
+	if m.releaseDatabase != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		err = errors.Join(err, m.releaseDatabase(ctx))
 	}
 	return err
 }

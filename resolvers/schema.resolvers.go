@@ -37,6 +37,9 @@ func (r *queryResolver) MyRank(ctx context.Context, month leaderboard.Month) (*l
 }
 
 func (r *queryResolver) Standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error) {
+	if err := leaderboard.CheckPlayerID(playerID); err != nil {
+		return nil, err
+	}
 	above, below := neighbourCounts(ctx)
 	return r.StandingService.Standing(ctx, month, playerID, above, below)
 }

@@ -1,5 +1,6 @@
-// Package server is the leaderboard's HTTP front: it routes /graphql, the
-// health and readiness probes and /metrics, and wraps every request with
+// Package server is the leaderboard's HTTP front: it routes /graphql, the web
+// page at /, the health and readiness probes, /metrics and, when enabled,
+// /graphiql, and wraps every request with
 // authentication, per-request loaders, a body limit and metrics.
 package server
 
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -21,6 +23,7 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/loaders"
 	"github.com/gamebackend/leaderboard/resolvers"
+	"github.com/gamebackend/leaderboard/web"
 )
 
 // maxBodyBytes bounds a request body: a full batch of 1000 events is far less.
@@ -32,7 +35,10 @@ type Config struct {
 	DB            *db.DB
 	Auth          auth.Config
 	Introspection bool
-	Logger        *slog.Logger
+	// GraphiQL serves the GraphiQL explorer at /graphiql (its assets load from
+	// a CDN in the user's browser) and turns introspection on for it.
+	GraphiQL bool
+	Logger   *slog.Logger
 }
 
 // Server serves the leaderboard over HTTP.
@@ -58,7 +64,7 @@ func New(cfg Config) *Server {
 		MonthService:    cfg.DB,
 		ScoreService:    cfg.DB,
 		Logger:          cfg.Logger,
-	}, resolvers.ServerOptions{Introspection: cfg.Introspection})
+	}, resolvers.ServerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
 	authn := auth.New(cfg.Auth)
 	withLoaders := loaders.Middleware(cfg.DB, cfg.DB)
@@ -81,6 +87,12 @@ func New(cfg Config) *Server {
 		fmt.Fprintln(w, "ready")
 	}))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
+	if cfg.GraphiQL {
+		route("GET /graphiql", playground.Handler("leaderboard", "/graphql"))
+	}
+	// The page checks methods itself; a method in this catch-all pattern
+	// would conflict with the method-less /graphql route.
+	route("/", web.Handler())
 
 	return &Server{
 		http: &http.Server{
