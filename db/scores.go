@@ -53,7 +53,9 @@ func (db *DB) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent)
 // call whose events are all rejected never opens one.
 type unopenedMonths []leaderboard.Month
 
-func (u unopenedMonths) Error() string { return fmt.Sprintf("months %v are not open yet", []leaderboard.Month(u)) }
+func (u unopenedMonths) Error() string {
+	return fmt.Sprintf("months %v are not open yet", []leaderboard.Month(u))
+}
 
 // batch is one submitScores call after validation.
 type batch struct {
