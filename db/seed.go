@@ -408,7 +408,6 @@ func (t seedTable) finish(ctx context.Context, tx pgx.Tx) error {
 	)
 }
 
-
 // execSteps runs DDL statements in order.
 func execSteps(ctx context.Context, tx pgx.Tx, what string, steps ...string) error {
 	for i, step := range steps {
