@@ -32,7 +32,8 @@ Configuration comes from environment variables; each has a flag that overrides i
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg), closeMonthCommand(&cfg), playerTokenCommand(&cfg), seedCommand(&cfg))
+	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg, logger), closeMonthCommand(&cfg, logger),
+		seedCommand(&cfg, logger), playerTokenCommand(&cfg))
 	return root
 }
 
@@ -59,7 +60,7 @@ func serveCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 	return cmd
 }
 
-func migrateCommand(cfg *Config) *cobra.Command {
+func migrateCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "migrate up|down|version",
 		Short: "Apply (up), revert (down) or show (version) the database schema migrations",
@@ -72,10 +73,11 @@ schema version and whether a migration failed halfway (dirty).`,
 	all := cmd.Flags().Bool("all", false, "with down: revert every migration, dropping all data")
 	cfg.bindDatabase(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		url, err := cfg.databaseURL()
+		url, release, err := cfg.database(cmd.Context(), logger)
 		if err != nil {
 			return err
 		}
+		defer release(context.WithoutCancel(cmd.Context()))
 		var (
 			version uint
 			dirty   bool
@@ -103,7 +105,7 @@ schema version and whether a migration failed halfway (dirty).`,
 	return cmd
 }
 
-func closeMonthCommand(cfg *Config) *cobra.Command {
+func closeMonthCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "close-month YYYY-MM",
 		Short: "Freeze a month's final standings (idempotent), as the closeMonth mutation does",
@@ -115,11 +117,11 @@ func closeMonthCommand(cfg *Config) *cobra.Command {
 		if err != nil {
 			return fmt.Errorf("%s", leaderboard.ErrorMessage(err))
 		}
-		store, err := openDB(cmd.Context(), cfg)
+		store, closeDB, err := openDB(cmd.Context(), cfg, logger)
 		if err != nil {
 			return err
 		}
-		defer store.Close()
+		defer closeDB()
 		start := time.Now()
 		info, err := store.CloseMonth(cmd.Context(), month)
 		if err != nil {
@@ -154,18 +156,31 @@ func playerTokenCommand(cfg *Config) *cobra.Command {
 	return cmd
 }
 
-// openDB migrates and opens the configured database for a one-off command.
-func openDB(ctx context.Context, cfg *Config) (*db.DB, error) {
+// openDB migrates and opens the configured database for a one-off command;
+// closeDB closes it and lets go of the project-local PostgreSQL, if used.
+func openDB(ctx context.Context, cfg *Config, logger *slog.Logger) (store *db.DB, closeDB func(), err error) {
 	loc, err := cfg.location()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	url, err := cfg.databaseURL()
+	url, release, err := cfg.database(ctx, logger)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if _, _, err := db.Migrate(url, db.MigrateUp); err != nil {
-		return nil, err
+	closeDB = func() {
+		if store != nil {
+			store.Close()
+		}
+		if err := release(context.WithoutCancel(ctx)); err != nil {
+			logger.Error("stop the project-local PostgreSQL", "err", err)
+		}
 	}
-	return db.Open(ctx, url, db.WithLocation(loc))
+	if _, _, err = db.Migrate(url, db.MigrateUp); err == nil {
+		store, err = db.Open(ctx, url, db.WithLocation(loc))
+	}
+	if err != nil {
+		closeDB()
+		return nil, nil, err
+	}
+	return store, closeDB, nil
 }

@@ -84,11 +84,3 @@ type secret struct{ p *string }
 func (s secret) String() string     { return "" }
 func (s secret) Set(v string) error { *s.p = v; return nil }
 func (s secret) Type() string       { return "string" }
-
-// databaseURL returns DATABASE_URL, or says how to give one.
-func (c *Config) databaseURL() (string, error) {
-	if c.DatabaseURL == "" {
-		return "", fmt.Errorf("no database: set DATABASE_URL or --database-url to a PostgreSQL URL, such as postgres://user:password@localhost:5432/leaderboard")
-	}
-	return c.DatabaseURL, nil
-}

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/signal"
@@ -17,7 +18,7 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 )
 
-func seedCommand(cfg *Config) *cobra.Command {
+func seedCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "seed --month YYYY-MM --players N [--seed S]",
 		Short: "Fill an open month that has no scores with made-up players and scores, for demos and benchmarks",
@@ -50,11 +51,11 @@ gives the same data; without it a random seed is drawn and printed.`,
 		}
 		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		store, err := openDB(ctx, cfg)
+		store, closeDB, err := openDB(ctx, cfg, logger)
 		if err != nil {
 			return err
 		}
-		defer store.Close()
+		defer closeDB()
 		start := time.Now()
 		progress, finish := seedProgress(cmd.ErrOrStderr(), m, *players, start)
 		stats, err := store.Seed(ctx, m, *players, db.SeedOptions{RandomSeed: *seed, Progress: progress})
