@@ -7,8 +7,12 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 
 .PHONY: run build test test-image lint generate clean
 
-## run: serve on :8080 against DATABASE_URL
+## run: serve on :8080 with a demo month; without DATABASE_URL on a project-local PostgreSQL
 run: build
+	LEADERBOARD_DEMO_PLAYERS=$${LEADERBOARD_DEMO_PLAYERS-10000} \
+	LEADERBOARD_ADMIN_TOKEN=$${LEADERBOARD_ADMIN_TOKEN-dev-admin-token} \
+	LEADERBOARD_SERVER_TOKEN=$${LEADERBOARD_SERVER_TOKEN-dev-server-token} \
+	LEADERBOARD_JWT_SECRET=$${LEADERBOARD_JWT_SECRET-dev-jwt-secret} \
 	./bin/leaderboard serve
 
 ## build: compile bin/leaderboard

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -19,6 +20,7 @@ type Config struct {
 	JWTSecret     string // LEADERBOARD_JWT_SECRET
 	Introspection bool   // LEADERBOARD_INTROSPECTION
 	GraphiQL      bool   // LEADERBOARD_GRAPHIQL
+	DemoPlayers   int    // LEADERBOARD_DEMO_PLAYERS
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -32,7 +34,14 @@ func ConfigFromEnv() Config {
 		JWTSecret:     os.Getenv("LEADERBOARD_JWT_SECRET"),
 		Introspection: os.Getenv("LEADERBOARD_INTROSPECTION") == "true",
 		GraphiQL:      os.Getenv("LEADERBOARD_GRAPHIQL") == "true",
+		DemoPlayers:   envInt("LEADERBOARD_DEMO_PLAYERS"),
 	}
+}
+
+// envInt reads an integer variable; unset or not a number reads as 0.
+func envInt(name string) int {
+	n, _ := strconv.Atoi(os.Getenv(name))
+	return n
 }
 
 func envOr(name, def string) string {
@@ -60,6 +69,8 @@ func (c *Config) bindServe(flags *pflag.FlagSet) {
 	bindJWTSecret(flags, &c.JWTSecret)
 	flags.BoolVar(&c.Introspection, "introspection", c.Introspection,
 		"let clients read the GraphQL schema (env LEADERBOARD_INTROSPECTION=true)")
+	flags.IntVar(&c.DemoPlayers, "demo-players", c.DemoPlayers,
+		"when the current month has no scores yet, seed it with this many demo players (env LEADERBOARD_DEMO_PLAYERS)")
 	flags.BoolVar(&c.GraphiQL, "graphiql", c.GraphiQL,
 		"serve the GraphiQL explorer at /graphiql, with introspection (env LEADERBOARD_GRAPHIQL=true)")
 }

@@ -65,6 +65,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	m.Logger.Info("serving", "url", m.Server.URL(), "schema_version", version, "timezone", loc.String())
+	if m.Config.DemoPlayers > 0 {
+		return m.seedDemo(ctx, loc)
+	}
 	return nil
 }
 

@@ -1,0 +1,42 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// demoSeed makes the demo data the same on every machine.
+const demoSeed = 2026
+
+// seedDemo fills the current month with the configured number of demo
+// players when it has no scores yet, and logs a link to the page that shows
+// one of them their rank.
+func (m *Main) seedDemo(ctx context.Context, loc *time.Location) error {
+	month := leaderboard.MonthOf(time.Now(), loc)
+	info, err := m.DB.Month(ctx, month)
+	if err != nil {
+		return err
+	}
+	if info == nil {
+		m.Logger.Info("seeding the demo month", "month", month.String(), "players", m.Config.DemoPlayers)
+		if _, err := m.DB.Seed(ctx, month, m.Config.DemoPlayers, db.SeedOptions{RandomSeed: demoSeed}); err != nil {
+			return fmt.Errorf("seed the demo month: %w", err)
+		}
+	}
+	link := m.Server.URL() + "/?month=" + month.String()
+	if m.Config.JWTSecret != "" {
+		player := db.SeedPlayerID(min(42, m.Config.DemoPlayers))
+		token, err := auth.PlayerToken([]byte(m.Config.JWTSecret), player, time.Now().Add(24*time.Hour))
+		if err != nil {
+			return err
+		}
+		link += "#token=" + token
+	}
+	m.Logger.Info("demo month ready: open the page", "url", link)
+	return nil
+}
