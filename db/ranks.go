@@ -264,32 +264,36 @@ func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, a
 	return edges, hasNext, nil
 }
 
+// livePage reads the page after the cursor's key by keyset. Its first row is
+// ranked by counting afresh: ranks move while the month is open, so the
+// rank the cursor carries may be stale.
 func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.LeaderboardEdge, bool, error) {
-	var (
-		rows []liveRow
-		err  error
-		rank int
-	)
-	if after == nil {
-		var result pgx.Rows
-		if result, err = tx.Query(ctx, liveTopQuery, m.Date(), first+1); err == nil {
-			rows, err = collectLiveRows(result)
-		}
-	} else {
-		rank = after.rank
-		var result pgx.Rows
-		if result, err = tx.Query(ctx, liveBelowQuery, m.Date(), after.key.score, after.key.reachedAt, after.key.seq, first+1); err == nil {
-			rows, err = collectLiveRows(result)
-		}
-		rows = nearest(rows, first+1, liveKey.before)
+	q, args := liveTopQuery, []any{m.Date(), first + 1}
+	if after != nil {
+		q, args = liveBelowQuery, []any{m.Date(), after.key.score, after.key.reachedAt, after.key.seq, first + 1}
 	}
+	result, err := tx.Query(ctx, q, args...)
 	if err != nil {
 		return nil, false, err
 	}
+	rows, err := collectLiveRows(result)
+	if err != nil {
+		return nil, false, err
+	}
+	rows = nearest(rows, first+1, liveKey.before)
 	hasNext := len(rows) > first
 	rows = rows[:min(first, len(rows))]
+	if len(rows) == 0 {
+		return nil, false, nil
+	}
+	firstRank := 1
+	if after != nil {
+		if err := tx.QueryRow(ctx, liveRankQuery, liveRankArgs(m, rows[0].liveKey)...).Scan(&firstRank); err != nil {
+			return nil, false, err
+		}
+	}
 	edges := make([]leaderboard.LeaderboardEdge, len(rows))
-	for i, e := range rankRows(rows, rank, +1) {
+	for i, e := range rankRows(rows, firstRank-1, +1) {
 		edges[i] = leaderboard.LeaderboardEdge{Cursor: cursor{rank: e.Rank, key: rows[i].liveKey}.encode(), Entry: e}
 	}
 	return edges, hasNext, nil

@@ -26,13 +26,12 @@ type ServerOptions struct {
 	ComplexityLimit int
 }
 
-// NewServer returns the GraphQL HTTP handler for r: GET and POST transports,
+// NewServer returns the GraphQL HTTP handler for r: the POST transport,
 // a parsed-query cache, automatic persisted queries, a complexity limit, and
 // errors that always carry one of the domain's codes in extensions.code.
 func NewServer(r *Resolver, opts ServerOptions) *handler.Server {
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r}))
 	srv.AddTransport(transport.Options{})
-	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if opts.Introspection {

@@ -6,9 +6,11 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"strconv"
@@ -19,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/loaders"
@@ -73,7 +76,7 @@ func New(cfg Config) *Server {
 	route := func(pattern string, h http.Handler) {
 		mux.Handle(pattern, measure(requests, pattern, h))
 	}
-	route("/graphql", limitBody(authn.Middleware(withLoaders(gql))))
+	route("/graphql", onlyJSONPost(limitBody(authn.Middleware(withLoaders(gql)))))
 	route("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
 	}))
@@ -135,6 +138,35 @@ func (s *Server) URL() string {
 // Close stops taking requests and waits for those in flight until ctx ends.
 func (s *Server) Close(ctx context.Context) error {
 	return s.http.Shutdown(ctx)
+}
+
+// onlyJSONPost answers what the GraphQL transport would refuse without an
+// error code (other methods, bodies that are not JSON) with a coded error.
+func onlyJSONPost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		switch {
+		case r.Method == http.MethodOptions:
+		case r.Method != http.MethodPost:
+			w.Header().Set("Allow", "POST, OPTIONS")
+			writeError(w, http.StatusMethodNotAllowed, "send GraphQL requests with POST")
+			return
+		case mediaType != "application/json":
+			writeError(w, http.StatusUnsupportedMediaType, "send GraphQL requests as Content-Type: application/json")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// writeError answers with one GraphQL error coded BAD_USER_INPUT.
+func writeError(w http.ResponseWriter, status int, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{"errors": []any{map[string]any{
+		"message":    message,
+		"extensions": map[string]string{"code": leaderboard.EBADINPUT},
+	}}})
 }
 
 // limitBody refuses request bodies over maxBodyBytes.
