@@ -5,7 +5,7 @@ export LEADERBOARD_PG_IMAGE ?= $(PG_IMAGE)
 # No registry here: the reaper image cannot be pulled; tests remove their own containers.
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: run build test test-image lint generate clean
+.PHONY: run build test test-deps test-image lint generate clean
 
 ## run: serve on :8080 with a demo month; without DATABASE_URL on a project-local PostgreSQL
 run: build
@@ -19,9 +19,13 @@ run: build
 build:
 	$(GO) build -o bin/leaderboard ./cmd/leaderboard
 
-## test: lint, then every test (unit, db integration, end to end) against real PostgreSQL
-test: lint test-image
+## test: lint, then every test (unit, db integration, end to end, browser) against real PostgreSQL
+test: lint test-deps test-image
 	$(GO) test -count=1 -timeout 20m ./...
+
+## test-deps: install chromium (for the browser test) when it is missing
+test-deps:
+	@bash scripts/install-test-deps.sh
 
 ## test-image: build the local PostgreSQL image when it is missing or stale
 test-image:
