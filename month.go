@@ -68,3 +68,16 @@ func (m Month) Date() time.Time {
 func MonthFromDate(d time.Time) Month {
 	return Month{year: d.Year(), month: d.Month()}
 }
+
+// Before reports whether m comes before o.
+func (m Month) Before(o Month) bool {
+	return m.year < o.year || (m.year == o.year && m.month < o.month)
+}
+
+// Prev returns the month before m.
+func (m Month) Prev() Month {
+	if m.month == time.January {
+		return Month{year: m.year - 1, month: time.December}
+	}
+	return Month{year: m.year, month: m.month - 1}
+}

@@ -78,13 +78,29 @@ func (e ScoreEvent) Validate(now time.Time) *Error {
 		return Errorf(EBADINPUT, "playerName must be valid UTF-8 of at most %d characters", MaxPlayerNameLen)
 	case e.Mode != ModeAdd && e.Mode != ModeSet && e.Mode != ModeBest:
 		return Errorf(EBADINPUT, "mode %q is not one of ADD, SET, BEST", e.Mode)
+	case e.Mode == ModeAdd && (e.Value < -MaxScore || e.Value > MaxScore):
+		return Errorf(EBADINPUT, "value %d of an ADD is outside %d..%d", e.Value, -MaxScore, MaxScore)
 	case e.Mode != ModeAdd && (e.Value < MinScore || e.Value > MaxScore):
 		return OutOfRange(e.Value)
-	case e.OccurredAt != nil && e.OccurredAt.After(now):
+	case e.OccurredAt != nil && e.OccurredAt.After(now.Add(MaxClockSkew)):
 		return Errorf(EBADINPUT, "occurredAt %s lies in the future", e.OccurredAt.Format(time.RFC3339Nano))
 	}
 	return nil
 }
+
+// CheckMonth returns an EBADINPUT error when an event of month m arrives too
+// late to count: only the month of now and the one before take events, so
+// that a stray timestamp cannot open a long-gone month.
+func CheckMonth(m, nowMonth Month) *Error {
+	if m.Before(nowMonth.Prev()) {
+		return Errorf(EBADINPUT, "the event falls in %s; events count only in %s and %s", m, nowMonth.Prev(), nowMonth)
+	}
+	return nil
+}
+
+// MaxClockSkew is how far ahead of the server's clock an event's occurredAt
+// may be: game servers' clocks are never exactly in step with ours.
+const MaxClockSkew = 2 * time.Second
 
 // OutOfRange is the error for a total outside MinScore..MaxScore.
 func OutOfRange(total int) *Error {

@@ -27,7 +27,7 @@ func TestScoreMode_Apply(t *testing.T) {
 
 func TestScoreEvent_Validate(t *testing.T) {
 	now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
-	past, future := now.Add(-time.Hour), now.Add(time.Second)
+	past, future, skewed := now.Add(-time.Hour), now.Add(leaderboard.MaxClockSkew+time.Millisecond), now.Add(time.Second)
 	name := strings.Repeat("n", leaderboard.MaxPlayerNameLen+1)
 	valid := leaderboard.ScoreEvent{EventID: "e", PlayerID: "p", Mode: leaderboard.ModeSet, Value: 10000, OccurredAt: &past}
 	if err := valid.Validate(now); err != nil {
@@ -52,8 +52,23 @@ func TestScoreEvent_Validate(t *testing.T) {
 		}
 	}
 	add := valid
-	add.Mode, add.Value = leaderboard.ModeAdd, -20000
+	add.Mode, add.Value = leaderboard.ModeAdd, -10000
 	if err := add.Validate(now); err != nil {
-		t.Errorf("ADD is checked against the total, not the value: %v", err)
+		t.Errorf("a negative ADD is checked against the total later: %v", err)
+	}
+	late := valid
+	late.OccurredAt = &skewed
+	if err := late.Validate(now); err != nil {
+		t.Errorf("an event within the clock skew: %v", err)
+	}
+}
+
+func TestCheckMonth_TakesThisMonthAndTheOneBefore(t *testing.T) {
+	jan, _ := leaderboard.ParseMonth("2027-01")
+	for s, ok := range map[string]bool{"2027-01": true, "2026-12": true, "2026-11": false, "2001-01": false} {
+		m, _ := leaderboard.ParseMonth(s)
+		if err := leaderboard.CheckMonth(m, jan); (err == nil) != ok {
+			t.Errorf("month %s in %s: %v", s, jan, err)
+		}
 	}
 }

@@ -213,7 +213,7 @@ func rankRows(rows []liveRow, rank, step int) []leaderboard.RankEntry {
 // (from the top when after is ""). An empty page for a month that never
 // opened; EBADINPUT for a malformed cursor.
 func (db *DB) Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.LeaderboardPage, error) {
-	cur, err := decodeCursor(after)
+	cur, err := decodeCursor(after, m)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,7 @@ func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, a
 	entries = entries[:min(first, len(entries))]
 	edges := make([]leaderboard.LeaderboardEdge, len(entries))
 	for i, e := range entries {
-		edges[i] = leaderboard.LeaderboardEdge{Cursor: cursor{rank: e.Rank}.encode(), Entry: e}
+		edges[i] = leaderboard.LeaderboardEdge{Cursor: cursor{rank: e.Rank}.encode(m), Entry: e}
 	}
 	return edges, hasNext, nil
 }
@@ -294,7 +294,7 @@ func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, af
 	}
 	edges := make([]leaderboard.LeaderboardEdge, len(rows))
 	for i, e := range rankRows(rows, firstRank-1, +1) {
-		edges[i] = leaderboard.LeaderboardEdge{Cursor: cursor{rank: e.Rank, key: rows[i].liveKey}.encode(), Entry: e}
+		edges[i] = leaderboard.LeaderboardEdge{Cursor: cursor{rank: e.Rank, key: rows[i].liveKey}.encode(m), Entry: e}
 	}
 	return edges, hasNext, nil
 }
@@ -306,26 +306,28 @@ type cursor struct {
 	key  liveKey
 }
 
-func (c cursor) encode() string {
-	raw := fmt.Sprintf("v1:%d:%d:%d:%d", c.rank, c.key.score, c.key.reachedAt.UnixNano(), c.key.seq)
+// encode returns the cursor for a page of month m.
+func (c cursor) encode(m leaderboard.Month) string {
+	raw := fmt.Sprintf("v1:%s:%d:%d:%d:%d", m, c.rank, c.key.score, c.key.reachedAt.UnixNano(), c.key.seq)
 	return base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
 
-func decodeCursor(s string) (*cursor, error) {
+// decodeCursor reads a cursor that encode made for month m; "" is none.
+func decodeCursor(s string, m leaderboard.Month) (*cursor, error) {
 	if s == "" {
 		return nil, nil
 	}
-	bad := leaderboard.Errorf(leaderboard.EBADINPUT, "cursor %q is not a cursor this API returned", s)
+	bad := leaderboard.Errorf(leaderboard.EBADINPUT, "cursor %q is not a cursor this API returned for month %s", s, m)
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
 		return nil, bad
 	}
 	parts := strings.Split(string(raw), ":")
-	if len(parts) != 5 || parts[0] != "v1" {
+	if len(parts) != 6 || parts[0] != "v1" || parts[1] != m.String() {
 		return nil, bad
 	}
 	var n [4]int64
-	for i, p := range parts[1:] {
+	for i, p := range parts[2:] {
 		if n[i], err = strconv.ParseInt(p, 10, 64); err != nil {
 			return nil, bad
 		}

@@ -214,3 +214,21 @@ func entries(es []leaderboard.RankEntry) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+func TestLeaderboard_RefusesCursorOfAnotherMonth(t *testing.T) {
+	store := mustOpenDB(t)
+	october := mustMonth("2026-10")
+	inOctober := october.Start(time.UTC).Add(time.Hour)
+	mustSubmit(t, store,
+		event("1", "a", leaderboard.ModeSet, 10, at(1)),
+		event("2", "b", leaderboard.ModeSet, 20, at(2)),
+		event("3", "c", leaderboard.ModeSet, 30, &inOctober),
+	)
+	page, err := store.Leaderboard(context.Background(), november, 1, "")
+	if err != nil || len(page.Edges) != 1 {
+		t.Fatalf("first page: %+v, %v", page, err)
+	}
+	if _, err := store.Leaderboard(context.Background(), october, 1, page.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Errorf("a November cursor on October: %v, want BAD_USER_INPUT", err)
+	}
+}

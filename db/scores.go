@@ -86,6 +86,9 @@ func newBatch(events []leaderboard.ScoreEvent, now time.Time, loc *time.Location
 			b.at[i] = *e.OccurredAt
 		}
 		b.month[i] = leaderboard.MonthOf(b.at[i], loc)
+		if err := leaderboard.CheckMonth(b.month[i], leaderboard.MonthOf(now, loc)); err != nil {
+			b.rejected[i] = leaderboard.Reject(e, leaderboard.Month{}, err)
+		}
 	}
 	return b
 }

@@ -103,6 +103,7 @@ func TestSubmitScores_RejectsOutOfRange(t *testing.T) {
 func TestSubmitScores_RejectsBadInput(t *testing.T) {
 	store := mustOpenDB(t)
 	future := testNow.Add(time.Minute)
+	longAgo := time.Date(2001, 1, 15, 0, 0, 0, 0, time.UTC)
 	long := strings.Repeat("x", leaderboard.MaxPlayerIDLen+1)
 	results := mustSubmit(t, store,
 		event("1", long, leaderboard.ModeAdd, 1, at(1)),
@@ -110,9 +111,11 @@ func TestSubmitScores_RejectsBadInput(t *testing.T) {
 		event("3", "p", "MULTIPLY", 1, at(1)),
 		event("4", "p", leaderboard.ModeAdd, 1, &future),
 		event("5", "p", leaderboard.ModeAdd, -5, at(1)),
+		event("6", "p", leaderboard.ModeAdd, 5, &longAgo),
 	)
 	assertOutcomes(t, results, rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT),
-		rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT))
+		rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT),
+		rejected(leaderboard.EBADINPUT))
 	if months, err := store.Months(context.Background(), 10); err != nil || len(months) != 0 {
 		t.Errorf("rejected events opened months: %v, %v", months, err)
 	}

@@ -325,3 +325,20 @@ func TestInput_TransportErrorsCarryACode(t *testing.T) {
 		t.Errorf("a refused GET mutation changed the month: %+v", m)
 	}
 }
+
+// With introspection off (the default), a schema query is refused as
+// FORBIDDEN, not reported as an internal failure.
+func TestInput_IntrospectionDisabledIsForbidden(t *testing.T) {
+	s := startServer(t)
+	s.expectError(t, "", `{ __schema { queryType { name } } }`, nil, "FORBIDDEN")
+}
+
+// An unknown persisted-query hash keeps the code Apollo clients act on.
+func TestInput_UnknownPersistedQueryKeepsApolloCode(t *testing.T) {
+	s := startServer(t)
+	body := []byte(`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + strings.Repeat("ab", 32) + `"}}}`)
+	resp := s.post(t, http.Header{"Content-Type": {"application/json"}}, body)
+	if codes := resp.Codes(); len(codes) != 1 || codes[0] != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Errorf("codes %v, want [PERSISTED_QUERY_NOT_FOUND]", codes)
+	}
+}

@@ -48,6 +48,10 @@ func NewServer(r *Resolver, opts ServerOptions) *handler.Server {
 	return srv
 }
 
+// persistedQueryNotFound is the code gqlgen's APQ extension gives an unknown
+// query hash; Apollo clients rely on it.
+const persistedQueryNotFound = "PERSISTED_QUERY_NOT_FOUND"
+
 // presentError gives every error a code from the contract. Domain errors keep
 // their code and message; gqlgen's own errors (parse, validation, argument
 // coercion, complexity) are the client's input; anything else is logged and
@@ -61,6 +65,12 @@ func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
 		case errors.As(err, &domainErr):
 			code = domainErr.Code
 			gqlErr.Message = domainErr.Message
+		case gqlErr.Extensions["code"] == persistedQueryNotFound:
+			// Apollo clients send the full query when they see this code.
+			code = persistedQueryNotFound
+		case isIntrospection(gqlErr.Path):
+			code = leaderboard.EFORBIDDEN
+			gqlErr.Message = "Introspection is disabled on this server."
 		case gqlErr.Err != nil:
 			code = leaderboard.EINTERNAL
 			logger.ErrorContext(ctx, "request failed", "path", gqlErr.Path.String(), "err", err)
@@ -73,6 +83,16 @@ func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
 		gqlErr.Extensions["code"] = code
 		return gqlErr
 	}
+}
+
+// isIntrospection reports whether path is in a schema introspection field,
+// which fails when introspection is disabled.
+func isIntrospection(path ast.Path) bool {
+	if len(path) == 0 {
+		return false
+	}
+	name, ok := path[0].(ast.PathName)
+	return ok && (name == "__schema" || name == "__type")
 }
 
 // recoverPanic logs a resolver's panic and answers INTERNAL.
