@@ -22,7 +22,8 @@ func (m *Main) seedDemo(ctx context.Context, loc *time.Location) error {
 	if err != nil {
 		return err
 	}
-	if info == nil {
+	// An earlier start may have opened the month and failed to seed it.
+	if info == nil || (info.Status == leaderboard.MonthOpen && info.Participants == 0) {
 		m.Logger.Info("seeding the demo month", "month", month.String(), "players", m.Config.DemoPlayers)
 		if _, err := m.DB.Seed(ctx, month, m.Config.DemoPlayers, db.SeedOptions{RandomSeed: demoSeed}); err != nil {
 			return fmt.Errorf("seed the demo month: %w", err)

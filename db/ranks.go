@@ -244,7 +244,10 @@ func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, a
 	const q = `SELECT rank, score, reached_at, player_id FROM final_ranks
 		WHERE month = $1 AND rank > $2 ORDER BY rank LIMIT $3`
 	afterRank := 0
-	if after != nil {
+	if after != nil && after.live() {
+		return nil, false, leaderboard.Errorf(leaderboard.EBADINPUT,
+			"month %s closed after this cursor was read: page again from the top", m)
+	} else if after != nil {
 		afterRank = after.rank
 	}
 	rows, err := tx.Query(ctx, q, m.Date(), afterRank, first+1)
@@ -305,6 +308,10 @@ type cursor struct {
 	rank int
 	key  liveKey
 }
+
+// live reports whether the cursor was read from a live table: its rank may
+// have moved since, so only its key places it.
+func (c cursor) live() bool { return c.key.seq != 0 }
 
 // encode returns the cursor for a page of month m.
 func (c cursor) encode(m leaderboard.Month) string {

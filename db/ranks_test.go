@@ -232,3 +232,27 @@ func TestLeaderboard_RefusesCursorOfAnotherMonth(t *testing.T) {
 		t.Errorf("a November cursor on October: %v, want BAD_USER_INPUT", err)
 	}
 }
+
+func TestLeaderboard_RefusesLiveCursorAfterClose(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store,
+		event("1", "a", leaderboard.ModeSet, 10, at(1)),
+		event("2", "b", leaderboard.ModeSet, 20, at(2)),
+	)
+	page, err := store.Leaderboard(context.Background(), november, 1, "")
+	if err != nil || len(page.Edges) != 1 {
+		t.Fatalf("first page: %+v, %v", page, err)
+	}
+	mustClose(t, store, november)
+	if _, err := store.Leaderboard(context.Background(), november, 1, page.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Errorf("a live cursor after the close: %v, want BAD_USER_INPUT", err)
+	}
+	final, err := store.Leaderboard(context.Background(), november, 1, "")
+	if err != nil || len(final.Edges) != 1 {
+		t.Fatalf("first final page: %+v, %v", final, err)
+	}
+	next, err := store.Leaderboard(context.Background(), november, 1, final.Edges[0].Cursor)
+	if err != nil || len(next.Edges) != 1 || next.Edges[0].Entry.PlayerID != "a" {
+		t.Errorf("second final page: %+v, %v", next, err)
+	}
+}

@@ -31,7 +31,6 @@ type ServerOptions struct {
 // errors that always carry one of the domain's codes in extensions.code.
 func NewServer(r *Resolver, opts ServerOptions) *handler.Server {
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r}))
-	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if opts.Introspection {
@@ -68,7 +67,7 @@ func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
 		case gqlErr.Extensions["code"] == persistedQueryNotFound:
 			// Apollo clients send the full query when they see this code.
 			code = persistedQueryNotFound
-		case isIntrospection(gqlErr.Path):
+		case isIntrospection(ctx):
 			code = leaderboard.EFORBIDDEN
 			gqlErr.Message = "Introspection is disabled on this server."
 		case gqlErr.Err != nil:
@@ -85,14 +84,12 @@ func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
 	}
 }
 
-// isIntrospection reports whether path is in a schema introspection field,
-// which fails when introspection is disabled.
-func isIntrospection(path ast.Path) bool {
-	if len(path) == 0 {
-		return false
-	}
-	name, ok := path[0].(ast.PathName)
-	return ok && (name == "__schema" || name == "__type")
+// isIntrospection reports whether the error is a schema introspection
+// field's, which fails when introspection is disabled. It goes by the field's
+// name, which an alias does not change.
+func isIntrospection(ctx context.Context) bool {
+	fc := graphql.GetFieldContext(ctx)
+	return fc != nil && fc.Field.Field != nil && (fc.Field.Name == "__schema" || fc.Field.Name == "__type")
 }
 
 // recoverPanic logs a resolver's panic and answers INTERNAL.

@@ -147,6 +147,9 @@ func onlyJSONPost(next http.Handler) http.Handler {
 		mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		switch {
 		case r.Method == http.MethodOptions:
+			w.Header().Set("Allow", "POST, OPTIONS")
+			w.WriteHeader(http.StatusNoContent)
+			return
 		case r.Method != http.MethodPost:
 			w.Header().Set("Allow", "POST, OPTIONS")
 			writeError(w, http.StatusMethodNotAllowed, "send GraphQL requests with POST")
