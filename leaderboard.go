@@ -66,6 +66,9 @@ type Standing struct {
 	// Above holds up to the requested number of entries ranked just above, and
 	// Below those just below, both in rank order.
 	Above, Below []RankEntry
+	// Players holds the players of the standing and its neighbours when the
+	// store read them along, so that they need no second read.
+	Players []Player
 }
 
 // Neighbours returns at most above entries ranked just above s and at most

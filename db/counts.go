@@ -28,21 +28,9 @@ import (
 // blockSize is the number of scores one score_block_counts row covers.
 const blockSize = 100
 
-// liveRankQuery counts the rows ranked above a key, plus one. Its parameters:
-// $1 month, $2 score, $3 reached_at, $4 seq, $5 the key's hour (hourOf) and $6
-// that hour's start.
-const liveRankQuery = `SELECT 1
-	+ (SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1 AND block > $2::int / 100)
-	+ (SELECT COALESCE(sum(players), 0) FROM score_counts
-		WHERE month = $1 AND score > $2 AND score < ($2::int / 100 + 1) * 100)
-	+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts WHERE month = $1 AND score = $2 AND hour < $5)
-	+ (SELECT count(*) FROM scores
-		WHERE month = $1 AND score = $2 AND reached_at >= $6 AND (reached_at, seq) < ($3, $4))`
-
 // liveRankArgs returns liveRankQuery's parameters for key in month m.
 func liveRankArgs(m leaderboard.Month, key liveKey) []any {
-	hour := hourOf(key.reachedAt)
-	return []any{m.Date(), key.score, key.reachedAt, key.seq, hour, hourStart(hour)}
+	return []any{m.Date(), key.score, key.reachedAt, key.seq}
 }
 
 // hourOf returns the hours since the Unix epoch at t, rounded down (also
@@ -54,11 +42,6 @@ func hourOf(t time.Time) int32 {
 		hour--
 	}
 	return int32(hour)
-}
-
-// hourStart returns the first instant of hour h.
-func hourStart(h int32) time.Time {
-	return time.Unix(int64(h)*3600, 0)
 }
 
 // counterCell is one row of score_hour_counts; its score and block rows are

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/golang-migrate/migrate/v4"
@@ -27,6 +28,9 @@ type DB struct {
 	loc *time.Location
 	// now returns the current time; tests replace it.
 	now func() time.Time
+	// closedMonths maps each month known to be CLOSED to its participants:
+	// a closed month never changes again.
+	closedMonths sync.Map
 }
 
 // Option configures a DB.

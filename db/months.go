@@ -14,7 +14,7 @@ import (
 // monthColumns are the columns scanned by scanMonth. An open month's
 // participants are counted live; a closed month's were frozen with its ranks.
 const monthColumns = `m.month, m.status, m.ends_at, m.closed_at,
-	COALESCE(m.participants, (SELECT COALESCE(sum(c.players), 0) FROM score_counts c WHERE c.month = m.month))`
+	COALESCE(m.participants, (SELECT COALESCE(sum(c.players), 0) FROM score_block_counts c WHERE c.month = m.month))`
 
 func scanMonth(row pgx.Row) (*leaderboard.MonthInfo, error) {
 	var (

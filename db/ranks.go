@@ -65,34 +65,8 @@ const (
 	// liveTopQuery returns the first $2 rows of the table.
 	liveTopQuery = `SELECT player_id, score, reached_at, seq FROM scores
 		WHERE month = $1 ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $2`
-	liveTotalQuery = `SELECT COALESCE(sum(players), 0) FROM score_counts WHERE month = $1`
+	liveTotalQuery = `SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1`
 )
-
-// Standing returns playerID's standing in month m with up to above and below
-// neighbours, read in one snapshot, or nil when the player has no score in m.
-// A closed month is read from its final ranks, an open one live.
-func (db *DB) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
-	var s *leaderboard.Standing
-	err := db.readTx(ctx, func(tx pgx.Tx) error {
-		status, participants, err := monthStatus(ctx, tx, m)
-		if err != nil || status == "" {
-			return err
-		}
-		if status == leaderboard.MonthClosed {
-			s, err = finalStanding(ctx, tx, m, playerID, above, below)
-			if s != nil {
-				s.Total = participants
-			}
-			return err
-		}
-		s, err = liveStanding(ctx, tx, m, playerID, above, below)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read standing of %q in %s: %w", playerID, m, err)
-	}
-	return s, nil
-}
 
 // monthStatus returns the month's status ("" when it never opened) and, once
 // it is closed, its participants.
@@ -107,77 +81,6 @@ func monthStatus(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (leaderboa
 		return "", 0, nil
 	}
 	return leaderboard.MonthStatus(status), participants, err
-}
-
-func finalStanding(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
-	const self = `SELECT rank, score, reached_at FROM final_ranks WHERE month = $1 AND player_id = $2`
-	s := &leaderboard.Standing{Month: m, Final: true}
-	s.PlayerID = playerID
-	err := tx.QueryRow(ctx, self, m.Date(), playerID).Scan(&s.Rank, &s.Score, &s.ReachedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	const window = `SELECT rank, score, reached_at, player_id FROM final_ranks
-		WHERE month = $1 AND rank BETWEEN $2 AND $3 AND rank <> $4 ORDER BY rank`
-	rows, err := tx.Query(ctx, window, m.Date(), s.Rank-above, s.Rank+below, s.Rank)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := pgx.CollectRows(rows, pgx.RowToStructByPos[leaderboard.RankEntry])
-	if err != nil {
-		return nil, err
-	}
-	split := slices.IndexFunc(entries, func(e leaderboard.RankEntry) bool { return e.Rank > s.Rank })
-	if split < 0 {
-		split = len(entries)
-	}
-	s.Above, s.Below = entries[:split], entries[split:]
-	return s, nil
-}
-
-func liveStanding(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
-	const self = `SELECT score, reached_at, seq FROM scores WHERE month = $1 AND player_id = $2`
-	var key liveKey
-	err := tx.QueryRow(ctx, self, m.Date(), playerID).Scan(&key.score, &key.reachedAt, &key.seq)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	s := &leaderboard.Standing{Month: m}
-	s.PlayerID, s.Score, s.ReachedAt = playerID, key.score, key.reachedAt
-
-	var aboveRows, belowRows []liveRow
-	batch := &pgx.Batch{}
-	batch.Queue(liveRankQuery, liveRankArgs(m, key)...).QueryRow(func(row pgx.Row) error {
-		return row.Scan(&s.Rank)
-	})
-	batch.Queue(liveTotalQuery, m.Date()).QueryRow(func(row pgx.Row) error {
-		return row.Scan(&s.Total)
-	})
-	if above > 0 {
-		queueLiveRows(batch, &aboveRows, liveAboveQuery, m, key, above)
-	}
-	if below > 0 {
-		queueLiveRows(batch, &belowRows, liveBelowQuery, m, key, below)
-	}
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, err
-	}
-	s.Above = rankRows(nearest(aboveRows, above, func(a, b liveKey) bool { return b.before(a) }), s.Rank, -1)
-	slices.Reverse(s.Above)
-	s.Below = rankRows(nearest(belowRows, below, liveKey.before), s.Rank, +1)
-	return s, nil
-}
-
-func queueLiveRows(batch *pgx.Batch, dst *[]liveRow, q string, m leaderboard.Month, key liveKey, limit int) {
-	batch.Queue(q, m.Date(), key.score, key.reachedAt, key.seq, limit).Query(func(rows pgx.Rows) error {
-		var err error
-		*dst, err = collectLiveRows(rows)
-		return err
-	})
 }
 
 func collectLiveRows(rows pgx.Rows) ([]liveRow, error) {

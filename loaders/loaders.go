@@ -61,6 +61,14 @@ func (l *Loaders) Player(ctx context.Context, id string) (leaderboard.Player, er
 	return p, err
 }
 
+// PrimePlayers caches players that a top-level read already fetched, so that
+// resolving them reads nothing more.
+func (l *Loaders) PrimePlayers(players []leaderboard.Player) {
+	for _, p := range players {
+		l.players.Prime(p.ID, p)
+	}
+}
+
 // LiveRank returns the player's current rank in the month, or nil when the
 // player has no score there.
 func (l *Loaders) LiveRank(ctx context.Context, key leaderboard.PlayerMonth) (*int, error) {

@@ -7,6 +7,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/loaders"
 )
 
 // intArg returns *v, or def when the argument was null, and an EBADINPUT
@@ -19,6 +20,17 @@ func intArg(name string, v *int, def, lo, hi int) (int, error) {
 		return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "%s must be %d..%d, got %d", name, lo, hi, *v)
 	}
 	return *v, nil
+}
+
+// standing reads a standing with as many neighbours as the query selects,
+// and primes the loaders with the players read along.
+func (r *Resolver) standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error) {
+	above, below := neighbourCounts(ctx)
+	s, err := r.StandingService.Standing(ctx, month, playerID, above, below)
+	if s != nil {
+		loaders.For(ctx).PrimePlayers(s.Players)
+	}
+	return s, err
 }
 
 // neighbourCounts returns the most neighbours above and below that any

@@ -32,16 +32,14 @@ func (r *queryResolver) MyRank(ctx context.Context, month leaderboard.Month) (*l
 	if err != nil {
 		return nil, err
 	}
-	above, below := neighbourCounts(ctx)
-	return r.StandingService.Standing(ctx, month, p.PlayerID, above, below)
+	return r.standing(ctx, month, p.PlayerID)
 }
 
 func (r *queryResolver) Standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error) {
 	if err := leaderboard.CheckPlayerID(playerID); err != nil {
 		return nil, err
 	}
-	above, below := neighbourCounts(ctx)
-	return r.StandingService.Standing(ctx, month, playerID, above, below)
+	return r.standing(ctx, month, playerID)
 }
 
 func (r *queryResolver) Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.LeaderboardPage, error) {

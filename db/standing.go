@@ -1,0 +1,198 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// A standing is read with one statement, so that its rank, total and
+// neighbours come from one snapshot without a transaction's round trips.
+
+// liveRankSQL returns the SQL expression of the live rank of the key held in
+// the columns score, reached_at, seq, hour and hour_start of row t, in month
+// $1 (see counts.go).
+func liveRankSQL(t string) string {
+	return strings.ReplaceAll(`(1
+	+ (SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1 AND block > {t}.score / 100)
+	+ (SELECT COALESCE(sum(players), 0) FROM score_counts
+		WHERE month = $1 AND score > {t}.score AND score < ({t}.score / 100 + 1) * 100)
+	+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts
+		WHERE month = $1 AND score = {t}.score AND hour < {t}.hour)
+	+ (SELECT count(*) FROM scores
+		WHERE month = $1 AND score = {t}.score AND reached_at >= {t}.hour_start
+		AND (reached_at, seq) < ({t}.reached_at, {t}.seq)))`, "{t}", t)
+}
+
+// hourColumnsSQL adds the columns hour and hour_start of reached_at, as
+// hourOf and hourStart compute them.
+const hourColumnsSQL = `floor(extract(EPOCH FROM reached_at) / 3600)::int AS hour,
+	to_timestamp(floor(extract(EPOCH FROM reached_at) / 3600) * 3600) AS hour_start`
+
+// liveRankQuery returns the live rank of the key ($2 score, $3 reached_at,
+// $4 seq) in month $1.
+var liveRankQuery = `SELECT ` + liveRankSQL("k") + ` FROM (SELECT score, reached_at, seq, ` + hourColumnsSQL + `
+	FROM (SELECT $2::int AS score, $3::timestamptz AS reached_at, $4::bigint AS seq) AS key) AS k`
+
+// liveStandingQuery returns the month's status and, when the player $2 has a
+// score, their row (kind 0) with its rank and the month's total, then up to $3
+// rows above (kind -1) and $4 below (kind 1), each with the player's name.
+var liveStandingQuery = `WITH mo AS (
+	SELECT status, COALESCE(participants, 0) AS participants FROM months WHERE month = $1
+), me AS (
+	SELECT score, reached_at, seq, ` + hourColumnsSQL + ` FROM scores WHERE month = $1 AND player_id = $2
+), above AS (
+	SELECT a.* FROM me CROSS JOIN LATERAL (
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score = me.score AND (reached_at, seq) < (me.reached_at, me.seq)
+			ORDER BY reached_at DESC, seq DESC LIMIT $3)
+		UNION ALL
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score > me.score
+			ORDER BY score ASC, reached_at DESC, seq DESC LIMIT $3)) AS a
+), below AS (
+	SELECT b.* FROM me CROSS JOIN LATERAL (
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score = me.score AND (reached_at, seq) > (me.reached_at, me.seq)
+			ORDER BY reached_at ASC, seq ASC LIMIT $4)
+		UNION ALL
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score < me.score
+			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $4)) AS b
+)
+SELECT 0, $2::text, p.name, me.score, me.reached_at, me.seq, ` + liveRankSQL("me") + `,
+	(SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1), mo.status, mo.participants
+FROM mo LEFT JOIN me ON true LEFT JOIN players p ON p.id = $2 AND me.score IS NOT NULL
+UNION ALL
+SELECT -1, a.player_id, p.name, a.score, a.reached_at, a.seq, NULL, NULL, NULL, NULL
+FROM above a JOIN players p ON p.id = a.player_id
+UNION ALL
+SELECT 1, b.player_id, p.name, b.score, b.reached_at, b.seq, NULL, NULL, NULL, NULL
+FROM below b JOIN players p ON p.id = b.player_id`
+
+// Standing returns playerID's standing in month m with up to above and below
+// neighbours and their players, read in one snapshot, or nil when the player
+// has no score in m. A closed month is read from its final ranks, an open one
+// live.
+func (db *DB) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+	s, err := db.standing(ctx, m, playerID, above, below)
+	if err != nil {
+		return nil, fmt.Errorf("read standing of %q in %s: %w", playerID, m, err)
+	}
+	return s, nil
+}
+
+func (db *DB) standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+	if participants, ok := db.closedMonths.Load(m); ok {
+		return db.finalStanding(ctx, m, participants.(int), playerID, above, below)
+	}
+	s, status, participants, err := db.liveStanding(ctx, m, playerID, above, below)
+	if err != nil || status != leaderboard.MonthClosed {
+		return s, err
+	}
+	// A closed month never changes again: remember it, and read its frozen
+	// ranks from now on.
+	db.closedMonths.Store(m, participants)
+	return db.finalStanding(ctx, m, participants, playerID, above, below)
+}
+
+// finalStanding reads a standing of closed month m from its final ranks: one
+// range of ranks around the player's.
+func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, participants int, playerID string, above, below int) (*leaderboard.Standing, error) {
+	const q = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
+		FROM final_ranks me
+		JOIN final_ranks f ON f.month = me.month AND f.rank BETWEEN me.rank - $3 AND me.rank + $4
+		JOIN players p ON p.id = f.player_id
+		WHERE me.month = $1 AND me.player_id = $2
+		ORDER BY f.rank`
+	rows, err := db.pool.Query(ctx, q, m.Date(), playerID, above, below)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		entries []leaderboard.RankEntry
+		players []leaderboard.Player
+		e       leaderboard.RankEntry
+		name    *string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.PlayerID, &name}, func() error {
+		entries = append(entries, e)
+		players = append(players, leaderboard.Player{ID: e.PlayerID, Name: name})
+		name = nil
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	self := slices.IndexFunc(entries, func(e leaderboard.RankEntry) bool { return e.PlayerID == playerID })
+	if self < 0 {
+		return nil, nil
+	}
+	return &leaderboard.Standing{
+		RankEntry: entries[self],
+		Month:     m,
+		Total:     participants,
+		Final:     true,
+		Above:     entries[:self],
+		Below:     entries[self+1:],
+		Players:   players,
+	}, nil
+}
+
+// liveStanding reads a standing of month m from its live table, and the
+// month's status ("" when it never opened) and frozen participants.
+func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, leaderboard.MonthStatus, int, error) {
+	rows, err := db.pool.Query(ctx, liveStandingQuery, m.Date(), playerID, above, below)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	var (
+		s                    *leaderboard.Standing
+		status               leaderboard.MonthStatus
+		participants         int
+		aboveRows, belowRows []liveRow
+		players              []leaderboard.Player
+		kind                 int
+		id                   string
+		name                 *string
+		score                *int
+		reachedAt            *time.Time
+		seq, rank, total     *int64
+		monthStatus          *string
+		frozenParticipants   *int
+	)
+	_, err = pgx.ForEachRow(rows, []any{&kind, &id, &name, &score, &reachedAt, &seq, &rank, &total, &monthStatus, &frozenParticipants}, func() error {
+		if kind == 0 {
+			status, participants = leaderboard.MonthStatus(*monthStatus), *frozenParticipants
+			if score == nil {
+				return nil
+			}
+			s = &leaderboard.Standing{Month: m, Total: int(*total)}
+			s.RankEntry = leaderboard.RankEntry{Rank: int(*rank), Score: *score, ReachedAt: *reachedAt, PlayerID: id}
+		} else {
+			row := liveRow{liveKey: liveKey{score: *score, reachedAt: *reachedAt, seq: *seq}, playerID: id}
+			if kind < 0 {
+				aboveRows = append(aboveRows, row)
+			} else {
+				belowRows = append(belowRows, row)
+			}
+		}
+		players = append(players, leaderboard.Player{ID: id, Name: name})
+		name = nil
+		return nil
+	})
+	if err != nil || s == nil {
+		return nil, status, participants, err
+	}
+	s.Above = rankRows(nearest(aboveRows, above, func(a, b liveKey) bool { return b.before(a) }), s.Rank, -1)
+	slices.Reverse(s.Above)
+	s.Below = rankRows(nearest(belowRows, below, liveKey.before), s.Rank, +1)
+	s.Players = players
+	return s, status, participants, nil
+}
