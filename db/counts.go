@@ -56,9 +56,9 @@ func cellOf(m leaderboard.Month, score int, reachedAt time.Time) counterCell {
 	return counterCell{month: m, score: score, hour: hourOf(reachedAt)}
 }
 
-// writeRankCounts moves each changed row from the counter cells it was
+// queueRankCounts moves each changed row from the counter cells it was
 // counted in to those of its new key.
-func writeRankCounts(ctx context.Context, tx pgx.Tx, rows map[leaderboard.PlayerMonth]*scoreRow) error {
+func queueRankCounts(writes *pgx.Batch, rows map[leaderboard.PlayerMonth]*scoreRow) {
 	hours := map[counterCell]int32{}
 	for key, r := range rows {
 		if r.changedBy < 0 {
@@ -99,11 +99,8 @@ func writeRankCounts(ctx context.Context, tx pgx.Tx, rows map[leaderboard.Player
 		if w.hours {
 			args = append(args, hourCol)
 		}
-		if _, err := tx.Exec(ctx, w.q, args...); err != nil {
-			return fmt.Errorf("write rank counts: %w", err)
-		}
+		writes.Queue(w.q, args...)
 	}
-	return nil
 }
 
 // deltaColumns returns the non-zero deltas column by column.

@@ -134,94 +134,93 @@ type acceptedEvent struct {
 func (db *DB) applyBatch(ctx context.Context, b *batch) ([]leaderboard.ScoreResult, error) {
 	results := make([]leaderboard.ScoreResult, len(b.events))
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		status, err := lockMonths(ctx, tx, b.months())
-		if err != nil {
-			return err
-		}
-		applied, err := appliedEvents(ctx, tx, b.events)
-		if err != nil {
-			return err
-		}
-		rows, err := lockScoreRows(ctx, tx, b)
-		if err != nil {
+		// One round trip reads and locks everything the decisions need,
+		// another writes them all.
+		reads := &pgx.Batch{}
+		status := queueLockMonths(reads, b.months())
+		applied := queueAppliedEvents(reads, b.events)
+		rows := queueLockScoreRows(reads, b)
+		seqs := queueSeqs(reads, len(b.events)-len(b.rejected))
+		if err := tx.SendBatch(ctx, reads).Close(); err != nil {
 			return err
 		}
 		accepted := decide(b, status, applied, rows, results)
 		if toOpen := monthsToOpen(status, accepted); len(toOpen) > 0 {
 			return toOpen
 		}
-		if err := assignSeqs(ctx, tx, rows); err != nil {
-			return err
+		assignSeqs(rows, *seqs)
+		writes := &pgx.Batch{}
+		queueWrites(writes, b, rows, accepted)
+		if err := tx.SendBatch(ctx, writes).Close(); err != nil {
+			return fmt.Errorf("write scores: %w", err)
 		}
-		return writeBatch(ctx, tx, b, rows, accepted)
+		return nil
 	})
 	return results, err
 }
 
-// lockMonths returns the status of each month, holding each month row FOR
-// SHARE until commit so that closeMonth waits for this batch.
-func lockMonths(ctx context.Context, tx pgx.Tx, months []leaderboard.Month) (map[leaderboard.Month]leaderboard.MonthStatus, error) {
+// queueLockMonths queues the read of each month's status, which holds each
+// month row FOR SHARE until commit so that closeMonth waits for this batch.
+func queueLockMonths(reads *pgx.Batch, months []leaderboard.Month) map[leaderboard.Month]leaderboard.MonthStatus {
 	const q = `SELECT month, status FROM months WHERE month = ANY($1) ORDER BY month FOR SHARE`
 	dates := make([]time.Time, len(months))
 	for i, m := range months {
 		dates[i] = m.Date()
 	}
-	rows, err := tx.Query(ctx, q, dates)
-	if err != nil {
-		return nil, fmt.Errorf("lock months: %w", err)
-	}
 	status := map[leaderboard.Month]leaderboard.MonthStatus{}
-	var (
-		date time.Time
-		s    string
-	)
-	_, err = pgx.ForEachRow(rows, []any{&date, &s}, func() error {
-		status[leaderboard.MonthFromDate(date)] = leaderboard.MonthStatus(s)
+	reads.Queue(q, dates).Query(func(rows pgx.Rows) error {
+		var (
+			date time.Time
+			s    string
+		)
+		_, err := pgx.ForEachRow(rows, []any{&date, &s}, func() error {
+			status[leaderboard.MonthFromDate(date)] = leaderboard.MonthStatus(s)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("lock months: %w", err)
+		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("lock months: %w", err)
-	}
-	return status, nil
+	return status
 }
 
-// appliedEvents returns the stored outcome of the batch's event ids that were
-// accepted before.
-func appliedEvents(ctx context.Context, tx pgx.Tx, events []leaderboard.ScoreEvent) (map[string]leaderboard.ScoreResult, error) {
+// queueAppliedEvents queues the read of the stored outcome of the batch's
+// event ids that were accepted before.
+func queueAppliedEvents(reads *pgx.Batch, events []leaderboard.ScoreEvent) map[string]leaderboard.ScoreResult {
 	const q = `SELECT event_id, month, player_id, new_score FROM score_events WHERE event_id = ANY($1)`
 	ids := make([]string, len(events))
 	for i, e := range events {
 		ids[i] = e.EventID
 	}
-	rows, err := tx.Query(ctx, q, ids)
-	if err != nil {
-		return nil, fmt.Errorf("read applied events: %w", err)
-	}
 	applied := map[string]leaderboard.ScoreResult{}
-	var (
-		r     leaderboard.ScoreResult
-		date  time.Time
-		score int
-	)
-	_, err = pgx.ForEachRow(rows, []any{&r.EventID, &date, &r.PlayerID, &score}, func() error {
-		r.Month = leaderboard.MonthFromDate(date)
-		r.Status = leaderboard.StatusDuplicate
-		r.Score = new(score)
-		applied[r.EventID] = r
+	reads.Queue(q, ids).Query(func(rows pgx.Rows) error {
+		var (
+			r     leaderboard.ScoreResult
+			date  time.Time
+			score int
+		)
+		_, err := pgx.ForEachRow(rows, []any{&r.EventID, &date, &r.PlayerID, &score}, func() error {
+			r.Month = leaderboard.MonthFromDate(date)
+			r.Status = leaderboard.StatusDuplicate
+			r.Score = new(score)
+			applied[r.EventID] = r
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("read applied events: %w", err)
+		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("read applied events: %w", err)
-	}
-	return applied, nil
+	return applied
 }
 
-// lockScoreRows reads, and locks FOR UPDATE, the existing score rows of the
-// batch's players, month by month and player by player in a fixed order so
-// that concurrent batches cannot deadlock. Players without a row get a
-// placeholder; a concurrent batch that inserts the same player first makes
+// queueLockScoreRows queues the read, FOR UPDATE, of the existing score rows
+// of the batch's players, month by month and player by player in a fixed
+// order so that concurrent batches cannot deadlock. Players without a row get
+// a placeholder; a concurrent batch that inserts the same player first makes
 // this batch's INSERT fail with a unique violation, and the batch is retried.
-func lockScoreRows(ctx context.Context, tx pgx.Tx, b *batch) (map[leaderboard.PlayerMonth]*scoreRow, error) {
+func queueLockScoreRows(reads *pgx.Batch, b *batch) map[leaderboard.PlayerMonth]*scoreRow {
 	players := map[leaderboard.Month][]string{}
 	rows := map[leaderboard.PlayerMonth]*scoreRow{}
 	for i, e := range b.events {
@@ -237,25 +236,40 @@ func lockScoreRows(ctx context.Context, tx pgx.Tx, b *batch) (map[leaderboard.Pl
 	const q = `SELECT player_id, score, reached_at, seq FROM scores
 		WHERE month = $1 AND player_id = ANY($2) ORDER BY player_id FOR UPDATE`
 	for _, m := range b.months() {
-		result, err := tx.Query(ctx, q, m.Date(), players[m])
-		if err != nil {
-			return nil, fmt.Errorf("lock scores: %w", err)
-		}
-		var (
-			playerID string
-			r        scoreRow
-		)
-		_, err = pgx.ForEachRow(result, []any{&playerID, &r.score, &r.reachedAt, &r.seq}, func() error {
-			row := rows[leaderboard.PlayerMonth{Month: m, PlayerID: playerID}]
-			row.exists, row.score, row.reachedAt, row.seq = true, r.score, r.reachedAt, r.seq
-			row.stored = cellOf(m, r.score, r.reachedAt)
+		reads.Queue(q, m.Date(), players[m]).Query(func(result pgx.Rows) error {
+			var (
+				playerID string
+				r        scoreRow
+			)
+			_, err := pgx.ForEachRow(result, []any{&playerID, &r.score, &r.reachedAt, &r.seq}, func() error {
+				row := rows[leaderboard.PlayerMonth{Month: m, PlayerID: playerID}]
+				row.exists, row.score, row.reachedAt, row.seq = true, r.score, r.reachedAt, r.seq
+				row.stored = cellOf(m, r.score, r.reachedAt)
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("lock scores: %w", err)
+			}
 			return nil
 		})
-		if err != nil {
-			return nil, fmt.Errorf("lock scores: %w", err)
-		}
 	}
-	return rows, nil
+	return rows
+}
+
+// queueSeqs queues the reservation of n sequence numbers, in ascending order:
+// as many as rows the batch may change. Numbers it does not use leave gaps,
+// which only order ties.
+func queueSeqs(reads *pgx.Batch, n int) *[]int64 {
+	const q = `SELECT nextval('score_seq') FROM generate_series(1, $1) ORDER BY 1`
+	seqs := new([]int64)
+	reads.Queue(q, n).Query(func(rows pgx.Rows) error {
+		var err error
+		if *seqs, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
+			return fmt.Errorf("reserve sequence numbers: %w", err)
+		}
+		return nil
+	})
+	return seqs
 }
 
 // decide applies the score rules to every event in order, updating rows and
@@ -321,52 +335,37 @@ func monthsToOpen(status map[leaderboard.Month]leaderboard.MonthStatus, accepted
 	return out
 }
 
-// assignSeqs hands each changed row a new sequence number, in the order of the
-// events that changed them, so exact ties of time rank by arrival.
-func assignSeqs(ctx context.Context, tx pgx.Tx, rows map[leaderboard.PlayerMonth]*scoreRow) error {
+// assignSeqs hands each changed row one of seqs, in the order of the events
+// that changed them, so exact ties of time rank by arrival.
+func assignSeqs(rows map[leaderboard.PlayerMonth]*scoreRow, seqs []int64) {
 	var changed []*scoreRow
 	for _, r := range rows {
 		if r.changedBy >= 0 {
 			changed = append(changed, r)
 		}
 	}
-	if len(changed) == 0 {
-		return nil
-	}
 	slices.SortFunc(changed, func(a, b *scoreRow) int { return a.changedBy - b.changedBy })
-	const q = `SELECT nextval('score_seq') FROM generate_series(1, $1) ORDER BY 1`
-	seqs, err := queryColumn[int64](ctx, tx, q, len(changed))
-	if err != nil {
-		return fmt.Errorf("assign sequence numbers: %w", err)
-	}
 	for i, r := range changed {
 		r.seq = seqs[i]
 	}
-	return nil
 }
 
-// writeBatch writes the batch's outcome: players and their names, new and
-// changed score rows, and the accepted events.
-func writeBatch(ctx context.Context, tx pgx.Tx, b *batch, rows map[leaderboard.PlayerMonth]*scoreRow, accepted []acceptedEvent) error {
+// queueWrites queues the batch's outcome: players and their names, new and
+// changed score rows, the accepted events, and the rank counters.
+func queueWrites(writes *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]*scoreRow, accepted []acceptedEvent) {
 	if len(accepted) == 0 {
-		return nil
+		return
 	}
-	if err := upsertPlayers(ctx, tx, b, accepted); err != nil {
-		return err
-	}
-	if err := writeScores(ctx, tx, rows); err != nil {
-		return err
-	}
-	if err := insertEvents(ctx, tx, b, accepted); err != nil {
-		return err
-	}
+	queuePlayers(writes, b, accepted)
+	queueScores(writes, rows)
+	queueEvents(writes, b, accepted)
 	// Last, so that the hot counter rows stay locked only until the commit.
-	return writeRankCounts(ctx, tx, rows)
+	queueRankCounts(writes, rows)
 }
 
-// upsertPlayers creates the accepted events' players and stores the latest
+// queuePlayers upserts the accepted events' players and stores the latest
 // name each event carried, in id order so that concurrent batches lock alike.
-func upsertPlayers(ctx context.Context, tx pgx.Tx, b *batch, accepted []acceptedEvent) error {
+func queuePlayers(writes *pgx.Batch, b *batch, accepted []acceptedEvent) {
 	names := map[string]*string{}
 	for _, a := range accepted {
 		e := b.events[a.index]
@@ -383,16 +382,13 @@ func upsertPlayers(ctx context.Context, tx pgx.Tx, b *batch, accepted []accepted
 		SELECT id, name FROM unnest($1::text[], $2::text[]) AS p(id, name) ORDER BY id
 		ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
 		WHERE EXCLUDED.name IS NOT NULL AND players.name IS DISTINCT FROM EXCLUDED.name`
-	if _, err := tx.Exec(ctx, q, ids, values); err != nil {
-		return fmt.Errorf("upsert players: %w", err)
-	}
-	return nil
+	writes.Queue(q, ids, values)
 }
 
-// writeScores inserts the rows that are new and updates the rows that changed.
+// queueScores inserts the rows that are new and updates the rows that changed.
 // The INSERT has no ON CONFLICT on purpose: a concurrent first event for the
 // same player must fail this batch (to be retried), not be overwritten.
-func writeScores(ctx context.Context, tx pgx.Tx, rows map[leaderboard.PlayerMonth]*scoreRow) error {
+func queueScores(writes *pgx.Batch, rows map[leaderboard.PlayerMonth]*scoreRow) {
 	var inserts, updates scoreColumns
 	for _, key := range slices.SortedFunc(maps.Keys(rows), comparePlayerMonths) {
 		r := rows[key]
@@ -418,11 +414,8 @@ func writeScores(ctx context.Context, tx pgx.Tx, rows map[leaderboard.PlayerMont
 			continue
 		}
 		c := w.cols
-		if _, err := tx.Exec(ctx, w.q, c.months, c.players, c.scores, c.reachedAt, c.seqs); err != nil {
-			return fmt.Errorf("write scores: %w", err)
-		}
+		writes.Queue(w.q, c.months, c.players, c.scores, c.reachedAt, c.seqs)
 	}
-	return nil
 }
 
 // scoreColumns holds score rows column by column, for unnest.
@@ -449,10 +442,10 @@ func comparePlayerMonths(a, b leaderboard.PlayerMonth) int {
 	return strings.Compare(a.PlayerID, b.PlayerID)
 }
 
-// insertEvents records the accepted events. A concurrent batch that recorded
+// queueEvents records the accepted events. A concurrent batch that recorded
 // one of the same event ids first makes this INSERT fail with a unique
 // violation; the retry then finds it and reports DUPLICATE.
-func insertEvents(ctx context.Context, tx pgx.Tx, b *batch, accepted []acceptedEvent) error {
+func queueEvents(writes *pgx.Batch, b *batch, accepted []acceptedEvent) {
 	n := len(accepted)
 	var (
 		ids, players, modes, statuses = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
@@ -474,18 +467,5 @@ func insertEvents(ctx context.Context, tx pgx.Tx, b *batch, accepted []acceptedE
 		SELECT e.event_id, e.month, e.player_id, e.mode, e.value, e.occurred_at, $7, e.status, e.old_score, e.new_score
 		FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::int[], $6::timestamptz[], $8::text[], $9::int[], $10::int[])
 			AS e(event_id, month, player_id, mode, value, occurred_at, status, old_score, new_score)`
-	_, err := tx.Exec(ctx, q, ids, months, players, modes, values, occurred, b.now, statuses, oldScores, newScores)
-	if err != nil {
-		return fmt.Errorf("record events: %w", err)
-	}
-	return nil
-}
-
-// queryColumn runs q and returns its single column.
-func queryColumn[T any](ctx context.Context, tx pgx.Tx, q string, args ...any) ([]T, error) {
-	rows, err := tx.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[T])
+	writes.Queue(q, ids, months, players, modes, values, occurred, b.now, statuses, oldScores, newScores)
 }
