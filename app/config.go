@@ -21,6 +21,9 @@ type Config struct {
 	Introspection bool   // LEADERBOARD_INTROSPECTION
 	GraphiQL      bool   // LEADERBOARD_GRAPHIQL
 	DemoPlayers   int    // LEADERBOARD_DEMO_PLAYERS
+	// SnapshotPlayers bounds the players of closed months held in memory
+	// (about 56 bytes each); 0 serves closed months from the database only.
+	SnapshotPlayers int // LEADERBOARD_SNAPSHOT_PLAYERS
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -34,13 +37,18 @@ func ConfigFromEnv() Config {
 		JWTSecret:     os.Getenv("LEADERBOARD_JWT_SECRET"),
 		Introspection: os.Getenv("LEADERBOARD_INTROSPECTION") == "true",
 		GraphiQL:      os.Getenv("LEADERBOARD_GRAPHIQL") == "true",
-		DemoPlayers:   envInt("LEADERBOARD_DEMO_PLAYERS"),
+		DemoPlayers:   envInt("LEADERBOARD_DEMO_PLAYERS", 0),
+		// Ten million players take about 560 MiB.
+		SnapshotPlayers: envInt("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
 	}
 }
 
-// envInt reads an integer variable; unset or not a number reads as 0.
-func envInt(name string) int {
-	n, _ := strconv.Atoi(os.Getenv(name))
+// envInt reads an integer variable; unset or not a number reads as def.
+func envInt(name string, def int) int {
+	n, err := strconv.Atoi(os.Getenv(name))
+	if err != nil {
+		return def
+	}
 	return n
 }
 
@@ -71,6 +79,8 @@ func (c *Config) bindServe(flags *pflag.FlagSet) {
 		"let clients read the GraphQL schema (env LEADERBOARD_INTROSPECTION=true)")
 	flags.IntVar(&c.DemoPlayers, "demo-players", c.DemoPlayers,
 		"when the current month has no scores yet, seed it with this many demo players (env LEADERBOARD_DEMO_PLAYERS)")
+	flags.IntVar(&c.SnapshotPlayers, "snapshot-players", c.SnapshotPlayers,
+		"most players of closed months held in memory, about 56 bytes each; 0 reads them from the database (env LEADERBOARD_SNAPSHOT_PLAYERS)")
 	flags.BoolVar(&c.GraphiQL, "graphiql", c.GraphiQL,
 		"serve the GraphiQL explorer at /graphiql, with introspection (env LEADERBOARD_GRAPHIQL=true)")
 }

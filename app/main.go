@@ -10,9 +10,11 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/server"
+	"github.com/gamebackend/leaderboard/snapshot"
 )
 
 // Main is the running service: its database and HTTP server.
@@ -20,7 +22,9 @@ type Main struct {
 	Config Config
 	Logger *slog.Logger
 	DB     *db.DB
-	Server *server.Server
+	// Snapshots serves closed months from memory; nil when disabled.
+	Snapshots *snapshot.Cache
+	Server    *server.Server
 	// releaseDatabase lets go of the database once the pool is closed; it
 	// stops the project-local PostgreSQL when this was its last user.
 	releaseDatabase func(context.Context) error
@@ -49,9 +53,15 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.DB, err = db.Open(ctx, url, db.WithLocation(loc)); err != nil {
 		return err
 	}
+	var standings leaderboard.StandingService = m.DB
+	if m.Config.SnapshotPlayers > 0 {
+		m.Snapshots = snapshot.New(m.DB, m.Config.SnapshotPlayers, m.Logger)
+		standings = m.Snapshots
+	}
 	m.Server = server.New(server.Config{
-		Addr: m.Config.ListenAddr,
-		DB:   m.DB,
+		Addr:      m.Config.ListenAddr,
+		DB:        m.DB,
+		Standings: standings,
 		Auth: auth.Config{
 			AdminToken:  m.Config.AdminToken,
 			ServerToken: m.Config.ServerToken,
@@ -81,6 +91,9 @@ func (m *Main) Close() error {
 		if err = m.Server.Close(ctx); err != nil {
 			err = fmt.Errorf("stop http server: %w", err)
 		}
+	}
+	if m.Snapshots != nil {
+		m.Snapshots.Close()
 	}
 	if m.DB != nil {
 		m.DB.Close()

@@ -196,3 +196,28 @@ func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID st
 	s.Players = players
 	return s, status, participants, nil
 }
+
+// FinalRanks calls fn with each entry of closed month m's final ranks and its
+// player, in rank order, streaming them.
+func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+	const q = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
+		FROM final_ranks f JOIN players p ON p.id = f.player_id
+		WHERE f.month = $1 ORDER BY f.rank`
+	rows, err := db.pool.Query(ctx, q, m.Date())
+	if err != nil {
+		return fmt.Errorf("read final ranks of %s: %w", m, err)
+	}
+	var (
+		e    leaderboard.RankEntry
+		name *string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.PlayerID, &name}, func() error {
+		err := fn(e, leaderboard.Player{ID: e.PlayerID, Name: name})
+		name = nil
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("read final ranks of %s: %w", m, err)
+	}
+	return nil
+}

@@ -52,6 +52,9 @@ func startServer(t *testing.T, options ...func(*app.Config)) *server {
 			AdminToken:  adminToken,
 			ServerToken: serverToken,
 			JWTSecret:   jwtSecret,
+			// As in production: closed months are served from memory once
+			// loaded, so reads cover both paths.
+			SnapshotPlayers: 1_000_000,
 		},
 		Logger: logger,
 	}

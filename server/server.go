@@ -34,8 +34,11 @@ const maxBodyBytes = 4 << 20
 
 // Config is what the server needs.
 type Config struct {
-	Addr          string // host:port to listen on; ":0" picks a free port
-	DB            *db.DB
+	Addr string // host:port to listen on; ":0" picks a free port
+	DB   *db.DB
+	// Standings answers standings and pages; nil means DB. It lets a cache
+	// such as the snapshot of closed months stand in front of the database.
+	Standings     leaderboard.StandingService
 	Auth          auth.Config
 	Introspection bool
 	// GraphiQL serves the GraphiQL explorer at /graphiql (its assets load from
@@ -62,8 +65,12 @@ func New(cfg Config) *Server {
 	}, []string{"route", "code"})
 	registry.MustRegister(requests)
 
+	standings := cfg.Standings
+	if standings == nil {
+		standings = cfg.DB
+	}
 	gql := resolvers.NewServer(&resolvers.Resolver{
-		StandingService: cfg.DB,
+		StandingService: standings,
 		MonthService:    cfg.DB,
 		ScoreService:    cfg.DB,
 		Logger:          cfg.Logger,

@@ -1,0 +1,129 @@
+package snapshot
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/internal/pgtest"
+)
+
+var pg *pgtest.Postgres
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, &pg)) }
+
+// closedMonth fills a month with tied scores and names, some missing, and
+// closes it.
+func closedMonth(t *testing.T) (*db.DB, leaderboard.Month) {
+	t.Helper()
+	pg.Reset(t)
+	now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	store, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return now }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(store.Close)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var events []leaderboard.ScoreEvent
+	for i := range 300 {
+		at := now.Add(-time.Duration(rng.IntN(5)) * time.Hour)
+		e := leaderboard.ScoreEvent{EventID: fmt.Sprint(i), PlayerID: fmt.Sprint("p", rng.IntN(120)),
+			Mode: leaderboard.ModeSet, Value: 10 * rng.IntN(6), OccurredAt: &at}
+		if i%3 == 0 {
+			e.PlayerName = new(fmt.Sprint("Name ", i))
+		}
+		events = append(events, e)
+	}
+	if _, err := store.SubmitScores(context.Background(), events); err != nil {
+		t.Fatal(err)
+	}
+	m := leaderboard.MonthOf(now, time.UTC)
+	if _, err := store.CloseMonth(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	return store, m
+}
+
+// Every standing served from memory equals the database's, players included.
+func TestTable_MatchesDatabase(t *testing.T) {
+	store, m := closedMonth(t)
+	info, err := store.Month(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	table, err := c.load(m, info.Participants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 130 { // 120 players who may have scores, and some who have none
+		id := fmt.Sprint("p", i)
+		above, below := rng.IntN(13), rng.IntN(13)
+		want, err := store.Standing(context.Background(), m, id, above, below)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := table.standing(id, above, below)
+		if fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
+			t.Fatalf("standing of %s (%d above, %d below):\n got  %+v\n want %+v", id, above, below, normalize(got), normalize(want))
+		}
+	}
+}
+
+// normalize prints names by value and sorts the players by id.
+func normalize(s *leaderboard.Standing) any {
+	if s == nil {
+		return nil
+	}
+	var players []string
+	for _, p := range s.Players {
+		name := "<nil>"
+		if p.Name != nil {
+			name = *p.Name
+		}
+		players = append(players, p.ID+"="+name)
+	}
+	slices.Sort(players)
+	c := *s
+	c.Players = nil
+	return []any{c, players}
+}
+
+// The cache answers from the database until the month is loaded, then from
+// memory; a month over the budget stays on the database.
+func TestCache_LoadsClosedMonthsWithinBudget(t *testing.T) {
+	store, m := closedMonth(t)
+	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer c.Close()
+	first, err := c.Standing(context.Background(), m, "p1", 10, 10)
+	if err != nil || first == nil {
+		t.Fatalf("first read: %+v, %v", first, err)
+	}
+	c.loads.Wait()
+	if got := c.Players(); got != first.Total {
+		t.Fatalf("the cache holds %d players, want %d", got, first.Total)
+	}
+	again, err := c.Standing(context.Background(), m, "p1", 10, 10)
+	if err != nil || fmt.Sprint(normalize(again)) != fmt.Sprint(normalize(first)) {
+		t.Fatalf("from memory: %+v, %v; from the database: %+v", again, err, first)
+	}
+
+	small := New(store, first.Total-1, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer small.Close()
+	if _, err := small.Standing(context.Background(), m, "p1", 10, 10); err != nil {
+		t.Fatal(err)
+	}
+	small.loads.Wait()
+	if got := small.Players(); got != 0 {
+		t.Errorf("a cache with a budget of %d holds %d players", first.Total-1, got)
+	}
+}

@@ -1,0 +1,137 @@
+package snapshot
+
+import (
+	"hash/maphash"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// table is the frozen table of one closed month, in rank order, packed so that
+// ten million players take about half a gigabyte: ids and names in two byte
+// arenas, and an open-addressing index from id to rank.
+type table struct {
+	month leaderboard.Month
+	// The row of rank r is at index r-1 of each column.
+	ids, names      arena
+	namePresent     []uint64 // bit r-1 is set when the player of rank r has a name
+	scores          []uint16
+	reachedAtMicros []int64
+	index           []uint32 // rank, or 0 for an empty slot
+	seed            maphash.Seed
+}
+
+// arena holds strings back to back; string i is data[offsets[i]:offsets[i+1]].
+type arena struct {
+	data    []byte
+	offsets []uint32
+}
+
+func (a *arena) add(s string) {
+	if len(a.offsets) == 0 {
+		a.offsets = append(a.offsets, 0)
+	}
+	a.data = append(a.data, s...)
+	a.offsets = append(a.offsets, uint32(len(a.data)))
+}
+
+func (a *arena) at(i int) string {
+	return string(a.data[a.offsets[i]:a.offsets[i+1]])
+}
+
+func (a *arena) equal(i int, s string) bool {
+	return string(a.data[a.offsets[i]:a.offsets[i+1]]) == s
+}
+
+// newTable returns an empty table sized for n players.
+func newTable(m leaderboard.Month, n int) *table {
+	slots := 1
+	for slots < 2*n { // at most half full: short probe runs
+		slots <<= 1
+	}
+	return &table{
+		month:           m,
+		namePresent:     make([]uint64, (n+63)/64),
+		scores:          make([]uint16, 0, n),
+		reachedAtMicros: make([]int64, 0, n),
+		index:           make([]uint32, slots),
+		seed:            maphash.MakeSeed(),
+	}
+}
+
+// add appends the entry of the next rank and its player.
+func (t *table) add(e leaderboard.RankEntry, p leaderboard.Player) {
+	i := len(t.scores)
+	if i >= len(t.namePresent)*64 {
+		t.namePresent = append(t.namePresent, 0)
+	}
+	t.ids.add(e.PlayerID)
+	if p.Name != nil {
+		t.names.add(*p.Name)
+		t.namePresent[i/64] |= 1 << (i % 64)
+	} else {
+		t.names.add("")
+	}
+	t.scores = append(t.scores, uint16(e.Score))
+	t.reachedAtMicros = append(t.reachedAtMicros, e.ReachedAt.UnixMicro())
+	slot := t.slot(e.PlayerID)
+	for t.index[slot] != 0 {
+		slot = (slot + 1) & uint64(len(t.index)-1)
+	}
+	t.index[slot] = uint32(i + 1)
+}
+
+func (t *table) slot(id string) uint64 {
+	return maphash.String(t.seed, id) & uint64(len(t.index)-1)
+}
+
+// rankOf returns the player's rank, or 0 when the player has none.
+func (t *table) rankOf(id string) int {
+	for slot := t.slot(id); t.index[slot] != 0; slot = (slot + 1) & uint64(len(t.index)-1) {
+		if rank := int(t.index[slot]); t.ids.equal(rank-1, id) {
+			return rank
+		}
+	}
+	return 0
+}
+
+func (t *table) players() int { return len(t.scores) }
+
+func (t *table) entry(rank int) leaderboard.RankEntry {
+	i := rank - 1
+	return leaderboard.RankEntry{
+		Rank:      rank,
+		Score:     int(t.scores[i]),
+		ReachedAt: time.UnixMicro(t.reachedAtMicros[i]).UTC(),
+		PlayerID:  t.ids.at(i),
+	}
+}
+
+func (t *table) player(rank int) leaderboard.Player {
+	i := rank - 1
+	p := leaderboard.Player{ID: t.ids.at(i)}
+	if t.namePresent[i/64]&(1<<(i%64)) != 0 {
+		p.Name = new(t.names.at(i))
+	}
+	return p
+}
+
+// standing returns the player's standing with up to above and below
+// neighbours and their players, or nil when the player has no rank.
+func (t *table) standing(id string, above, below int) *leaderboard.Standing {
+	rank := t.rankOf(id)
+	if rank == 0 {
+		return nil
+	}
+	s := &leaderboard.Standing{RankEntry: t.entry(rank), Month: t.month, Total: t.players(), Final: true}
+	for r := max(1, rank-above); r <= min(t.players(), rank+below); r++ {
+		switch {
+		case r < rank:
+			s.Above = append(s.Above, t.entry(r))
+		case r > rank:
+			s.Below = append(s.Below, t.entry(r))
+		}
+		s.Players = append(s.Players, t.player(r))
+	}
+	return s
+}
