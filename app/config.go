@@ -22,7 +22,7 @@ type Config struct {
 	GraphiQL      bool   // LEADERBOARD_GRAPHIQL
 	DemoPlayers   int    // LEADERBOARD_DEMO_PLAYERS
 	// SnapshotPlayers bounds the players of closed months held in memory
-	// (about 56 bytes each); 0 serves closed months from the database only.
+	// (about 60 bytes each); 0 serves closed months from the database only.
 	SnapshotPlayers int // LEADERBOARD_SNAPSHOT_PLAYERS
 }
 
@@ -38,7 +38,7 @@ func ConfigFromEnv() Config {
 		Introspection: os.Getenv("LEADERBOARD_INTROSPECTION") == "true",
 		GraphiQL:      os.Getenv("LEADERBOARD_GRAPHIQL") == "true",
 		DemoPlayers:   envInt("LEADERBOARD_DEMO_PLAYERS", 0),
-		// Ten million players take about 560 MiB.
+		// Ten million players take about 600 MiB.
 		SnapshotPlayers: envInt("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
 	}
 }
@@ -80,7 +80,7 @@ func (c *Config) bindServe(flags *pflag.FlagSet) {
 	flags.IntVar(&c.DemoPlayers, "demo-players", c.DemoPlayers,
 		"when the current month has no scores yet, seed it with this many demo players (env LEADERBOARD_DEMO_PLAYERS)")
 	flags.IntVar(&c.SnapshotPlayers, "snapshot-players", c.SnapshotPlayers,
-		"most players of closed months held in memory, about 56 bytes each; 0 reads them from the database (env LEADERBOARD_SNAPSHOT_PLAYERS)")
+		"most players of closed months held in memory, about 60 bytes each; 0 reads them from the database (env LEADERBOARD_SNAPSHOT_PLAYERS)")
 	flags.BoolVar(&c.GraphiQL, "graphiql", c.GraphiQL,
 		"serve the GraphiQL explorer at /graphiql, with introspection (env LEADERBOARD_GRAPHIQL=true)")
 }

@@ -66,15 +66,20 @@ var liveStandingQuery = `WITH mo AS (
 			WHERE month = $1 AND score < me.score
 			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $4)) AS b
 )
-SELECT 0, $2::text, p.name, me.score, me.reached_at, me.seq, ` + liveRankSQL("me") + `,
+SELECT 0, $2::text, (SELECT name FROM players WHERE id = $2), me.score, me.reached_at, me.seq, ` + liveRankSQL("me") + `,
 	(SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1), mo.status, mo.participants
-FROM mo LEFT JOIN me ON true LEFT JOIN players p ON p.id = $2 AND me.score IS NOT NULL
+FROM mo LEFT JOIN me ON true
 UNION ALL
-SELECT -1, a.player_id, p.name, a.score, a.reached_at, a.seq, NULL, NULL, NULL, NULL
-FROM above a JOIN players p ON p.id = a.player_id
+SELECT -1, a.player_id, ` + nameSQL("a") + `, a.score, a.reached_at, a.seq, NULL, NULL, NULL, NULL FROM above a
 UNION ALL
-SELECT 1, b.player_id, p.name, b.score, b.reached_at, b.seq, NULL, NULL, NULL, NULL
-FROM below b JOIN players p ON p.id = b.player_id`
+SELECT 1, b.player_id, ` + nameSQL("b") + `, b.score, b.reached_at, b.seq, NULL, NULL, NULL, NULL FROM below b`
+
+// nameSQL returns the SQL expression of the name of the player of row t. A
+// subquery per row, unlike a join, stays an index lookup in a generic plan,
+// which cannot know how few rows a LIMIT $n lets through.
+func nameSQL(t string) string {
+	return `(SELECT name FROM players WHERE id = ` + t + `.player_id)`
+}
 
 // Standing returns playerID's standing in month m with up to above and below
 // neighbours and their players, read in one snapshot, or nil when the player
@@ -105,10 +110,9 @@ func (db *DB) standing(ctx context.Context, m leaderboard.Month, playerID string
 // finalStanding reads a standing of closed month m from its final ranks: one
 // range of ranks around the player's.
 func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, participants int, playerID string, above, below int) (*leaderboard.Standing, error) {
-	const q = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
+	q := `SELECT f.rank, f.score, f.reached_at, f.player_id, ` + nameSQL("f") + `
 		FROM final_ranks me
 		JOIN final_ranks f ON f.month = me.month AND f.rank BETWEEN me.rank - $3 AND me.rank + $4
-		JOIN players p ON p.id = f.player_id
 		WHERE me.month = $1 AND me.player_id = $2
 		ORDER BY f.rank`
 	rows, err := db.pool.Query(ctx, q, m.Date(), playerID, above, below)
