@@ -52,6 +52,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	// JIT compiles a plan per execution and, on a bad row estimate, turns a
 	// sub-millisecond rank window into many milliseconds.
 	cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	// A parallel worker takes milliseconds to start: more than a whole rank
+	// window costs. Only the close job, which sorts a month, asks for them.
+	cfg.ConnConfig.RuntimeParams["max_parallel_workers_per_gather"] = "0"
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)

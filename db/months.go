@@ -134,6 +134,18 @@ func (db *DB) CloseMonth(ctx context.Context, m leaderboard.Month) (*leaderboard
 func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (int64, error) {
 	table := pgx.Identifier{partitionName("final_ranks", m)}.Sanitize()
 	date := dateLiteral(m)
+	// Sorting and indexing ten million rows wants more memory and workers
+	// than the service's small reads; SET LOCAL ends with the transaction.
+	for _, set := range []string{
+		`SET LOCAL work_mem = '256MB'`,
+		`SET LOCAL maintenance_work_mem = '1GB'`,
+		`SET LOCAL max_parallel_workers_per_gather = 2`,
+		`SET LOCAL max_parallel_maintenance_workers = 2`,
+	} {
+		if _, err := tx.Exec(ctx, set); err != nil {
+			return 0, fmt.Errorf("build final ranks: %w", err)
+		}
+	}
 	steps := []string{
 		fmt.Sprintf(`CREATE TABLE %s (LIKE final_ranks)`, table),
 		fmt.Sprintf(`INSERT INTO %s (month, rank, player_id, score, reached_at)
