@@ -5,7 +5,7 @@ export LEADERBOARD_PG_IMAGE ?= $(PG_IMAGE)
 # No registry here: the reaper image cannot be pulled; tests remove their own containers.
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: run build test test-deps test-image lint generate clean
+.PHONY: run build test test-deps test-image bench lint generate clean
 
 ## run: serve on :8080 with a demo month; without DATABASE_URL on a project-local PostgreSQL
 run: build
@@ -30,6 +30,11 @@ test-deps:
 ## test-image: build the local PostgreSQL image when it is missing or stale
 test-image:
 	@if [ "$(LEADERBOARD_PG_IMAGE)" = "$(PG_IMAGE)" ]; then bash scripts/postgres-image/build.sh; fi
+
+## bench: measure the service against the Redis design and rewrite docs/PERFORMANCE.md
+##        (BENCH_FLAGS="--players 10000000" for the 10M targets); never part of make test
+bench:
+	$(GO) run ./cmd/leaderboard-bench $(BENCH_FLAGS)
 
 ## lint: gofmt and go vet
 lint:

@@ -1,0 +1,123 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// GraphQL is a client of the service's POST /graphql over keep-alive
+// connections, enough of them for every client of a load.
+type GraphQL struct {
+	url  string
+	http *http.Client
+}
+
+// NewGraphQL returns a client of the service at baseURL that keeps up to
+// conns idle connections open.
+func NewGraphQL(baseURL string, conns int) *GraphQL {
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConns = conns
+	transport.MaxIdleConnsPerHost = conns
+	return &GraphQL{url: baseURL + "/graphql", http: &http.Client{Transport: transport}}
+}
+
+// Close closes the idle connections.
+func (c *GraphQL) Close() { c.http.CloseIdleConnections() }
+
+// graphQLError is one entry of a response's errors.
+type graphQLError struct {
+	Message    string `json:"message"`
+	Extensions struct {
+		Code string `json:"code"`
+	} `json:"extensions"`
+}
+
+// Do sends query with vars, with token as a bearer token unless it is "",
+// and decodes the answer's data into data. A transport error, a status other
+// than 200 and any GraphQL error are errors.
+func (c *GraphQL) Do(ctx context.Context, token, query string, vars map[string]any, data any) error {
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return fmt.Errorf("read answer: %w", err)
+	}
+	var answer struct {
+		Data   json.RawMessage `json:"data"`
+		Errors []graphQLError  `json:"errors"`
+	}
+	if err := json.Unmarshal(raw, &answer); err != nil {
+		return fmt.Errorf("status %d, answer not JSON: %.200s", res.StatusCode, raw)
+	}
+	if len(answer.Errors) > 0 {
+		msgs := make([]string, len(answer.Errors))
+		for i, e := range answer.Errors {
+			msgs[i] = e.Extensions.Code + ": " + e.Message
+		}
+		return fmt.Errorf("status %d, GraphQL errors: %s", res.StatusCode, strings.Join(msgs, "; "))
+	}
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %d: %.200s", res.StatusCode, raw)
+	}
+	if data != nil {
+		if err := json.Unmarshal(answer.Data, data); err != nil {
+			return fmt.Errorf("decode data: %w: %.200s", err, answer.Data)
+		}
+	}
+	return nil
+}
+
+// MonthState is what the service says of a month.
+type MonthState struct {
+	Status       string // "" when the month never opened
+	Participants int
+}
+
+// Month returns the state of month m ("YYYY-MM").
+func (c *GraphQL) Month(ctx context.Context, m string) (MonthState, error) {
+	const q = `query Month($month: Month!) { month(month: $month) { status participants } }`
+	var data struct {
+		Month *MonthState `json:"month"`
+	}
+	if err := c.Do(ctx, "", q, map[string]any{"month": m}, &data); err != nil || data.Month == nil {
+		return MonthState{}, err
+	}
+	return *data.Month, nil
+}
+
+// waitForStatus polls month m every interval until it has status want, and
+// returns when it first saw it, with the month's state then.
+func (c *GraphQL) waitForStatus(ctx context.Context, m, want string, interval time.Duration) (time.Time, MonthState, error) {
+	for {
+		state, err := c.Month(ctx, m)
+		if err == nil && state.Status == want {
+			return time.Now(), state, nil
+		}
+		select {
+		case <-ctx.Done():
+			return time.Time{}, state, fmt.Errorf("wait for %s to be %s: %w (last status %q, error %v)", m, want, ctx.Err(), state.Status, err)
+		case <-time.After(interval):
+		}
+	}
+}

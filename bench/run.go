@@ -1,0 +1,292 @@
+package bench
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/app"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// Config configures a benchmark run.
+type Config struct {
+	Players          int
+	Warmup, Duration time.Duration
+	Repeat           int // runs per figure
+	ReadClients      []int
+	SubmitClients    []int
+	BatchSize        int
+	// Dir is the benchmark's own folder: its PostgreSQL lives in
+	// postgres/, which is emptied at the start, its Redis in redis/.
+	Dir  string
+	Port int // names the PostgreSQL's unix socket
+	// DatabaseURL, when set, is an empty database to run against instead
+	// of a PostgreSQL of the benchmark's own.
+	DatabaseURL string
+	Command     string // how the run was started, for the report
+	// Logger reports progress; ServiceLogger is the program's own log.
+	Logger, ServiceLogger *slog.Logger
+}
+
+// eventTimeZone is the service's event time zone in the benchmark.
+var eventTimeZone = time.UTC
+
+// Run runs the whole benchmark and returns its report. Operations that fail
+// do not stop it: they are counted and listed in the report's Failures. It
+// returns an error when it cannot set up or ctx ends.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	r := &runner{cfg: cfg, log: cfg.Logger, report: &Report{
+		Started: time.Now(), Command: cfg.Command, Players: cfg.Players,
+		Warmup: cfg.Warmup, Duration: cfg.Duration, Repeat: cfg.Repeat,
+		Machine: ReadMachine(), LoadBefore: LoadAverage(), Revision: Revision(),
+	}}
+	r.closed, r.open = Months(r.report.Started, eventTimeZone)
+	r.report.ClosedMonth, r.report.OpenMonth = r.closed.String(), r.open.String()
+	err := r.run(ctx)
+	r.report.LoadAfter, r.report.Finished = LoadAverage(), time.Now()
+	return r.report, err
+}
+
+// runner is one run of the benchmark.
+type runner struct {
+	cfg    Config
+	log    *slog.Logger
+	report *Report
+	runs   int // runs of any measurement so far, which numbers them
+	meter  CPUMeter
+
+	pool                    *pgxpool.Pool
+	service                 *app.Main
+	gql                     *GraphQL
+	closed, open            leaderboard.Month
+	adminToken, serverToken string
+}
+
+func (r *runner) run(ctx context.Context) (err error) {
+	url, stop, err := r.startPostgres(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stop(context.WithoutCancel(ctx))) }()
+	if err := r.startService(ctx, url); err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, r.service.Close()) }()
+	if r.pool, err = pgxpool.New(ctx, url); err != nil {
+		return fmt.Errorf("connect to postgres: %w", err)
+	}
+	defer r.pool.Close()
+	if r.report.Machine.PostgreSQL, r.report.Settings, err = ReadSettings(ctx, r.pool, ReportedSettings); err != nil {
+		return err
+	}
+	r.gql = NewGraphQL(r.service.Server.URL(), 2*slices.Max(r.cfg.ReadClients))
+	defer r.gql.Close()
+
+	if err := r.seed(ctx); err != nil {
+		return err
+	}
+	if err := r.closeMonth(ctx); err != nil {
+		return err
+	}
+	if err := r.loadSnapshot(ctx); err != nil {
+		return err
+	}
+	if err := r.settle(ctx); err != nil {
+		return err
+	}
+	if err := r.reads(ctx); err != nil {
+		return err
+	}
+	if err := r.submits(ctx); err != nil {
+		return err
+	}
+	return r.redis(ctx)
+}
+
+// startPostgres starts the benchmark's own tuned PostgreSQL, or takes the
+// one at DatabaseURL, and returns its URL and how to let go of it.
+func (r *runner) startPostgres(ctx context.Context) (string, func(context.Context) error, error) {
+	if r.cfg.DatabaseURL != "" {
+		r.report.Database = "the database at BENCH_DATABASE_URL"
+		return r.cfg.DatabaseURL, func(context.Context) error { return nil }, nil
+	}
+	took := r.step("start a tuned PostgreSQL")
+	pg, err := StartPostgres(ctx, filepath.Join(r.cfg.Dir, "postgres"), r.cfg.Port, Tuning(r.report.Machine.RAM), r.log)
+	if err != nil {
+		return "", nil, err
+	}
+	took()
+	r.report.Database = pg.Where
+	r.meter.Postmaster = PostmasterPID(pg.DataDir)
+	r.report.PostgresCPU = r.meter.Postmaster != 0
+	return pg.URL, pg.Stop, nil
+}
+
+// startService starts the real program on a free port of 127.0.0.1, as
+// configured for production (the environment's settings and the defaults,
+// such as the closed-month snapshot's budget), on the benchmark's database,
+// without a demo month and with fresh tokens.
+func (r *runner) startService(ctx context.Context, url string) error {
+	r.adminToken, r.serverToken = randomToken(), randomToken()
+	config := app.ConfigFromEnv()
+	config.ListenAddr, config.DatabaseURL, config.Timezone = "127.0.0.1:0", url, eventTimeZone.String()
+	config.AdminToken, config.ServerToken, config.JWTSecret = r.adminToken, r.serverToken, randomToken()
+	config.DemoPlayers = 0
+	r.service = &app.Main{Config: config, Logger: r.cfg.ServiceLogger}
+	if err := r.service.Run(ctx); err != nil {
+		return errors.Join(fmt.Errorf("start the service: %w", err), r.service.Close())
+	}
+	r.log.Info("service running", "url", r.service.Server.URL())
+	return nil
+}
+
+// seed fills the closed month, then the open one, with the same players.
+func (r *runner) seed(ctx context.Context) error {
+	for _, m := range []leaderboard.Month{r.closed, r.open} {
+		took := r.step(fmt.Sprintf("seed %s with %s players (db.Seed, COPY)", m, thousands(float64(r.cfg.Players))))
+		next := r.cfg.Players / 10
+		progress := func(done int) {
+			if done >= next {
+				r.log.Info("seeding", "month", m.String(), "players", done)
+				next += r.cfg.Players / 10
+			}
+		}
+		if _, err := r.service.DB.Seed(ctx, m, r.cfg.Players, db.SeedOptions{RandomSeed: 1, Progress: progress}); err != nil {
+			return err
+		}
+		took()
+	}
+	return nil
+}
+
+// closeMonth closes the closed month, timed, with one client reading it.
+func (r *runner) closeMonth(ctx context.Context) error {
+	r.log.Info("closing", "month", r.closed.String())
+	res, err := CloseMonth(ctx, r.gql, r.adminToken, r.closed, r.cfg.Players, AnySeeded(r.cfg.Players), 1)
+	r.report.Close = res
+	if err != nil {
+		return err
+	}
+	r.report.Setup = append(r.report.Setup, Step{"closeMonth " + r.closed.String() + " (over HTTP)", res.Wall})
+	r.log.Info("closed", "month", r.closed.String(), "took", res.Wall, "reads_meanwhile", res.Readers.Ops, "read_errors", res.Readers.Errors)
+	if res.Readers.Errors > 0 {
+		r.fail("reads while closing %s: %d errors, first: %s", r.closed, res.Readers.Errors, res.Readers.FirstError)
+	}
+	return nil
+}
+
+// snapshotWait bounds the wait for the service to load the closed month
+// into memory.
+const snapshotWait = 15 * time.Minute
+
+// loadSnapshot has the service load the closed month into its in-memory
+// snapshot, as its first read does, and waits for it, so that the closed
+// month is measured as it is served once warm. The report says where the
+// closed month's reads were served from.
+func (r *runner) loadSnapshot(ctx context.Context) error {
+	budget := r.service.Config.SnapshotPlayers
+	switch {
+	case r.service.Snapshots == nil:
+		r.report.ClosedFrom = "PostgreSQL (the service's in-memory snapshot of closed months is off)"
+		return nil
+	case budget < r.cfg.Players:
+		r.report.ClosedFrom = fmt.Sprintf("PostgreSQL (%s players are over the snapshot budget of %s)",
+			thousands(float64(r.cfg.Players)), thousands(float64(budget)))
+		return nil
+	}
+	took := r.step("first read of the closed month, then wait for the service to load it into memory")
+	read := HTTPStanding(r.gql, r.closed, AnySeeded(r.cfg.Players), ExpectFinal)(0, 0)
+	if err := read(ctx); err != nil {
+		return fmt.Errorf("first read of %s: %w", r.closed, err)
+	}
+	deadline := time.Now().Add(snapshotWait)
+	for r.service.Snapshots.Players() < r.cfg.Players {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the service did not load %s into memory within %s", r.closed, snapshotWait)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	took()
+	r.report.ClosedFrom = fmt.Sprintf("the service's in-memory snapshot (%s players loaded, budget %s)",
+		thousands(float64(r.service.Snapshots.Players())), thousands(float64(budget)))
+	return nil
+}
+
+// settle vacuums and analyzes what the seed and the close wrote, as
+// autovacuum would have long before anyone asks at this scale, and takes a
+// checkpoint, so that neither lands in a measurement.
+func (r *runner) settle(ctx context.Context) error {
+	took := r.step("VACUUM (ANALYZE) and CHECKPOINT")
+	for _, q := range []string{`VACUUM (ANALYZE)`, `CHECKPOINT`} {
+		if _, err := r.pool.Exec(ctx, q); err != nil {
+			return fmt.Errorf("settle the database: %s: %w", q, err)
+		}
+	}
+	took()
+	return nil
+}
+
+// measure runs a workload Repeat times at clients and adds the measurement.
+func (r *runner) measure(ctx context.Context, system, kase string, clients, perOp int, unit string, w Workload) error {
+	m := Measurement{System: system, Case: kase, Clients: clients, PerOp: perOp, Unit: unit}
+	load := Load{Clients: clients, Warmup: r.cfg.Warmup, Duration: r.cfg.Duration}
+	for range r.cfg.Repeat {
+		r.runs++
+		run := r.runs
+		before := r.meter.Read()
+		stats := load.Run(ctx, func(client int) Op { return w(run, client) })
+		stats.CPU = r.meter.Read().Sub(before)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m.Runs = append(m.Runs, stats)
+		r.log.Info("measured", "system", system, "case", kase, "clients", clients,
+			"rate", fmt.Sprintf("%.0f %s", stats.Throughput()*float64(perOp), unit),
+			"p50", stats.P50, "p99", stats.P99, "errors", stats.Errors)
+	}
+	if n := m.Errors(); n > 0 {
+		r.fail("%s, %s, %d clients: %d errors, first: %s", system, kase, clients, n, m.FirstError())
+	}
+	r.report.Measurements = append(r.report.Measurements, m)
+	return nil
+}
+
+// step starts timing a setup step; calling what it returns records it.
+func (r *runner) step(name string) func() {
+	r.log.Info(name)
+	start := time.Now()
+	return func() { r.report.Setup = append(r.report.Setup, Step{name, time.Since(start)}) }
+}
+
+func (r *runner) fail(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	r.log.Error("failure", "what", msg)
+	r.report.Failures = append(r.report.Failures, msg)
+}
+
+// randomToken returns a fresh secret for the service's tokens.
+func randomToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on Linux
+	return hex.EncodeToString(b)
+}
+
+// eventPrefix returns the prefix of this run's event ids, unique to it.
+func eventPrefix(started time.Time) string {
+	return "bench-" + strconv.FormatInt(started.UnixMilli(), 36) + "-"
+}

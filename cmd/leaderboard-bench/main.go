@@ -1,0 +1,75 @@
+// Command leaderboard-bench measures the leaderboard service against the
+// Redis design on this machine and writes docs/PERFORMANCE.md (issue 4);
+// `make bench` runs it. See package bench.
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gamebackend/leaderboard/bench"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "leaderboard-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	cfg := bench.Config{ReadClients: []int{1, 8, 64}, SubmitClients: []int{1, 4, 8}, BatchSize: 100}
+	flags := pflag.NewFlagSet("leaderboard-bench", pflag.ContinueOnError)
+	flags.IntVar(&cfg.Players, "players", 1_000_000, "players seeded into each of the two months (10000000 for the 10M targets)")
+	flags.DurationVar(&cfg.Duration, "duration", 10*time.Second, "measured time of each run")
+	flags.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "unmeasured warm-up before each run")
+	flags.IntVar(&cfg.Repeat, "repeat", 3, "runs of each measurement; the report gives their median and range")
+	out := flags.String("out", "docs/PERFORMANCE.md", "where to write the report")
+	flags.StringVar(&cfg.Dir, "dir", ".leaderboard/bench", "the benchmark's own folder, emptied first: its PostgreSQL and Redis")
+	flags.IntVar(&cfg.Port, "port", 5434, "port (unix socket name) of the benchmark's PostgreSQL")
+	if err := flags.Parse(os.Args[1:]); err != nil {
+		return err
+	}
+	if cfg.Players < 1 || cfg.Repeat < 1 || cfg.Duration <= 0 || cfg.Warmup < 0 {
+		return fmt.Errorf("--players, --repeat and --duration must be positive, --warmup not negative")
+	}
+	cfg.DatabaseURL = os.Getenv("BENCH_DATABASE_URL")
+	cfg.Command = strings.Join(append([]string{"go run ./cmd/leaderboard-bench"}, os.Args[1:]...), " ")
+	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	cfg.ServiceLogger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	report, err := bench.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	var doc bytes.Buffer
+	if err := report.WriteMarkdown(&doc); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, doc.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if err := report.WriteTable(os.Stdout); err != nil {
+		return err
+	}
+	fmt.Printf("\nwrote %s\n", *out)
+	if len(report.Failures) > 0 {
+		return fmt.Errorf("%d failures (see %s): %s", len(report.Failures), *out, strings.Join(report.Failures, "; "))
+	}
+	return nil
+}
