@@ -137,7 +137,7 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (int64
 	// Sorting and indexing ten million rows wants more memory and workers
 	// than the service's small reads; SET LOCAL ends with the transaction.
 	for _, set := range []string{
-		`SET LOCAL work_mem = '256MB'`,
+		`SET LOCAL work_mem = '1GB'`,
 		`SET LOCAL maintenance_work_mem = '1GB'`,
 		`SET LOCAL max_parallel_workers_per_gather = 2`,
 		`SET LOCAL max_parallel_maintenance_workers = 2`,
