@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -74,6 +76,11 @@ type runner struct {
 }
 
 func (r *runner) run(ctx context.Context) (err error) {
+	unlock, err := lockDir(r.cfg.Dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	url, stop, err := r.startPostgres(ctx)
 	if err != nil {
 		return err
@@ -112,6 +119,28 @@ func (r *runner) run(ctx context.Context) (err error) {
 		return err
 	}
 	return r.redis(ctx)
+}
+
+// lockDir takes an exclusive lock on the benchmark's folder for the run: a
+// second run on the same folder would remove the first one's database under
+// it. The kernel releases the lock when the process ends.
+func lockDir(dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("benchmark folder: %w", err)
+	}
+	path := filepath.Join(dir, "bench.lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("benchmark folder: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("another benchmark is running in %s: wait for it, or pass another --dir and --port", dir)
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // startPostgres starts the benchmark's own tuned PostgreSQL, or takes the

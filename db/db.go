@@ -76,9 +76,6 @@ func (db *DB) Close() { db.pool.Close() }
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
 
-// Location returns the event time zone.
-func (db *DB) Location() *time.Location { return db.loc }
-
 // MigrateDirection says which way Migrate moves the schema.
 type MigrateDirection int
 

@@ -45,15 +45,6 @@ type liveRow struct {
 }
 
 const (
-	// liveAboveQuery returns up to $5 rows ranked just above a key, nearest
-	// first within each branch.
-	liveAboveQuery = `(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score = $2 AND (reached_at, seq) < ($3, $4)
-			ORDER BY reached_at DESC, seq DESC LIMIT $5)
-		UNION ALL
-		(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score > $2
-			ORDER BY score ASC, reached_at DESC, seq DESC LIMIT $5)`
 	// liveBelowQuery returns up to $5 rows ranked just below a key.
 	liveBelowQuery = `(SELECT player_id, score, reached_at, seq FROM scores
 			WHERE month = $1 AND score = $2 AND (reached_at, seq) > ($3, $4)
