@@ -110,8 +110,10 @@ func New(cfg Config) *Server {
 			Handler:           mux,
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
-			WriteTimeout:      60 * time.Second,
-			IdleTimeout:       120 * time.Second,
+			// closeMonth answers when the month's ranks are built: over a
+			// minute at ten million players.
+			WriteTimeout: 10 * time.Minute,
+			IdleTimeout:  120 * time.Second,
 		},
 		logger: cfg.Logger,
 	}
