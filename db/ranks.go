@@ -16,9 +16,7 @@ import (
 )
 
 // Live ranks are read from scores in index order (score DESC, reached_at ASC,
-// seq ASC). A mixed-direction order has no single row-value comparison, so
-// "better than" and "worse than" a key are each two index range scans: the
-// rest of the key's own score group, and the scores beyond it.
+// seq ASC); see liveAboveSQL for the windows around a key.
 
 // liveKey is a position in a month's live ranking order.
 type liveKey struct {
@@ -45,14 +43,6 @@ type liveRow struct {
 }
 
 const (
-	// liveBelowQuery returns up to $5 rows ranked just below a key.
-	liveBelowQuery = `(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score = $2 AND (reached_at, seq) > ($3, $4)
-			ORDER BY reached_at ASC, seq ASC LIMIT $5)
-		UNION ALL
-		(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score < $2
-			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $5)`
 	// liveTopQuery returns the first $2 rows of the table.
 	liveTopQuery = `SELECT player_id, score, reached_at, seq FROM scores
 		WHERE month = $1 ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $2`

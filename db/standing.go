@@ -35,10 +35,43 @@ func liveRankSQL(t string) string {
 const hourColumnsSQL = `floor(extract(EPOCH FROM reached_at) / 3600)::int AS hour,
 	to_timestamp(floor(extract(EPOCH FROM reached_at) / 3600) * 3600) AS hour_start`
 
+// liveAboveSQL returns the rows ranked just above the key in the columns
+// score, reached_at and seq of row t, at most limit of them from each of two
+// index range scans: the rest of the key's own score group, nearest first,
+// and the higher scores, nearest first. A mixed-direction order has no single
+// row-value comparison, hence the two.
+func liveAboveSQL(t, limit string) string {
+	return strings.NewReplacer("{t}", t, "{limit}", limit).Replace(`(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score = {t}.score AND (reached_at, seq) < ({t}.reached_at, {t}.seq)
+			ORDER BY reached_at DESC, seq DESC LIMIT {limit})
+		UNION ALL
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score > {t}.score
+			ORDER BY score ASC, reached_at DESC, seq DESC LIMIT {limit})`)
+}
+
+// liveBelowSQL is liveAboveSQL's mirror: the rows ranked just below the key.
+func liveBelowSQL(t, limit string) string {
+	return strings.NewReplacer("{t}", t, "{limit}", limit).Replace(`(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score = {t}.score AND (reached_at, seq) > ({t}.reached_at, {t}.seq)
+			ORDER BY reached_at ASC, seq ASC LIMIT {limit})
+		UNION ALL
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score < {t}.score
+			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT {limit})`)
+}
+
+// keySQL is a row k holding the key ($2 score, $3 reached_at, $4 seq).
+const keySQL = `(SELECT $2::int AS score, $3::timestamptz AS reached_at, $4::bigint AS seq) AS k`
+
+// liveBelowQuery returns up to $5 rows ranked just below the key
+// ($2, $3, $4) in month $1.
+var liveBelowQuery = `SELECT b.* FROM ` + keySQL + ` CROSS JOIN LATERAL (` + liveBelowSQL("k", "$5") + `) AS b`
+
 // liveRankQuery returns the live rank of the key ($2 score, $3 reached_at,
 // $4 seq) in month $1.
 var liveRankQuery = `SELECT ` + liveRankSQL("k") + ` FROM (SELECT score, reached_at, seq, ` + hourColumnsSQL + `
-	FROM (SELECT $2::int AS score, $3::timestamptz AS reached_at, $4::bigint AS seq) AS key) AS k`
+	FROM ` + keySQL + `) AS k`
 
 // liveStandingQuery returns the month's status and, when the player $2 has a
 // score, their row (kind 0) with its rank and the month's total, then up to $3
@@ -48,26 +81,12 @@ var liveStandingQuery = `WITH mo AS (
 ), me AS (
 	SELECT score, reached_at, seq, ` + hourColumnsSQL + ` FROM scores WHERE month = $1 AND player_id = $2
 ), above AS (
-	SELECT a.* FROM me CROSS JOIN LATERAL (
-		(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score = me.score AND (reached_at, seq) < (me.reached_at, me.seq)
-			ORDER BY reached_at DESC, seq DESC LIMIT $3)
-		UNION ALL
-		(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score > me.score
-			ORDER BY score ASC, reached_at DESC, seq DESC LIMIT $3)) AS a
+	SELECT a.* FROM me CROSS JOIN LATERAL (` + liveAboveSQL("me", "$3") + `) AS a
 ), below AS (
-	SELECT b.* FROM me CROSS JOIN LATERAL (
-		(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score = me.score AND (reached_at, seq) > (me.reached_at, me.seq)
-			ORDER BY reached_at ASC, seq ASC LIMIT $4)
-		UNION ALL
-		(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score < me.score
-			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $4)) AS b
+	SELECT b.* FROM me CROSS JOIN LATERAL (` + liveBelowSQL("me", "$4") + `) AS b
 )
 SELECT 0, $2::text, (SELECT name FROM players WHERE id = $2), me.score, me.reached_at, me.seq, ` + liveRankSQL("me") + `,
-	(SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1), mo.status, mo.participants
+	(` + liveTotalQuery + `), mo.status, mo.participants
 FROM mo LEFT JOIN me ON true
 UNION ALL
 SELECT -1, a.player_id, ` + nameSQL("a") + `, a.score, a.reached_at, a.seq, NULL, NULL, NULL, NULL FROM above a
