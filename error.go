@@ -13,7 +13,9 @@ const (
 	ENOTFOUND        = "NOT_FOUND"
 	EMONTHCLOSED     = "MONTH_CLOSED"
 	ERATELIMITED     = "RATE_LIMITED"
+	ECONFLICT        = "CONFLICT" // the resource is not in a state that allows it (HTTP 409)
 	EINTERNAL        = "INTERNAL"
+	EUNAVAILABLE     = "UNAVAILABLE" // the database is unreachable or the service overloaded: retry later
 )
 
 // Error is an error a client may see: a stable code and a message written for

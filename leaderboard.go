@@ -37,9 +37,18 @@ const (
 type MonthInfo struct {
 	Month        Month
 	Status       MonthStatus
-	Participants int        // players with a score in the month
-	EndsAt       time.Time  // first instant after the month in the event time zone
-	ClosedAt     *time.Time // when the final standings were frozen; nil until then
+	Participants int       // players with a score in the month
+	EndsAt       time.Time // first instant after the month in the event time zone
+	// ClosesAt is EndsAt plus the close grace: events are taken until then,
+	// and then the month is closed automatically.
+	ClosesAt time.Time
+	ClosedAt *time.Time // when the final standings were frozen; nil until then
+	// Digest is the sha256 (hex) of the final standings, one line
+	// "rank,playerId,score\n" per rank; "" until the month is CLOSED.
+	Digest string
+	// Settlement is the delivery of the month's messages to the studio's
+	// reward system; nil while the month is not CLOSED.
+	Settlement *Settlement
 }
 
 // Player is a player of the game, known by the game's own id.
@@ -111,9 +120,6 @@ type MonthService interface {
 	Month(ctx context.Context, m Month) (*MonthInfo, error)
 	// Months returns up to first months, newest first.
 	Months(ctx context.Context, first int) ([]MonthInfo, error)
-	// CloseMonth freezes the month's final standings and returns it CLOSED.
-	// It is idempotent. ENOTFOUND when the month never opened.
-	CloseMonth(ctx context.Context, m Month) (*MonthInfo, error)
 }
 
 // PlayerService reads players.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/lifecycle"
 )
 
 // NewCommand returns the leaderboard command line: serve, migrate,
@@ -33,7 +35,7 @@ Configuration comes from environment variables; each has a flag that overrides i
 		SilenceErrors: true,
 	}
 	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg, logger), closeMonthCommand(&cfg, logger),
-		seedCommand(&cfg, logger), playerTokenCommand(&cfg))
+		exportCommand(&cfg, logger), seedCommand(&cfg, logger), playerTokenCommand(&cfg))
 	return root
 }
 
@@ -108,8 +110,57 @@ schema version and whether a migration failed halfway (dirty).`,
 func closeMonthCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "close-month YYYY-MM",
-		Short: "Freeze a month's final standings (idempotent), as the closeMonth mutation does",
-		Args:  cobra.ExactArgs(1),
+		Short: "Close a month and freeze its final standings (idempotent), as the closeMonth mutation does",
+		Long: `close-month starts the month's close job, or joins the one a running service
+runs, and waits for it up to --wait (0: until the month is CLOSED). A close cut
+short by the end of the wait stays CLOSING and is resumed by any running
+service.`,
+		Args: cobra.ExactArgs(1),
+	}
+	wait := cmd.Flags().Duration("wait", 0, "how long to wait for the close; 0 waits until the month is CLOSED")
+	cfg.bindDatabase(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		month, err := leaderboard.ParseMonth(args[0])
+		if err != nil {
+			return fmt.Errorf("%s", leaderboard.ErrorMessage(err))
+		}
+		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		store, closeDB, err := openDB(ctx, cfg, logger)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		maxWait := *wait
+		if maxWait == 0 {
+			maxWait = 365 * 24 * time.Hour
+		}
+		closer := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait,
+			Hooks: leaderboard.CloseHooks{Phase: func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
+				logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
+			}}})
+		defer closer.Close()
+		start := time.Now()
+		info, err := closer.CloseMonth(ctx, month)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "month %s is %s with %d participants, digest %s (took %s)\n",
+			info.Month, info.Status, info.Participants, info.Digest, time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	return cmd
+}
+
+func exportCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "export YYYY-MM",
+		Short: "Write a closed month's final standings as CSV to standard output",
+		Long: `export writes the final standings of a CLOSED month in rank order, as
+GET /admin/months/YYYY-MM/standings.csv does, under the header
+rank,player_id,player_name,score,reached_at,percentile. Its rank,player_id,score
+columns hash to the month's digest.`,
+		Args: cobra.ExactArgs(1),
 	}
 	cfg.bindDatabase(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -122,14 +173,11 @@ func closeMonthCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 			return err
 		}
 		defer closeDB()
-		start := time.Now()
-		info, err := store.CloseMonth(cmd.Context(), month)
-		if err != nil {
+		out := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
+		if err := store.ExportStandings(cmd.Context(), month, out); err != nil {
 			return err
 		}
-		fmt.Fprintf(cmd.OutOrStdout(), "month %s is %s with %d participants (took %s)\n",
-			info.Month, info.Status, info.Participants, time.Since(start).Round(time.Millisecond))
-		return nil
+		return out.Flush()
 	}
 	return cmd
 }
@@ -176,7 +224,7 @@ func openDB(ctx context.Context, cfg *Config, logger *slog.Logger) (store *db.DB
 		}
 	}
 	if _, _, err = db.Migrate(url, db.MigrateUp); err == nil {
-		store, err = db.Open(ctx, url, db.WithLocation(loc))
+		store, err = db.Open(ctx, url, cfg.dbOptions(loc)...)
 	}
 	if err != nil {
 		closeDB()

@@ -24,6 +24,22 @@ type Config struct {
 	// SnapshotPlayers bounds the players of closed months held in memory
 	// (about 60 bytes each); 0 serves closed months from the database only.
 	SnapshotPlayers int // LEADERBOARD_SNAPSHOT_PLAYERS
+
+	// CloseGrace is how long after its calendar end a month still takes
+	// events; then it closes by itself when AutoClose is on.
+	CloseGrace time.Duration // LEADERBOARD_CLOSE_GRACE
+	AutoClose  bool          // LEADERBOARD_AUTO_CLOSE
+	// SchedulerInterval is how often each instance looks for months to
+	// close or resume, and for settlement messages to deliver.
+	SchedulerInterval time.Duration // LEADERBOARD_SCHEDULER_INTERVAL
+	WebhookURL        string        // LEADERBOARD_WEBHOOK_URL; empty disables settlement
+	WebhookSecret     string        // LEADERBOARD_WEBHOOK_SECRET
+	WebhookTimeout    time.Duration // LEADERBOARD_WEBHOOK_TIMEOUT
+	WebhookBackoff    time.Duration // LEADERBOARD_WEBHOOK_BACKOFF: first retry delay
+	WebhookMaxBackoff time.Duration // LEADERBOARD_WEBHOOK_MAX_BACKOFF
+	// RetainMonths keeps the current month and this many before it; older
+	// settled months are dropped. 0 keeps every month.
+	RetainMonths int // LEADERBOARD_RETAIN_MONTHS
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -39,8 +55,27 @@ func ConfigFromEnv() Config {
 		GraphiQL:      os.Getenv("LEADERBOARD_GRAPHIQL") == "true",
 		DemoPlayers:   envInt("LEADERBOARD_DEMO_PLAYERS", 0),
 		// Ten million players take about 600 MiB.
-		SnapshotPlayers: envInt("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
+		SnapshotPlayers:   envInt("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
+		CloseGrace:        envDuration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
+		AutoClose:         os.Getenv("LEADERBOARD_AUTO_CLOSE") != "false",
+		SchedulerInterval: envDuration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
+		WebhookURL:        os.Getenv("LEADERBOARD_WEBHOOK_URL"),
+		WebhookSecret:     os.Getenv("LEADERBOARD_WEBHOOK_SECRET"),
+		WebhookTimeout:    envDuration("LEADERBOARD_WEBHOOK_TIMEOUT", 10*time.Second),
+		WebhookBackoff:    envDuration("LEADERBOARD_WEBHOOK_BACKOFF", time.Second),
+		WebhookMaxBackoff: envDuration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
+		RetainMonths:      envInt("LEADERBOARD_RETAIN_MONTHS", 0),
 	}
+}
+
+// envDuration reads a duration variable such as 15m; unset or not a
+// duration reads as def.
+func envDuration(name string, def time.Duration) time.Duration {
+	d, err := time.ParseDuration(os.Getenv(name))
+	if err != nil {
+		return def
+	}
+	return d
 }
 
 // envInt reads an integer variable; unset or not a number reads as def.

@@ -8,11 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/lifecycle"
 	"github.com/gamebackend/leaderboard/server"
 	"github.com/gamebackend/leaderboard/snapshot"
 )
@@ -25,6 +29,12 @@ type Main struct {
 	// Snapshots serves closed months from memory; nil when disabled.
 	Snapshots *snapshot.Cache
 	Server    *server.Server
+	// Closer runs month closes as background jobs.
+	Closer *lifecycle.Closer
+	// background runs the scheduler and the settlement deliverer until
+	// stopBackground.
+	background     sync.WaitGroup
+	stopBackground context.CancelFunc
 	// releaseDatabase lets go of the database once the pool is closed; it
 	// stops the project-local PostgreSQL when this was its last user.
 	releaseDatabase func(context.Context) error
@@ -50,9 +60,11 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if m.DB, err = db.Open(ctx, url, db.WithLocation(loc)); err != nil {
+	if m.DB, err = db.Open(ctx, url, m.Config.dbOptions(loc)...); err != nil {
 		return err
 	}
+	registry := prometheus.NewRegistry()
+	m.startLifecycle(registry)
 	var standings leaderboard.StandingService = m.DB
 	if m.Config.SnapshotPlayers > 0 {
 		m.Snapshots = snapshot.New(m.DB, m.Config.SnapshotPlayers, m.Logger)
@@ -62,6 +74,9 @@ func (m *Main) Run(ctx context.Context) error {
 		Addr:      m.Config.ListenAddr,
 		DB:        m.DB,
 		Standings: standings,
+		Closer:    m.Closer,
+		Exporter:  m.DB,
+		Registry:  registry,
 		Auth: auth.Config{
 			AdminToken:  m.Config.AdminToken,
 			ServerToken: m.Config.ServerToken,
@@ -92,6 +107,7 @@ func (m *Main) Close() error {
 			err = fmt.Errorf("stop http server: %w", err)
 		}
 	}
+	m.stopLifecycle()
 	if m.Snapshots != nil {
 		m.Snapshots.Close()
 	}

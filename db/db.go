@@ -28,6 +28,11 @@ type DB struct {
 	loc *time.Location
 	// now returns the current time; tests replace it.
 	now func() time.Time
+	// closeGrace is how long after its end a month still takes events.
+	closeGrace time.Duration
+	// settlement says whether closes and corrections record messages for
+	// the studio's reward system.
+	settlement bool
 	// closedMonths maps each month known to be CLOSED to its participants:
 	// a closed month never changes again.
 	closedMonths sync.Map
@@ -38,6 +43,14 @@ type Option func(*DB)
 
 // WithLocation sets the event time zone (default UTC).
 func WithLocation(loc *time.Location) Option { return func(db *DB) { db.loc = loc } }
+
+// WithCloseGrace sets how long after its calendar end a month still takes
+// events (default 0); then it is due to close.
+func WithCloseGrace(d time.Duration) Option { return func(db *DB) { db.closeGrace = d } }
+
+// WithSettlement makes closes and corrections record their messages in the
+// outbox, for DeliverNext to send (default off: settlement is DISABLED).
+func WithSettlement(on bool) Option { return func(db *DB) { db.settlement = on } }
 
 // WithClock replaces the clock (default time.Now).
 func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }

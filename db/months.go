@@ -11,31 +11,58 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// monthColumns are the columns scanned by scanMonth. An open month's
-// participants are counted live; a closed month's were frozen with its ranks.
+// monthColumns are the columns scanned by scanMonth, from months m joined
+// with the month's newest settlement message o. An open month's participants
+// are counted live; a closed month's were frozen with its ranks.
 const monthColumns = `m.month, m.status, m.ends_at, m.closed_at,
-	COALESCE(m.participants, (SELECT COALESCE(sum(c.players), 0) FROM score_block_counts c WHERE c.month = m.month))`
+	COALESCE(m.participants, (SELECT COALESCE(sum(c.players), 0) FROM score_block_counts c WHERE c.month = m.month)),
+	m.digest, o.id IS NOT NULL, COALESCE(o.attempts, 0), o.delivered_at, o.last_error`
 
-func scanMonth(row pgx.Row) (*leaderboard.MonthInfo, error) {
+// monthFrom is the FROM clause of monthColumns.
+const monthFrom = ` FROM months m LEFT JOIN LATERAL (
+	SELECT id, attempts, delivered_at, last_error FROM outbox WHERE month = m.month ORDER BY created_at DESC LIMIT 1
+) o ON true`
+
+func (db *DB) scanMonth(row pgx.Row) (*leaderboard.MonthInfo, error) {
 	var (
-		info   leaderboard.MonthInfo
-		date   time.Time
-		status string
-		count  int64
+		info       leaderboard.MonthInfo
+		date       time.Time
+		status     string
+		count      int64
+		digest     *string
+		hasMessage bool
+		settlement leaderboard.Settlement
 	)
-	if err := row.Scan(&date, &status, &info.EndsAt, &info.ClosedAt, &count); err != nil {
+	err := row.Scan(&date, &status, &info.EndsAt, &info.ClosedAt, &count,
+		&digest, &hasMessage, &settlement.Attempts, &settlement.DeliveredAt, &settlement.LastError)
+	if err != nil {
 		return nil, err
 	}
 	info.Month = leaderboard.MonthFromDate(date)
 	info.Status = leaderboard.MonthStatus(status)
 	info.Participants = int(count)
+	info.ClosesAt = info.EndsAt.Add(db.closeGrace)
+	if digest != nil {
+		info.Digest = *digest
+	}
+	if info.Status == leaderboard.MonthClosed {
+		switch {
+		case !hasMessage:
+			settlement.Status = leaderboard.SettlementDisabled
+		case settlement.DeliveredAt == nil:
+			settlement.Status = leaderboard.SettlementPending
+		default:
+			settlement.Status = leaderboard.SettlementDelivered
+		}
+		info.Settlement = &settlement
+	}
 	return &info, nil
 }
 
 // Month returns the month's info, or nil when it never opened.
 func (db *DB) Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
-	const q = `SELECT ` + monthColumns + ` FROM months m WHERE m.month = $1`
-	info, err := scanMonth(db.pool.QueryRow(ctx, q, m.Date()))
+	const q = `SELECT ` + monthColumns + monthFrom + ` WHERE m.month = $1`
+	info, err := db.scanMonth(db.pool.QueryRow(ctx, q, m.Date()))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {
@@ -46,7 +73,7 @@ func (db *DB) Month(ctx context.Context, m leaderboard.Month) (*leaderboard.Mont
 
 // Months returns up to first months, newest first.
 func (db *DB) Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error) {
-	const q = `SELECT ` + monthColumns + ` FROM months m ORDER BY m.month DESC LIMIT $1`
+	const q = `SELECT ` + monthColumns + monthFrom + ` ORDER BY m.month DESC LIMIT $1`
 	rows, err := db.pool.Query(ctx, q, first)
 	if err != nil {
 		return nil, fmt.Errorf("list months: %w", err)
@@ -54,7 +81,7 @@ func (db *DB) Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, e
 	defer rows.Close()
 	var out []leaderboard.MonthInfo
 	for rows.Next() {
-		info, err := scanMonth(rows)
+		info, err := db.scanMonth(rows)
 		if err != nil {
 			return nil, fmt.Errorf("list months: %w", err)
 		}
@@ -90,83 +117,52 @@ func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
 	return nil
 }
 
-// CloseMonth freezes month m: it stops taking scores (CLOSING), its final
-// ranks are built with ROW_NUMBER() into a new partition of final_ranks, and
-// it becomes CLOSED, all of the last two steps in one transaction, so that a
-// failure leaves the month CLOSING, without ranks, and closable again. A
-// CLOSED month is returned as it is. ENOTFOUND when the month never opened.
-func (db *DB) CloseMonth(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
-	// Submissions hold the month row FOR SHARE while they write, so this
-	// UPDATE waits for those in flight, and every event acknowledged as
-	// applied is in the scores the ranks are built from.
-	const stopScores = `UPDATE months SET status = 'CLOSING' WHERE month = $1 AND status = 'OPEN'`
-	if _, err := db.pool.Exec(ctx, stopScores, m.Date()); err != nil {
-		return nil, fmt.Errorf("close month %s: %w", m, err)
+// MonthsToClose returns, oldest first, the months whose close should run
+// now, with their Month and Status only: every CLOSING month (its close was
+// interrupted, or is running) and, when auto is true, every OPEN month whose
+// closesAt has passed.
+func (db *DB) MonthsToClose(ctx context.Context, auto bool) ([]leaderboard.MonthInfo, error) {
+	const q = `SELECT month, status FROM months
+		WHERE status = 'CLOSING' OR ($1 AND status = 'OPEN' AND ends_at + $2::bigint * interval '1 millisecond' <= $3)
+		ORDER BY month`
+	rows, err := db.pool.Query(ctx, q, auto, db.closeGrace.Milliseconds(), db.now())
+	if err != nil {
+		return nil, fmt.Errorf("find months to close: %w", err)
 	}
-	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		const lockMonth = `SELECT status FROM months WHERE month = $1 FOR UPDATE`
-		var status string
-		if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status); errors.Is(err, pgx.ErrNoRows) {
-			return leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
-		} else if err != nil {
-			return err
-		}
-		if leaderboard.MonthStatus(status) == leaderboard.MonthClosed {
-			return nil
-		}
-		participants, err := buildFinalRanks(ctx, tx, m)
-		if err != nil {
-			return err
-		}
-		const markClosed = `UPDATE months SET status = 'CLOSED', closed_at = $2, participants = $3 WHERE month = $1`
-		_, err = tx.Exec(ctx, markClosed, m.Date(), db.now(), participants)
-		return err
+	var (
+		due    []leaderboard.MonthInfo
+		date   time.Time
+		status string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&date, &status}, func() error {
+		due = append(due, leaderboard.MonthInfo{Month: leaderboard.MonthFromDate(date), Status: leaderboard.MonthStatus(status)})
+		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("close month %s: %w", m, err)
+		return nil, fmt.Errorf("find months to close: %w", err)
 	}
-	return db.Month(ctx, m)
+	return due, nil
 }
 
-// buildFinalRanks materializes month m's ranks into a standalone table,
-// indexes it and attaches it as the month's partition of final_ranks. It
-// returns the number of ranked players.
-func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (int64, error) {
-	table := pgx.Identifier{partitionName("final_ranks", m)}.Sanitize()
-	date := dateLiteral(m)
-	// Sorting and indexing ten million rows wants more memory and workers
-	// than the service's small reads; SET LOCAL ends with the transaction.
-	for _, set := range []string{
-		`SET LOCAL work_mem = '1GB'`,
-		`SET LOCAL maintenance_work_mem = '1GB'`,
-		`SET LOCAL max_parallel_workers_per_gather = 2`,
-		`SET LOCAL max_parallel_maintenance_workers = 2`,
-	} {
-		if _, err := tx.Exec(ctx, set); err != nil {
-			return 0, fmt.Errorf("build final ranks: %w", err)
-		}
+// RanksVersions returns the version of each CLOSED month's final ranks: an
+// instance holding another version of a month in memory holds stale ranks.
+func (db *DB) RanksVersions(ctx context.Context) (map[leaderboard.Month]int, error) {
+	const q = `SELECT month, ranks_version FROM months WHERE status = 'CLOSED'`
+	rows, err := db.pool.Query(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("read ranks versions: %w", err)
 	}
-	steps := []string{
-		fmt.Sprintf(`CREATE TABLE %s (LIKE final_ranks)`, table),
-		fmt.Sprintf(`INSERT INTO %s (month, rank, player_id, score, reached_at)
-			SELECT month, ROW_NUMBER() OVER (ORDER BY score DESC, reached_at ASC, seq ASC), player_id, score, reached_at
-			FROM scores WHERE month = %s`, table, date),
-		// Indexes are built after the rows are in: several times faster than
-		// maintaining them row by row. They match the parent's, so ATTACH
-		// adopts them instead of building its own.
-		fmt.Sprintf(`ALTER TABLE %s ADD PRIMARY KEY (month, rank)`, table),
-		fmt.Sprintf(`CREATE UNIQUE INDEX ON %s (month, player_id)`, table),
-		fmt.Sprintf(`ALTER TABLE final_ranks ATTACH PARTITION %s FOR VALUES IN (%s)`, table, date),
+	versions := map[leaderboard.Month]int{}
+	var (
+		date    time.Time
+		version int
+	)
+	_, err = pgx.ForEachRow(rows, []any{&date, &version}, func() error {
+		versions[leaderboard.MonthFromDate(date)] = version
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read ranks versions: %w", err)
 	}
-	var participants int64
-	for i, step := range steps {
-		tag, err := tx.Exec(ctx, step)
-		if err != nil {
-			return 0, fmt.Errorf("build final ranks (step %d): %w", i+1, err)
-		}
-		if i == 1 {
-			participants = tag.RowsAffected()
-		}
-	}
-	return participants, nil
+	return versions, nil
 }

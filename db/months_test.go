@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,11 +14,18 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 )
 
-func mustClose(t *testing.T, store interface {
-	CloseMonth(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error)
-}, m leaderboard.Month) *leaderboard.MonthInfo {
+// closeMonth runs month m's close on store; the close lock must be free.
+func closeMonth(store *db.DB, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
+	info, ran, err := store.TryCloseMonth(context.Background(), m, leaderboard.CloseHooks{})
+	if err == nil && !ran {
+		return nil, fmt.Errorf("the close lock of %s is held", m)
+	}
+	return info, err
+}
+
+func mustClose(t *testing.T, store *db.DB, m leaderboard.Month) *leaderboard.MonthInfo {
 	t.Helper()
-	info, err := store.CloseMonth(context.Background(), m)
+	info, err := closeMonth(store, m)
 	if err != nil {
 		t.Fatalf("close %s: %v", m, err)
 	}
@@ -57,7 +65,7 @@ func TestCloseMonth_IsIdempotent(t *testing.T) {
 	mustSubmit(t, store, event("1", "a", leaderboard.ModeSet, 10, at(1)))
 	first := mustClose(t, store, november)
 	again := mustClose(t, store, november)
-	if fmt.Sprint(*first) != fmt.Sprint(*again) {
+	if !reflect.DeepEqual(first, again) {
 		t.Errorf("closing twice changed the month:\n %+v\n %+v", *first, *again)
 	}
 }
@@ -79,7 +87,7 @@ func TestCloseMonth_RejectsLateScores(t *testing.T) {
 
 func TestCloseMonth_UnknownMonthIsNotFound(t *testing.T) {
 	store := mustOpenDB(t)
-	_, err := store.CloseMonth(context.Background(), november)
+	_, err := closeMonth(store, november)
 	if code := leaderboard.ErrorCode(err); code != leaderboard.ENOTFOUND {
 		t.Fatalf("error %v has code %q, want NOT_FOUND", err, code)
 	}
@@ -99,10 +107,10 @@ func TestCloseMonth_FailureLeavesMonthReclosable(t *testing.T) {
 	}
 	defer conn.Close(context.Background())
 	// A table in the way of the rank partition makes the build step fail.
-	if _, err := conn.Exec(context.Background(), `CREATE TABLE final_ranks_2026_11 (x int)`); err != nil {
+	if _, err := conn.Exec(context.Background(), `CREATE TABLE final_ranks_2026_11_v1 (x int)`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.CloseMonth(context.Background(), november); err == nil {
+	if _, err := closeMonth(store, november); err == nil {
 		t.Fatal("close succeeded with its partition name taken")
 	}
 	info, err := store.Month(context.Background(), november)
@@ -118,7 +126,7 @@ func TestCloseMonth_FailureLeavesMonthReclosable(t *testing.T) {
 	}
 	assertOutcomes(t, mustSubmit(t, store, event("3", "a", leaderboard.ModeAdd, 1, at(3))), rejected(leaderboard.EMONTHCLOSED))
 
-	if _, err := conn.Exec(context.Background(), `DROP TABLE final_ranks_2026_11`); err != nil {
+	if _, err := conn.Exec(context.Background(), `DROP TABLE final_ranks_2026_11_v1`); err != nil {
 		t.Fatal(err)
 	}
 	if info := mustClose(t, store, november); info.Status != leaderboard.MonthClosed || info.Participants != 2 {

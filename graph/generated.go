@@ -34,6 +34,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	LeaderboardConnection() LeaderboardConnectionResolver
 	LeaderboardEdge() LeaderboardEdgeResolver
+	MonthInfo() MonthInfoResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	RankEntry() RankEntryResolver
@@ -45,6 +46,16 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	Correction struct {
+		After    func(childComplexity int) int
+		At       func(childComplexity int) int
+		Before   func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Month    func(childComplexity int) int
+		PlayerID func(childComplexity int) int
+		Reason   func(childComplexity int) int
+	}
+
 	LeaderboardConnection struct {
 		Edges    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
@@ -58,14 +69,18 @@ type ComplexityRoot struct {
 
 	MonthInfo struct {
 		ClosedAt     func(childComplexity int) int
+		ClosesAt     func(childComplexity int) int
+		Digest       func(childComplexity int) int
 		EndsAt       func(childComplexity int) int
 		Month        func(childComplexity int) int
 		Participants func(childComplexity int) int
+		Settlement   func(childComplexity int) int
 		Status       func(childComplexity int) int
 	}
 
 	Mutation struct {
 		CloseMonth   func(childComplexity int, month leaderboard.Month) int
+		CorrectScore func(childComplexity int, month leaderboard.Month, playerID string, score *int, reason string) int
 		SubmitScores func(childComplexity int, events []leaderboard.ScoreEvent) int
 	}
 
@@ -80,6 +95,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Corrections func(childComplexity int, month leaderboard.Month) int
 		Leaderboard func(childComplexity int, month leaderboard.Month, first *int, after *string) int
 		Month       func(childComplexity int, month leaderboard.Month) int
 		Months      func(childComplexity int, first *int) int
@@ -104,6 +120,13 @@ type ComplexityRoot struct {
 		Status  func(childComplexity int) int
 	}
 
+	Settlement struct {
+		Attempts    func(childComplexity int) int
+		DeliveredAt func(childComplexity int) int
+		LastError   func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
 	Standing struct {
 		Final      func(childComplexity int) int
 		Month      func(childComplexity int) int
@@ -126,9 +149,13 @@ type LeaderboardConnectionResolver interface {
 type LeaderboardEdgeResolver interface {
 	Node(ctx context.Context, obj *leaderboard.LeaderboardEdge) (*leaderboard.RankEntry, error)
 }
+type MonthInfoResolver interface {
+	Digest(ctx context.Context, obj *leaderboard.MonthInfo) (*string, error)
+}
 type MutationResolver interface {
 	SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error)
 	CloseMonth(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
+	CorrectScore(ctx context.Context, month leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error)
 }
 type QueryResolver interface {
 	MyRank(ctx context.Context, month leaderboard.Month) (*leaderboard.Standing, error)
@@ -136,6 +163,7 @@ type QueryResolver interface {
 	Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.LeaderboardPage, error)
 	Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error)
+	Corrections(ctx context.Context, month leaderboard.Month) ([]leaderboard.Correction, error)
 }
 type RankEntryResolver interface {
 	Player(ctx context.Context, obj *leaderboard.RankEntry) (*leaderboard.Player, error)
@@ -169,6 +197,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "Correction.after":
+		if e.ComplexityRoot.Correction.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.After(childComplexity), true
+	case "Correction.at":
+		if e.ComplexityRoot.Correction.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.At(childComplexity), true
+	case "Correction.before":
+		if e.ComplexityRoot.Correction.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.Before(childComplexity), true
+	case "Correction.id":
+		if e.ComplexityRoot.Correction.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.ID(childComplexity), true
+	case "Correction.month":
+		if e.ComplexityRoot.Correction.Month == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.Month(childComplexity), true
+	case "Correction.playerId":
+		if e.ComplexityRoot.Correction.PlayerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.PlayerID(childComplexity), true
+	case "Correction.reason":
+		if e.ComplexityRoot.Correction.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.Reason(childComplexity), true
 
 	case "LeaderboardConnection.edges":
 		if e.ComplexityRoot.LeaderboardConnection.Edges == nil {
@@ -208,6 +279,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MonthInfo.ClosedAt(childComplexity), true
+	case "MonthInfo.closesAt":
+		if e.ComplexityRoot.MonthInfo.ClosesAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonthInfo.ClosesAt(childComplexity), true
+	case "MonthInfo.digest":
+		if e.ComplexityRoot.MonthInfo.Digest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonthInfo.Digest(childComplexity), true
 	case "MonthInfo.endsAt":
 		if e.ComplexityRoot.MonthInfo.EndsAt == nil {
 			break
@@ -226,6 +309,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MonthInfo.Participants(childComplexity), true
+	case "MonthInfo.settlement":
+		if e.ComplexityRoot.MonthInfo.Settlement == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonthInfo.Settlement(childComplexity), true
 	case "MonthInfo.status":
 		if e.ComplexityRoot.MonthInfo.Status == nil {
 			break
@@ -244,6 +333,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CloseMonth(childComplexity, args["month"].(leaderboard.Month)), true
+	case "Mutation.correctScore":
+		if e.ComplexityRoot.Mutation.CorrectScore == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_correctScore_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CorrectScore(childComplexity, args["month"].(leaderboard.Month), args["playerId"].(string), args["score"].(*int), args["reason"].(string)), true
 	case "Mutation.submitScores":
 		if e.ComplexityRoot.Mutation.SubmitScores == nil {
 			break
@@ -281,6 +381,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Player.Name(childComplexity), true
+
+	case "Query.corrections":
+		if e.ComplexityRoot.Query.Corrections == nil {
+			break
+		}
+
+		args, err := ec.field_Query_corrections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Corrections(childComplexity, args["month"].(leaderboard.Month)), true
 
 	case "Query.leaderboard":
 		if e.ComplexityRoot.Query.Leaderboard == nil {
@@ -405,6 +517,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScoreResult.Status(childComplexity), true
+
+	case "Settlement.attempts":
+		if e.ComplexityRoot.Settlement.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Settlement.Attempts(childComplexity), true
+	case "Settlement.deliveredAt":
+		if e.ComplexityRoot.Settlement.DeliveredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Settlement.DeliveredAt(childComplexity), true
+	case "Settlement.lastError":
+		if e.ComplexityRoot.Settlement.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Settlement.LastError(childComplexity), true
+	case "Settlement.status":
+		if e.ComplexityRoot.Settlement.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Settlement.Status(childComplexity), true
 
 	case "Standing.final":
 		if e.ComplexityRoot.Standing.Final == nil {
@@ -543,7 +680,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/months.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
+//go:embed "schema/corrections.graphqls" "schema/months.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -555,6 +692,7 @@ func sourceData(filename string) string {
 }
 
 var sources = []*ast.Source{
+	{Name: "schema/corrections.graphqls", Input: sourceData("schema/corrections.graphqls"), BuiltIn: false},
 	{Name: "schema/months.graphqls", Input: sourceData("schema/months.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
 	{Name: "schema/scores.graphqls", Input: sourceData("schema/scores.graphqls"), BuiltIn: false},
@@ -565,6 +703,26 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_Correction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Correction_id(ctx, field)
+	case "month":
+		return ec.fieldContext_Correction_month(ctx, field)
+	case "playerId":
+		return ec.fieldContext_Correction_playerId(ctx, field)
+	case "before":
+		return ec.fieldContext_Correction_before(ctx, field)
+	case "after":
+		return ec.fieldContext_Correction_after(ctx, field)
+	case "reason":
+		return ec.fieldContext_Correction_reason(ctx, field)
+	case "at":
+		return ec.fieldContext_Correction_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Correction", field.Name)
+}
 
 func (ec *executionContext) childFields_LeaderboardConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -600,6 +758,12 @@ func (ec *executionContext) childFields_MonthInfo(ctx context.Context, field gra
 		return ec.fieldContext_MonthInfo_endsAt(ctx, field)
 	case "closedAt":
 		return ec.fieldContext_MonthInfo_closedAt(ctx, field)
+	case "closesAt":
+		return ec.fieldContext_MonthInfo_closesAt(ctx, field)
+	case "digest":
+		return ec.fieldContext_MonthInfo_digest(ctx, field)
+	case "settlement":
+		return ec.fieldContext_MonthInfo_settlement(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MonthInfo", field.Name)
 }
@@ -656,6 +820,20 @@ func (ec *executionContext) childFields_ScoreResult(ctx context.Context, field g
 		return ec.fieldContext_ScoreResult_month(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScoreResult", field.Name)
+}
+
+func (ec *executionContext) childFields_Settlement(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_Settlement_status(ctx, field)
+	case "attempts":
+		return ec.fieldContext_Settlement_attempts(ctx, field)
+	case "deliveredAt":
+		return ec.fieldContext_Settlement_deliveredAt(ctx, field)
+	case "lastError":
+		return ec.fieldContext_Settlement_lastError(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Settlement", field.Name)
 }
 
 func (ec *executionContext) childFields_Standing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -810,6 +988,44 @@ func (ec *executionContext) field_Mutation_closeMonth_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_correctScore_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "month",
+		func(ctx context.Context, v any) (leaderboard.Month, error) {
+			return ec.unmarshalNMonth2githubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["month"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "playerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["playerId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "score",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["score"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_submitScores_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -835,6 +1051,20 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_corrections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "month",
+		func(ctx context.Context, v any) (leaderboard.Month, error) {
+			return ec.unmarshalNMonth2githubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["month"] = arg0
 	return args, nil
 }
 
@@ -1013,6 +1243,167 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _Correction_id(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Correction_month(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_month(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Month, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.Month) graphql.Marshaler {
+			return ec.marshalNMonth2githubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_month(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type Month does not have child fields"))
+}
+
+func (ec *executionContext) _Correction_playerId(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_playerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlayerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_playerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Correction_before(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Correction_after(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Correction_reason(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Correction_at(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type Time does not have child fields"))
+}
 
 func (ec *executionContext) _LeaderboardConnection_edges(ctx context.Context, field graphql.CollectedField, obj *leaderboard.LeaderboardPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -1271,6 +1662,84 @@ func (ec *executionContext) fieldContext_MonthInfo_closedAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("MonthInfo", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _MonthInfo_closesAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.MonthInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonthInfo_closesAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosesAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonthInfo_closesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonthInfo", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MonthInfo_digest(ctx context.Context, field graphql.CollectedField, obj *leaderboard.MonthInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonthInfo_digest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MonthInfo().Digest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MonthInfo_digest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonthInfo", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MonthInfo_settlement(ctx context.Context, field graphql.CollectedField, obj *leaderboard.MonthInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonthInfo_settlement(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Settlement, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Settlement) graphql.Marshaler {
+			return ec.marshalOSettlement2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐSettlement(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MonthInfo_settlement(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MonthInfo",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Settlement(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_submitScores(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1353,6 +1822,50 @@ func (ec *executionContext) fieldContext_Mutation_closeMonth(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_closeMonth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_correctScore(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_correctScore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CorrectScore(ctx, fc.Args["month"].(leaderboard.Month), fc.Args["playerId"].(string), fc.Args["score"].(*int), fc.Args["reason"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Correction) graphql.Marshaler {
+			return ec.marshalNCorrection2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐCorrection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_correctScore(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Correction(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_correctScore_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -1665,6 +2178,50 @@ func (ec *executionContext) fieldContext_Query_months(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_months_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_corrections(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_corrections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Corrections(ctx, fc.Args["month"].(leaderboard.Month))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.Correction) graphql.Marshaler {
+			return ec.marshalNCorrection2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐCorrectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_corrections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Correction(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_corrections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -2007,6 +2564,98 @@ func (ec *executionContext) _ScoreResult_month(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_ScoreResult_month(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ScoreResult", field, true, true, errors.New("field of type Month does not have child fields"))
+}
+
+func (ec *executionContext) _Settlement_status(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Settlement) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Settlement_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.SettlementStatus) graphql.Marshaler {
+			return ec.marshalNSettlementStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐSettlementStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Settlement_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Settlement", field, false, false, errors.New("field of type SettlementStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Settlement_attempts(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Settlement) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Settlement_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Settlement_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Settlement", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Settlement_deliveredAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Settlement) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Settlement_deliveredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Settlement_deliveredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Settlement", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Settlement_lastError(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Settlement) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Settlement_lastError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Settlement_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Settlement", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Standing_month(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
@@ -3355,6 +4004,74 @@ func (ec *executionContext) unmarshalInputScoreEvent(ctx context.Context, obj an
 
 // region    **************************** object.gotpl ****************************
 
+var correctionImplementors = []string{"Correction"}
+
+func (ec *executionContext) _Correction(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Correction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, correctionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Correction")
+		case "id":
+			out.Values[i] = ec._Correction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "month":
+			out.Values[i] = ec._Correction_month(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "playerId":
+			out.Values[i] = ec._Correction_playerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._Correction_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._Correction_after(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._Correction_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._Correction_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var leaderboardConnectionImplementors = []string{"LeaderboardConnection"}
 
 func (ec *executionContext) _LeaderboardConnection(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.LeaderboardPage) graphql.Marshaler {
@@ -3527,27 +4244,75 @@ func (ec *executionContext) _MonthInfo(ctx context.Context, sel ast.SelectionSet
 		case "month":
 			out.Values[i] = ec._MonthInfo_month(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
 			out.Values[i] = ec._MonthInfo_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "participants":
 			out.Values[i] = ec._MonthInfo_participants(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "endsAt":
 			out.Values[i] = ec._MonthInfo_endsAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "closedAt":
 			out.Values[i] = ec._MonthInfo_closedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "closesAt":
+			out.Values[i] = ec._MonthInfo_closesAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "digest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MonthInfo_digest(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "settlement":
+			out.Values[i] = ec._MonthInfo_settlement(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -3600,6 +4365,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "closeMonth":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_closeMonth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "correctScore":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_correctScore(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -3829,6 +4601,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_months(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "corrections":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_corrections(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -4141,6 +4935,59 @@ func (ec *executionContext) _ScoreResult(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var settlementImplementors = []string{"Settlement"}
+
+func (ec *executionContext) _Settlement(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Settlement) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, settlementImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Settlement")
+		case "status":
+			out.Values[i] = ec._Settlement_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempts":
+			out.Values[i] = ec._Settlement_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deliveredAt":
+			out.Values[i] = ec._Settlement_deliveredAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lastError":
+			out.Values[i] = ec._Settlement_lastError(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -4709,6 +5556,36 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNCorrection2githubᚗcomᚋgamebackendᚋleaderboardᚐCorrection(ctx context.Context, sel ast.SelectionSet, v leaderboard.Correction) graphql.Marshaler {
+	return ec._Correction(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCorrection2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐCorrectionᚄ(ctx context.Context, sel ast.SelectionSet, v []leaderboard.Correction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCorrection2githubᚗcomᚋgamebackendᚋleaderboardᚐCorrection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCorrection2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐCorrection(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Correction) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Correction(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -4947,6 +5824,23 @@ func (ec *executionContext) unmarshalNScoreStatus2githubᚗcomᚋgamebackendᚋl
 }
 
 func (ec *executionContext) marshalNScoreStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐScoreStatus(ctx context.Context, sel ast.SelectionSet, v leaderboard.ScoreStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNSettlementStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐSettlementStatus(ctx context.Context, v any) (leaderboard.SettlementStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.SettlementStatus(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSettlementStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐSettlementStatus(ctx context.Context, sel ast.SelectionSet, v leaderboard.SettlementStatus) graphql.Marshaler {
 	_ = sel
 	res := graphql.MarshalString(string(v))
 	if res == graphql.Null {
@@ -5200,6 +6094,13 @@ func (ec *executionContext) marshalOMonthInfo2ᚖgithubᚗcomᚋgamebackendᚋle
 		return graphql.Null
 	}
 	return ec._MonthInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSettlement2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐSettlement(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Settlement) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Settlement(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOStanding2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐStanding(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Standing) graphql.Marshaler {

@@ -11,8 +11,10 @@ import (
 
 // Resolver holds the services the resolvers call.
 type Resolver struct {
-	StandingService leaderboard.StandingService
-	MonthService    leaderboard.MonthService
-	ScoreService    leaderboard.ScoreService
-	Logger          *slog.Logger
+	StandingService   leaderboard.StandingService
+	MonthService      leaderboard.MonthService
+	Closer            leaderboard.Closer
+	CorrectionService leaderboard.CorrectionService
+	ScoreService      leaderboard.ScoreService
+	Logger            *slog.Logger
 }

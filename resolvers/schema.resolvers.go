@@ -24,7 +24,7 @@ func (r *mutationResolver) CloseMonth(ctx context.Context, month leaderboard.Mon
 	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
-	return r.MonthService.CloseMonth(ctx, month)
+	return r.Closer.CloseMonth(ctx, month)
 }
 
 func (r *queryResolver) MyRank(ctx context.Context, month leaderboard.Month) (*leaderboard.Standing, error) {

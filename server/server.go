@@ -39,12 +39,17 @@ type Config struct {
 	// Standings answers standings and pages; nil means DB. It lets a cache
 	// such as the snapshot of closed months stand in front of the database.
 	Standings     leaderboard.StandingService
+	Closer        leaderboard.Closer
+	Exporter      leaderboard.StandingsExporter
 	Auth          auth.Config
 	Introspection bool
 	// GraphiQL serves the GraphiQL explorer at /graphiql (its assets load from
 	// a CDN in the user's browser) and turns introspection on for it.
 	GraphiQL bool
 	Logger   *slog.Logger
+	// Registry takes the server's metrics and is served at /metrics; nil
+	// means a registry of the server's own.
+	Registry *prometheus.Registry
 }
 
 // Server serves the leaderboard over HTTP.
@@ -56,7 +61,10 @@ type Server struct {
 
 // New returns a Server for cfg; Open starts it.
 func New(cfg Config) *Server {
-	registry := prometheus.NewRegistry()
+	registry := cfg.Registry
+	if registry == nil {
+		registry = prometheus.NewRegistry()
+	}
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	requests := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "leaderboard_http_request_duration_seconds",
@@ -72,6 +80,7 @@ func New(cfg Config) *Server {
 	gql := resolvers.NewServer(&resolvers.Resolver{
 		StandingService: standings,
 		MonthService:    cfg.DB,
+		Closer:          cfg.Closer,
 		ScoreService:    cfg.DB,
 		Logger:          cfg.Logger,
 	}, resolvers.ServerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
@@ -96,6 +105,7 @@ func New(cfg Config) *Server {
 		}
 		fmt.Fprintln(w, "ready")
 	}))
+	route("GET /admin/months/{month}/standings.csv", authn.Middleware(exportHandler(cfg.Exporter, cfg.Logger)))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
 	if cfg.GraphiQL {
 		route("GET /graphiql", playground.Handler("leaderboard", "/graphql"))
@@ -173,11 +183,16 @@ func onlyJSONPost(next http.Handler) http.Handler {
 
 // writeError answers with one GraphQL error coded BAD_USER_INPUT.
 func writeError(w http.ResponseWriter, status int, message string) {
+	writeErrorCode(w, status, leaderboard.EBADINPUT, message)
+}
+
+// writeErrorCode answers with one GraphQL error with the given code.
+func writeErrorCode(w http.ResponseWriter, status int, code, message string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]any{"errors": []any{map[string]any{
 		"message":    message,
-		"extensions": map[string]string{"code": leaderboard.EBADINPUT},
+		"extensions": map[string]string{"code": code},
 	}}})
 }
 

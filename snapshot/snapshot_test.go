@@ -46,7 +46,7 @@ func closedMonth(t *testing.T) (*db.DB, leaderboard.Month) {
 		t.Fatal(err)
 	}
 	m := leaderboard.MonthOf(now, time.UTC)
-	if _, err := store.CloseMonth(context.Background(), m); err != nil {
+	if _, _, err := store.TryCloseMonth(context.Background(), m, leaderboard.CloseHooks{}); err != nil {
 		t.Fatal(err)
 	}
 	return store, m

@@ -1,0 +1,289 @@
+package db
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// The close of a month runs on one connection that holds the month's close
+// lock, a session advisory lock, for the whole job: whichever instance takes
+// it runs the close, the others wait for the month to turn CLOSED. A crash
+// ends the session, which releases the lock and rolls the close transaction
+// back, so the month is left CLOSING with no ranks, and the next instance
+// that takes the lock runs the whole close again. Only a committed close
+// ranks a month, so it is ranked exactly once.
+
+// closeLockClass is the first key of the advisory locks of month closes and
+// corrections; the second is the month (year*100 + month).
+const closeLockClass = 0x6c62636c // "lbcl"
+
+// monthsChannel is the NOTIFY channel on which a committed close or
+// correction announces "<YYYY-MM> <ranks_version>" to every instance.
+const monthsChannel = "leaderboard_months"
+
+// digestProgressRows is how often the digest phase reports its progress.
+const digestProgressRows = 1_000_000
+
+// TryCloseMonth runs month m's close unless another session runs it or a
+// correction of it: ran is false then, and nothing was done. The close stops
+// the month's scores (CLOSING), then, in one transaction, builds its final
+// ranks with ROW_NUMBER(), indexes and analyzes them, computes the digest,
+// attaches them as the month's partition of final_ranks, marks the month
+// CLOSED and, with settlement on, records its month.closed message. A CLOSED
+// month is returned as it is. ENOTFOUND when the month never opened.
+func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (info *leaderboard.MonthInfo, ran bool, err error) {
+	ran, err = db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
+		phase(hooks, m, leaderboard.PhaseStopping, 0)
+		// Submissions hold the month row FOR SHARE while they write, so this
+		// UPDATE waits for those in flight, and every event acknowledged as
+		// applied is in the scores the ranks are built from.
+		const stopScores = `UPDATE months SET status = 'CLOSING' WHERE month = $1 AND status = 'OPEN'`
+		if _, err := conn.Exec(ctx, stopScores, m.Date()); err != nil {
+			return err
+		}
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			return db.closeTx(ctx, tx, m, hooks)
+		})
+	})
+	if err != nil || !ran {
+		return nil, ran, interpretCloseError(m, err)
+	}
+	info, err = db.Month(ctx, m)
+	return info, true, err
+}
+
+func interpretCloseError(m leaderboard.Month, err error) error {
+	if err == nil {
+		return nil
+	}
+	var domainErr *leaderboard.Error
+	if errors.As(err, &domainErr) {
+		return err
+	}
+	return fmt.Errorf("close month %s: %w", m, err)
+}
+
+// withMonthLock runs fn on a connection holding month m's close lock, or
+// returns false when another session holds it.
+func (db *DB) withMonthLock(ctx context.Context, m leaderboard.Month, fn func(*pgxpool.Conn) error) (bool, error) {
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Release()
+	key := m.Year()*100 + int(m.Month())
+	var locked bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, $2)`, closeLockClass, key).Scan(&locked); err != nil {
+		return false, err
+	}
+	if !locked {
+		return false, nil
+	}
+	defer func() {
+		// The job's context may have ended: unlock with a context of its
+		// own, and drop the session if even that fails, which unlocks too.
+		unlockCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(unlockCtx, `SELECT pg_advisory_unlock($1, $2)`, closeLockClass, key); err != nil {
+			conn.Conn().Close(unlockCtx)
+		}
+	}()
+	return true, fn(conn)
+}
+
+// closeTx is the close's transaction; the month is CLOSING or CLOSED.
+func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks leaderboard.CloseHooks) error {
+	const lockMonth = `SELECT status, ranks_version FROM months WHERE month = $1 FOR UPDATE`
+	var (
+		status  string
+		version int
+	)
+	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version); errors.Is(err, pgx.ErrNoRows) {
+		return leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
+	} else if err != nil {
+		return err
+	}
+	if leaderboard.MonthStatus(status) == leaderboard.MonthClosed {
+		return nil
+	}
+	version++
+	ranks, err := buildFinalRanks(ctx, tx, m, version, hooks)
+	if err != nil {
+		return err
+	}
+	phase(hooks, m, leaderboard.PhaseAttach, ranks.participants)
+	if err := attachFinalRanks(ctx, tx, m, version); err != nil {
+		return err
+	}
+	closedAt := db.now()
+	const markClosed = `UPDATE months SET status = 'CLOSED', closed_at = $2, participants = $3, digest = $4, ranks_version = $5
+		WHERE month = $1`
+	if _, err := tx.Exec(ctx, markClosed, m.Date(), closedAt, ranks.participants, ranks.digest, version); err != nil {
+		return err
+	}
+	if db.settlement {
+		msg := monthMessage{Type: messageClosed, Month: m.String(), ClosedAt: closedAt,
+			Participants: ranks.participants, Digest: ranks.digest, Top: ranks.top}
+		if err := insertMessage(ctx, tx, m, msg); err != nil {
+			return err
+		}
+	}
+	if err := notifyMonth(ctx, tx, m, version); err != nil {
+		return err
+	}
+	phase(hooks, m, leaderboard.PhaseDone, ranks.participants)
+	return nil
+}
+
+// finalRanks is what building a month's final ranks found.
+type finalRanks struct {
+	participants int64
+	digest       string
+	top          []messageEntry
+}
+
+// finalRanksTable returns the name of month m's final ranks table of the
+// given version: a correction builds the next version beside the one in use.
+func finalRanksTable(m leaderboard.Month, version int) string {
+	return pgx.Identifier{fmt.Sprintf("%s_v%d", partitionName("final_ranks", m), version)}.Sanitize()
+}
+
+// buildFinalRanks materializes month m's ranks into a standalone table of
+// the given version, indexes and analyzes it, and reads it back in rank
+// order for the digest, the message's top 100 and hooks.Rank.
+func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, hooks leaderboard.CloseHooks) (*finalRanks, error) {
+	table := finalRanksTable(m, version)
+	// Sorting and indexing ten million rows wants more memory and workers
+	// than the service's small reads; SET LOCAL ends with the transaction.
+	for _, set := range []string{
+		`SET LOCAL work_mem = '1GB'`,
+		`SET LOCAL maintenance_work_mem = '1GB'`,
+		`SET LOCAL max_parallel_workers_per_gather = 2`,
+		`SET LOCAL max_parallel_maintenance_workers = 2`,
+	} {
+		if _, err := tx.Exec(ctx, set); err != nil {
+			return nil, fmt.Errorf("build final ranks: %w", err)
+		}
+	}
+	phase(hooks, m, leaderboard.PhaseRanking, 0)
+	if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE TABLE %s (LIKE final_ranks)`, table)); err != nil {
+		return nil, fmt.Errorf("build final ranks: %w", err)
+	}
+	insert := fmt.Sprintf(`INSERT INTO %s (month, rank, player_id, score, reached_at)
+		SELECT month, ROW_NUMBER() OVER (ORDER BY score DESC, reached_at ASC, seq ASC), player_id, score, reached_at
+		FROM scores WHERE month = %s`, table, dateLiteral(m))
+	tag, err := tx.Exec(ctx, insert)
+	if err != nil {
+		return nil, fmt.Errorf("build final ranks: %w", err)
+	}
+	ranks := &finalRanks{participants: tag.RowsAffected()}
+	phase(hooks, m, leaderboard.PhaseIndexing, ranks.participants)
+	// Indexes are built after the rows are in: several times faster than
+	// maintaining them row by row. They match the parent's, so ATTACH adopts
+	// them. Statistics come now, not from autovacuum minutes later, so that
+	// the first reads after the close are planned as index range scans.
+	for _, step := range []string{
+		`ALTER TABLE %s ADD PRIMARY KEY (month, rank)`,
+		`CREATE UNIQUE INDEX ON %s (month, player_id)`,
+		`ANALYZE %s`,
+	} {
+		if _, err := tx.Exec(ctx, fmt.Sprintf(step, table)); err != nil {
+			return nil, fmt.Errorf("build final ranks: %w", err)
+		}
+	}
+	phase(hooks, m, leaderboard.PhaseDigest, 0)
+	if err := readFinalRanks(ctx, tx, m, table, ranks, hooks); err != nil {
+		return nil, fmt.Errorf("digest final ranks: %w", err)
+	}
+	return ranks, nil
+}
+
+// readFinalRanks reads table in rank order into ranks' digest and top, and
+// hands each entry to hooks.Rank.
+func readFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *finalRanks, hooks leaderboard.CloseHooks) error {
+	q := fmt.Sprintf(`SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
+		FROM %s f JOIN players p ON p.id = f.player_id ORDER BY f.rank`, table)
+	rows, err := tx.Query(ctx, q)
+	if err != nil {
+		return err
+	}
+	var (
+		e    leaderboard.RankEntry
+		name *string
+		d    = newDigest()
+	)
+	_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.PlayerID, &name}, func() error {
+		d.add(e)
+		if len(ranks.top) < messageTop {
+			ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.PlayerID, Name: name, Score: e.Score})
+		}
+		if e.Rank%digestProgressRows == 0 {
+			phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
+		}
+		if hooks.Rank != nil {
+			if err := hooks.Rank(e, leaderboard.Player{ID: e.PlayerID, Name: name}); err != nil {
+				return err
+			}
+		}
+		name = nil
+		return nil
+	})
+	ranks.digest = d.sum()
+	return err
+}
+
+// attachFinalRanks makes month m's final ranks table of the given version
+// its partition of final_ranks.
+func attachFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int) error {
+	attach := fmt.Sprintf(`ALTER TABLE final_ranks ATTACH PARTITION %s FOR VALUES IN (%s)`,
+		finalRanksTable(m, version), dateLiteral(m))
+	if _, err := tx.Exec(ctx, attach); err != nil {
+		return fmt.Errorf("attach final ranks: %w", err)
+	}
+	return nil
+}
+
+// notifyMonth announces, at commit, that month m's final ranks are now of
+// the given version.
+func notifyMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int) error {
+	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, monthsChannel, m.String()+" "+strconv.Itoa(version))
+	return err
+}
+
+func phase(hooks leaderboard.CloseHooks, m leaderboard.Month, p leaderboard.ClosePhase, rows int64) {
+	if hooks.Phase != nil {
+		hooks.Phase(m, p, rows)
+	}
+}
+
+// digest is the sha256 of a month's standings: one line
+// "rank,playerId,score\n" per rank, in rank order.
+type digest struct {
+	h   hash.Hash
+	buf []byte
+}
+
+func newDigest() *digest { return &digest{h: sha256.New()} }
+
+func (d *digest) add(e leaderboard.RankEntry) {
+	d.buf = strconv.AppendInt(d.buf[:0], int64(e.Rank), 10)
+	d.buf = append(d.buf, ',')
+	d.buf = append(d.buf, e.PlayerID...)
+	d.buf = append(d.buf, ',')
+	d.buf = strconv.AppendInt(d.buf, int64(e.Score), 10)
+	d.buf = append(d.buf, '\n')
+	d.h.Write(d.buf)
+}
+
+func (d *digest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }

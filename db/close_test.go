@@ -1,0 +1,324 @@
+package db_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// submitTable submits players p0..p(n-1) with scores full of ties and
+// returns them.
+func submitTable(t *testing.T, store *db.DB, n int) {
+	t.Helper()
+	var events []leaderboard.ScoreEvent
+	for i := range n {
+		e := event(fmt.Sprint("e", i), fmt.Sprint("p", i), leaderboard.ModeSet, (i*7)%5*10, at(i%3))
+		e.PlayerName = new(fmt.Sprint("Player ", i))
+		events = append(events, e)
+	}
+	mustSubmit(t, store, events...)
+}
+
+// digestOfPages is the digest of month m computed from its leaderboard pages.
+func digestOfPages(t *testing.T, store *db.DB, m leaderboard.Month) string {
+	t.Helper()
+	h := sha256.New()
+	after := ""
+	for {
+		page, err := store.Leaderboard(context.Background(), m, 7, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range page.Edges {
+			fmt.Fprintf(h, "%d,%s,%d\n", e.Entry.Rank, e.Entry.PlayerID, e.Entry.Score)
+			after = e.Cursor
+		}
+		if !page.HasNextPage {
+			return hex.EncodeToString(h.Sum(nil))
+		}
+	}
+}
+
+func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
+	store := mustOpenDB(t)
+	submitTable(t, store, 40)
+	var phases []leaderboard.ClosePhase
+	var ranked []leaderboard.RankEntry
+	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
+		Phase: func(_ leaderboard.Month, p leaderboard.ClosePhase, _ int64) { phases = append(phases, p) },
+		Rank: func(e leaderboard.RankEntry, p leaderboard.Player) error {
+			if p.ID != e.PlayerID || p.Name == nil {
+				t.Errorf("rank %d came with player %+v", e.Rank, p)
+			}
+			ranked = append(ranked, e)
+			return nil
+		},
+	})
+	if err != nil || !ran {
+		t.Fatalf("close: ran %t, %v", ran, err)
+	}
+	if info.Status != leaderboard.MonthClosed || info.Participants != 40 || len(ranked) != 40 {
+		t.Fatalf("closed month %+v, %d ranks handed over", info, len(ranked))
+	}
+	if want := digestOfPages(t, store, november); info.Digest != want {
+		t.Errorf("digest %s, pages hash to %s", info.Digest, want)
+	}
+	if info.Settlement == nil || info.Settlement.Status != leaderboard.SettlementDisabled {
+		t.Errorf("settlement without a webhook: %+v", info.Settlement)
+	}
+	want := []leaderboard.ClosePhase{leaderboard.PhaseStopping, leaderboard.PhaseRanking, leaderboard.PhaseIndexing,
+		leaderboard.PhaseDigest, leaderboard.PhaseAttach, leaderboard.PhaseDone}
+	if fmt.Sprint(phases) != fmt.Sprint(want) {
+		t.Errorf("phases %v, want %v", phases, want)
+	}
+}
+
+// A close whose rank hook fails is rolled back whole: the month stays
+// CLOSING, with no ranks, and closes on the next try.
+func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
+	store := mustOpenDB(t)
+	submitTable(t, store, 5)
+	_, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
+		Rank: func(leaderboard.RankEntry, leaderboard.Player) error { return errors.New("out of memory") },
+	})
+	if err == nil {
+		t.Fatal("close succeeded with a failing hook")
+	}
+	if info, _ := store.Month(context.Background(), november); info.Status != leaderboard.MonthClosing || info.Digest != "" {
+		t.Fatalf("after a failed close: %+v", info)
+	}
+	if info := mustClose(t, store, november); info.Status != leaderboard.MonthClosed || info.Participants != 5 {
+		t.Fatalf("second close: %+v", info)
+	}
+}
+
+// While another session holds a month's close lock, TryCloseMonth does
+// nothing and says so; once it is free, it closes.
+func TestTryCloseMonth_OneCloserAtATime(t *testing.T) {
+	store := mustOpenDB(t)
+	submitTable(t, store, 3)
+	conn := mustConn(t)
+	const lock = `SELECT pg_advisory_lock(x'6c62636c'::int, 202611)`
+	if _, err := conn.Exec(context.Background(), lock); err != nil {
+		t.Fatal(err)
+	}
+	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{})
+	if err != nil || ran || info != nil {
+		t.Fatalf("with the lock held elsewhere: %+v, ran %t, %v", info, ran, err)
+	}
+	if info, _ := store.Month(context.Background(), november); info.Status != leaderboard.MonthOpen {
+		t.Fatalf("a close that did not run changed the month: %+v", info)
+	}
+	if _, err := conn.Exec(context.Background(), `SELECT pg_advisory_unlock_all()`); err != nil {
+		t.Fatal(err)
+	}
+	if info := mustClose(t, store, november); info.Status != leaderboard.MonthClosed {
+		t.Fatalf("after the lock was freed: %+v", info)
+	}
+}
+
+func TestMonthsToClose_DueAfterGraceAndResumes(t *testing.T) {
+	store := mustOpenDB(t)
+	submitTable(t, store, 3)
+	openAt := func(now time.Time) *db.DB {
+		s, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return now }), db.WithCloseGrace(15*time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	end := november.End(time.UTC)
+	for _, c := range []struct {
+		now  time.Time
+		auto bool
+		want string
+	}{
+		{end.Add(14 * time.Minute), true, "[]"},
+		{end.Add(15 * time.Minute), true, "[2026-11 OPEN]"},
+		{end.Add(time.Hour), false, "[]"},
+	} {
+		due, err := openAt(c.now).MonthsToClose(context.Background(), c.auto)
+		if got := fmt.Sprint(monthStates(due)); err != nil || got != c.want {
+			t.Errorf("at end+%s auto %t: %s, %v; want %s", c.now.Sub(end), c.auto, got, err, c.want)
+		}
+	}
+	if info, _ := openAt(end.Add(time.Hour)).Month(context.Background(), november); !info.ClosesAt.Equal(end.Add(15 * time.Minute)) {
+		t.Errorf("closesAt %s, want end + 15m", info.ClosesAt)
+	}
+	// A close interrupted after it stopped the scores is due whatever the clock.
+	if _, err := mustConn(t).Exec(context.Background(), `UPDATE months SET status = 'CLOSING'`); err != nil {
+		t.Fatal(err)
+	}
+	due, err := store.MonthsToClose(context.Background(), false)
+	if got := fmt.Sprint(monthStates(due)); err != nil || got != "[2026-11 CLOSING]" {
+		t.Errorf("a CLOSING month: %s, %v", got, err)
+	}
+}
+
+func monthStates(infos []leaderboard.MonthInfo) []string {
+	out := []string{}
+	for _, i := range infos {
+		out = append(out, i.Month.String()+" "+string(i.Status))
+	}
+	return out
+}
+
+// The close records one month.closed message; a failed delivery keeps it
+// PENDING with its error, and the next attempt sends the same message.
+func TestSettlement_MessageDeliveredAtLeastOnce(t *testing.T) {
+	store := mustOpenDB(t, db.WithSettlement(true))
+	submitTable(t, store, 120)
+	info := mustClose(t, store, november)
+	if info.Settlement == nil || info.Settlement.Status != leaderboard.SettlementPending {
+		t.Fatalf("settlement after the close: %+v", info.Settlement)
+	}
+	var sent []leaderboard.Message
+	fail := true
+	send := func(_ context.Context, m leaderboard.Message) error {
+		sent = append(sent, m)
+		if fail {
+			return errors.New("connection refused")
+		}
+		return nil
+	}
+	now := func(int) time.Duration { return 0 }
+	for range 2 {
+		if found, err := store.DeliverNext(context.Background(), send, now); err != nil || !found {
+			t.Fatalf("deliver: found %t, %v", found, err)
+		}
+		info, _ = store.Month(context.Background(), november)
+		if fail && (info.Settlement.Status != leaderboard.SettlementPending || info.Settlement.Attempts != 1 ||
+			info.Settlement.LastError == nil || !strings.Contains(*info.Settlement.LastError, "refused")) {
+			t.Fatalf("after a failed attempt: %+v", info.Settlement)
+		}
+		fail = false
+	}
+	if info.Settlement.Status != leaderboard.SettlementDelivered || info.Settlement.Attempts != 2 || info.Settlement.DeliveredAt == nil {
+		t.Fatalf("after a delivery: %+v", info.Settlement)
+	}
+	if found, err := store.DeliverNext(context.Background(), send, now); err != nil || found {
+		t.Fatalf("a delivered message was sent again: %t, %v", found, err)
+	}
+	if len(sent) != 2 || sent[0].ID != sent[1].ID || !bytes.Equal(sent[0].Body, sent[1].Body) {
+		t.Fatalf("attempts differ: %+v", sent)
+	}
+	var body struct {
+		ID, Type, Month, Digest string
+		Participants            int
+		Top                     []struct {
+			Rank     int
+			PlayerID string
+			Name     *string
+			Score    int
+		}
+	}
+	if err := json.Unmarshal(sent[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if body.ID != sent[0].ID || body.Type != "month.closed" || body.Month != "2026-11" || body.Digest != info.Digest ||
+		body.Participants != 120 || len(body.Top) != 100 || body.Top[0].Rank != 1 || body.Top[0].Name == nil {
+		t.Errorf("message body: %s", sent[0].Body)
+	}
+}
+
+func TestExportStandings_StreamsTheFinalRanksInOrder(t *testing.T) {
+	store := mustOpenDB(t)
+	submitTable(t, store, 30)
+	var out bytes.Buffer
+	if err := store.ExportStandings(context.Background(), november, &out); leaderboard.ErrorCode(err) != leaderboard.ECONFLICT {
+		t.Fatalf("export of an open month: %v", err)
+	}
+	if err := store.ExportStandings(context.Background(), november.Prev(), &out); leaderboard.ErrorCode(err) != leaderboard.ENOTFOUND {
+		t.Fatalf("export of an unknown month: %v", err)
+	}
+	info := mustClose(t, store, november)
+	if err := store.ExportStandings(context.Background(), november, &out); err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(records[0], ",") != db.ExportHeader || len(records) != 31 {
+		t.Fatalf("header %v, %d lines", records[0], len(records))
+	}
+	h := sha256.New()
+	for i, r := range records[1:] {
+		fmt.Fprintf(h, "%s,%s,%s\n", r[0], r[1], r[3])
+		if r[0] != fmt.Sprint(i+1) || !strings.HasPrefix(r[2], "Player ") {
+			t.Errorf("line %d: %v", i+1, r)
+		}
+		if _, err := time.Parse(time.RFC3339Nano, r[4]); err != nil {
+			t.Errorf("reached_at %q: %v", r[4], err)
+		}
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != info.Digest {
+		t.Errorf("export hashes to %s, digest %s", got, info.Digest)
+	}
+	if first, last := records[1][5], records[30][5]; first != "100.0000" || last != "3.3333" {
+		t.Errorf("percentiles %s .. %s", first, last)
+	}
+}
+
+func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
+	store := mustOpenDB(t, db.WithSettlement(true))
+	submitTable(t, store, 4)
+	mustClose(t, store, november)
+	later := func(months int) *db.DB {
+		s, err := db.Open(context.Background(), pg.URL,
+			db.WithClock(func() time.Time { return testNow.AddDate(0, months, 0) }), db.WithSettlement(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	// Retaining one month before the current: November goes in January.
+	if dropped, err := later(1).DropOldMonths(context.Background(), 1); err != nil || len(dropped) != 0 {
+		t.Fatalf("in December: dropped %v, %v", dropped, err)
+	}
+	if dropped, err := later(2).DropOldMonths(context.Background(), 1); err != nil || len(dropped) != 0 {
+		t.Fatalf("with its settlement pending: dropped %v, %v", dropped, err)
+	}
+	deliver := func(context.Context, leaderboard.Message) error { return nil }
+	if _, err := store.DeliverNext(context.Background(), deliver, func(int) time.Duration { return 0 }); err != nil {
+		t.Fatal(err)
+	}
+	if dropped, err := later(2).DropOldMonths(context.Background(), 1); err != nil || fmt.Sprint(dropped) != "[2026-11]" {
+		t.Fatalf("in January, settled: dropped %v, %v", dropped, err)
+	}
+	if info, err := store.Month(context.Background(), november); err != nil || info != nil {
+		t.Fatalf("a dropped month reads as %+v, %v", info, err)
+	}
+	var tables int
+	err := mustConn(t).QueryRow(context.Background(),
+		`SELECT count(*) FROM pg_class WHERE relname LIKE '%2026_11%' AND relkind IN ('r', 'p')`).Scan(&tables)
+	if err != nil || tables != 0 {
+		t.Fatalf("%d tables of the month left, %v", tables, err)
+	}
+}
+
+// mustConn returns a connection of its own to the test database.
+func mustConn(t *testing.T) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}

@@ -1,0 +1,73 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// DropOldMonths drops every CLOSED month more than retain months before the
+// current one whose settlement messages were all delivered (or that has
+// none), and returns them. A month goes whole, in one transaction: its
+// partitions of scores and final_ranks are detached and dropped, never
+// emptied row by row, and its counters, events, messages and corrections
+// are deleted with its row.
+func (db *DB) DropOldMonths(ctx context.Context, retain int) ([]leaderboard.Month, error) {
+	cutoff := leaderboard.MonthOf(db.now(), db.loc)
+	for range retain {
+		cutoff = cutoff.Prev()
+	}
+	const q = `SELECT month FROM months m WHERE status = 'CLOSED' AND month < $1
+		AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.month = m.month AND o.delivered_at IS NULL)
+		ORDER BY month`
+	rows, err := db.pool.Query(ctx, q, cutoff.Date())
+	if err != nil {
+		return nil, fmt.Errorf("find months to drop: %w", err)
+	}
+	dates, err := pgx.CollectRows(rows, pgx.RowTo[time.Time])
+	if err != nil {
+		return nil, fmt.Errorf("find months to drop: %w", err)
+	}
+	var dropped []leaderboard.Month
+	for _, d := range dates {
+		m := leaderboard.MonthFromDate(d)
+		if err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return dropMonth(ctx, tx, m) }); err != nil {
+			return dropped, fmt.Errorf("drop month %s: %w", m, err)
+		}
+		db.closedMonths.Delete(m)
+		dropped = append(dropped, m)
+	}
+	return dropped, nil
+}
+
+// dropMonth drops month m, which is CLOSED, and everything of it.
+func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) error {
+	var version int
+	const lock = `SELECT ranks_version FROM months WHERE month = $1 AND status = 'CLOSED' FOR UPDATE`
+	if err := tx.QueryRow(ctx, lock, m.Date()).Scan(&version); err != nil {
+		return err
+	}
+	scores := pgx.Identifier{partitionName("scores", m)}.Sanitize()
+	ranks := finalRanksTable(m, version)
+	steps := []string{
+		`ALTER TABLE scores DETACH PARTITION ` + scores,
+		`DROP TABLE ` + scores,
+		`ALTER TABLE final_ranks DETACH PARTITION ` + ranks,
+		`DROP TABLE ` + ranks,
+	}
+	for _, step := range steps {
+		if _, err := tx.Exec(ctx, step); err != nil {
+			return err
+		}
+	}
+	for _, table := range []string{"score_block_counts", "score_counts", "score_hour_counts", "score_events", "months"} {
+		if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE month = $1`, m.Date()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package leaderboard
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// SettlementStatus says whether a closed month's messages reached the
+// studio's reward system.
+type SettlementStatus string
+
+// The states of a settlement.
+const (
+	SettlementDisabled  SettlementStatus = "DISABLED"  // no webhook is configured
+	SettlementPending   SettlementStatus = "PENDING"   // a message waits to be delivered
+	SettlementDelivered SettlementStatus = "DELIVERED" // every message was answered with a 2xx
+)
+
+// Settlement is the delivery of a closed month's newest message
+// (month.closed, or month.corrected after a correction).
+type Settlement struct {
+	Status      SettlementStatus
+	Attempts    int
+	DeliveredAt *time.Time
+	LastError   *string
+}
+
+// Correction is an admin's change of one player's total in one month, kept
+// with its reason as the audit trail.
+type Correction struct {
+	ID       string
+	Month    Month
+	PlayerID string
+	Before   *int // the total before; nil when the player had no score
+	After    *int // the total after; nil when the player was removed
+	Reason   string
+	At       time.Time
+}
+
+// MaxReasonLen is the longest reason of a correction, in characters.
+const MaxReasonLen = 500
+
+// ClosePhase names a step of a month's close job, for logs and metrics.
+type ClosePhase string
+
+// The phases of a close, in order.
+const (
+	PhaseStopping ClosePhase = "stopping" // OPEN -> CLOSING: waits for submissions in flight
+	PhaseRanking  ClosePhase = "ranking"  // ROW_NUMBER() into the month's final ranks
+	PhaseIndexing ClosePhase = "indexing" // indexes and statistics of the final ranks
+	PhaseDigest   ClosePhase = "digest"   // sha256 of the standings, in rank order
+	PhaseAttach   ClosePhase = "attach"   // the ranks become the month's partition; CLOSED
+	PhaseDone     ClosePhase = "done"     // committed
+)
+
+// CloseHooks follow a close job. Each may be nil.
+type CloseHooks struct {
+	// Phase is called as each phase starts, with the rows done so far.
+	Phase func(m Month, phase ClosePhase, rows int64)
+	// Rank is called with every final entry and its player in rank order,
+	// before the close commits; the close fails if it returns an error. A
+	// close that fails after calls to Rank did not happen.
+	Rank func(RankEntry, Player) error
+}
+
+// Closer runs the close of a month as a background job.
+type Closer interface {
+	// CloseMonth starts month m's close, or joins the one running on any
+	// instance, and returns the month when it is CLOSED or, at the latest
+	// when ctx ends, as it stands (CLOSING). Cancelling ctx cancels nothing
+	// of the close. ENOTFOUND when the month never opened.
+	CloseMonth(ctx context.Context, m Month) (*MonthInfo, error)
+}
+
+// CorrectionService changes and lists corrections.
+type CorrectionService interface {
+	// CorrectScore sets player's total in month m to *score, or removes the
+	// player from m when score is nil, and records the correction with its
+	// reason. On a CLOSED month the final ranks are rebuilt. EBADINPUT for a
+	// score outside MinScore..MaxScore or an empty reason; ENOTFOUND for a
+	// month that never opened or a player to remove who has no score.
+	CorrectScore(ctx context.Context, m Month, playerID string, score *int, reason string) (*Correction, error)
+	// Corrections lists month m's corrections, oldest first.
+	Corrections(ctx context.Context, m Month) ([]Correction, error)
+}
+
+// Message is a settlement message to the studio's reward system, as stored:
+// its body is sent and signed byte for byte.
+type Message struct {
+	ID       string // stable across attempts: the receiver dedupes by it
+	Type     string // month.closed or month.corrected
+	Month    Month
+	Body     []byte
+	Attempts int // attempts made before this one
+}
+
+// StandingsExporter writes the final standings of closed months.
+type StandingsExporter interface {
+	// ExportStandings writes closed month m's final standings to w as CSV in
+	// rank order. ENOTFOUND when the month never opened; ECONFLICT while it
+	// is not CLOSED. An error after the first byte leaves w partial.
+	ExportStandings(ctx context.Context, m Month, w io.Writer) error
+}

@@ -1,0 +1,174 @@
+// Package lifecycle runs the months of the event unattended: the close of a
+// month as a background job that no request owns, and the scheduler that
+// starts due closes, resumes interrupted ones and runs the other periodic
+// duties of every instance.
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// CloseStore is what a close job needs of the database.
+type CloseStore interface {
+	// Month returns the month's info, or nil when it never opened.
+	Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error)
+	// TryCloseMonth runs month m's close unless another instance runs it,
+	// in which case ran is false and nothing was done.
+	TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (info *leaderboard.MonthInfo, ran bool, err error)
+}
+
+// CloserOptions tune a Closer.
+type CloserOptions struct {
+	// MaxWait is how long CloseMonth waits for the close before it answers
+	// with the month CLOSING (default 10 s).
+	MaxWait time.Duration
+	// Poll is how often a job whose close runs on another instance looks
+	// whether it finished or was abandoned (default 1 s).
+	Poll time.Duration
+	// Hooks follow each close run by this instance.
+	Hooks leaderboard.CloseHooks
+}
+
+// Closer runs month closes as background jobs, at most one per month in this
+// instance; a database lock makes it one across instances. It implements
+// leaderboard.Closer and is safe for concurrent use.
+type Closer struct {
+	store  CloseStore
+	opts   CloserOptions
+	logger *slog.Logger
+
+	// ctx is the jobs' context: it ends with Close, not with any request.
+	ctx    context.Context
+	cancel context.CancelFunc
+	jobs   sync.WaitGroup
+
+	mu      sync.Mutex
+	running map[leaderboard.Month]*closeJob
+}
+
+// closeJob is one month's close in this instance; done is closed when it
+// ends, with err set when it failed.
+type closeJob struct {
+	done chan struct{}
+	err  error
+}
+
+// NewCloser returns a Closer that closes months in store.
+func NewCloser(store CloseStore, logger *slog.Logger, opts CloserOptions) *Closer {
+	if opts.MaxWait <= 0 {
+		opts.MaxWait = 10 * time.Second
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = time.Second
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Closer{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
+		running: map[leaderboard.Month]*closeJob{}}
+}
+
+// CloseMonth starts month m's close, or joins the one running, and returns
+// the month once it is CLOSED or, after MaxWait or when ctx ends, as it
+// stands. ENOTFOUND when the month never opened; the close's own error when
+// it failed before the wait ended.
+func (c *Closer) CloseMonth(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
+	info, err := c.store.Month(ctx, m)
+	switch {
+	case err != nil:
+		return nil, err
+	case info == nil:
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
+	case info.Status == leaderboard.MonthClosed:
+		return info, nil
+	}
+	job := c.start(m, "requested")
+	timer := time.NewTimer(c.opts.MaxWait)
+	defer timer.Stop()
+	select {
+	case <-job.done:
+		if job.err != nil {
+			return nil, job.err
+		}
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	// The caller may have gone: read the month on a context of its own.
+	readCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	return c.store.Month(readCtx, m)
+}
+
+// start starts month m's close job unless one is running in this instance,
+// and returns the job. why is logged: requested, due, resumed.
+func (c *Closer) start(m leaderboard.Month, why string) *closeJob {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if job := c.running[m]; job != nil {
+		return job
+	}
+	job := &closeJob{done: make(chan struct{})}
+	if c.ctx.Err() != nil {
+		job.err = leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the service is shutting down; the close of %s resumes at its next start", m)
+		close(job.done)
+		return job
+	}
+	c.running[m] = job
+	c.logger.Info("close job started", "month", m.String(), "why", why)
+	c.jobs.Go(func() {
+		job.err = c.run(m)
+		c.mu.Lock()
+		delete(c.running, m)
+		c.mu.Unlock()
+		close(job.done)
+	})
+	return job
+}
+
+// Running reports whether month m's close job runs in this instance.
+func (c *Closer) Running(m leaderboard.Month) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.running[m] != nil
+}
+
+// run closes month m, or waits while another instance does, until the
+// month is CLOSED or the Closer is closed.
+func (c *Closer) run(m leaderboard.Month) error {
+	start := time.Now()
+	for attempt := 1; ; attempt++ {
+		// Once the instance running the close ends, either way, the lock is
+		// free: this call then finds the month CLOSED, or closes it itself.
+		info, ran, err := c.store.TryCloseMonth(c.ctx, m, c.opts.Hooks)
+		switch {
+		case err != nil && errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
+			c.logger.Warn("close job cancelled by shutdown; it resumes at the next start", "month", m.String())
+			return leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the service is shutting down; the close of %s resumes at its next start", m)
+		case err != nil:
+			c.logger.Error("close job failed; the scheduler retries it", "month", m.String(), "err", err)
+			return err
+		case ran:
+			c.logger.Info("close job finished", "month", m.String(), "status", string(info.Status),
+				"participants", info.Participants, "digest", info.Digest, "took", time.Since(start).Round(time.Millisecond))
+			return nil
+		case attempt == 1:
+			c.logger.Info("close runs on another instance; waiting for it", "month", m.String())
+		}
+		select {
+		case <-c.ctx.Done():
+			return leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the service is shutting down")
+		case <-time.After(c.opts.Poll):
+		}
+	}
+}
+
+// Close cancels the running close jobs and waits for them. A cancelled close
+// leaves its month CLOSING; the scheduler of the next instance resumes it.
+func (c *Closer) Close() {
+	c.cancel()
+	c.jobs.Wait()
+}

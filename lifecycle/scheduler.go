@@ -1,0 +1,84 @@
+package lifecycle
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// DueStore finds the months whose close should run.
+type DueStore interface {
+	// MonthsToClose returns the CLOSING months and, when auto is true, the
+	// OPEN months whose closesAt has passed, with their Month and Status.
+	MonthsToClose(ctx context.Context, auto bool) ([]leaderboard.MonthInfo, error)
+}
+
+// Task is a periodic duty of every instance, such as retention or checking
+// the versions of the closed months held in memory. It returns an error to
+// be logged; the next tick runs it again.
+type Task struct {
+	Name string
+	Run  func(ctx context.Context) error
+}
+
+// Scheduler is the loop every instance runs: at start and then every
+// Interval, it starts the close of each month that is due (AutoClose) and
+// resumes each close found CLOSING with no job running here, then runs its
+// Tasks. Each tick has a deadline of Interval.
+type Scheduler struct {
+	Store     DueStore
+	Closer    *Closer
+	AutoClose bool
+	Interval  time.Duration
+	Tasks     []Task
+	Logger    *slog.Logger
+}
+
+// Run ticks until ctx ends.
+func (s *Scheduler) Run(ctx context.Context) {
+	ticker := time.NewTicker(s.Interval)
+	defer ticker.Stop()
+	for {
+		s.Tick(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+// Tick runs one round of the scheduler's duties.
+func (s *Scheduler) Tick(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, s.Interval)
+	defer cancel()
+	due, err := s.Store.MonthsToClose(ctx, s.AutoClose)
+	if err != nil {
+		s.Logger.Warn("scheduler: find months to close", "err", err)
+	}
+	for _, info := range due {
+		if s.Closer.Running(info.Month) {
+			continue
+		}
+		why := "due"
+		if info.Status == leaderboard.MonthClosing {
+			// A close found CLOSING with no job here is running on another
+			// instance (the job then waits for it) or was interrupted.
+			why = "resumed"
+			s.Logger.Warn("found a month CLOSING with no close job in this instance; resuming it", "month", info.Month.String())
+		}
+		s.Closer.start(info.Month, why)
+	}
+	var wg sync.WaitGroup
+	for _, task := range s.Tasks {
+		wg.Go(func() {
+			if err := task.Run(ctx); err != nil && ctx.Err() == nil {
+				s.Logger.Warn("scheduler: "+task.Name, "err", err)
+			}
+		})
+	}
+	wg.Wait()
+}

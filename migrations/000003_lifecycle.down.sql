@@ -1,0 +1,4 @@
+DROP TABLE IF EXISTS removed_players;
+DROP TABLE IF EXISTS corrections;
+DROP TABLE IF EXISTS outbox;
+ALTER TABLE months DROP COLUMN IF EXISTS ranks_version, DROP COLUMN IF EXISTS digest;

@@ -1,0 +1,86 @@
+package server
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
+)
+
+// exportHandler serves GET /admin/months/{month}/standings.csv: a closed
+// month's final standings, streamed as CSV, for the admin role.
+func exportHandler(exporter leaderboard.StandingsExporter, logger *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := auth.Require(r.Context(), leaderboard.RoleAdmin); err != nil {
+			writeCodedError(w, err)
+			return
+		}
+		month, err := leaderboard.ParseMonth(r.PathValue("month"))
+		if err != nil {
+			writeCodedError(w, err)
+			return
+		}
+		out := &startedWriter{ResponseWriter: w, month: month}
+		if err := exporter.ExportStandings(r.Context(), month, out); err != nil {
+			if !out.started {
+				writeCodedError(w, err)
+				return
+			}
+			// The status is sent: all that is left is to cut the body short,
+			// which a client sees as a truncated transfer.
+			logger.ErrorContext(r.Context(), "export cut short", "month", month.String(), "err", err)
+			panic(http.ErrAbortHandler)
+		}
+	})
+}
+
+// startedWriter sets the CSV headers before the first byte of the body and
+// remembers that the body has started.
+type startedWriter struct {
+	http.ResponseWriter
+	month   leaderboard.Month
+	started bool
+}
+
+func (w *startedWriter) Write(p []byte) (int, error) {
+	if !w.started {
+		w.started = true
+		h := w.Header()
+		h.Set("Content-Type", "text/csv; charset=utf-8")
+		h.Set("Content-Disposition", `attachment; filename="standings-`+w.month.String()+`.csv"`)
+		h.Set("Cache-Control", "no-store")
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// statusOf is the HTTP status of an error with a domain code.
+func statusOf(code string) int {
+	switch code {
+	case leaderboard.EBADINPUT:
+		return http.StatusBadRequest
+	case leaderboard.EUNAUTHENTICATED:
+		return http.StatusUnauthorized
+	case leaderboard.EFORBIDDEN:
+		return http.StatusForbidden
+	case leaderboard.ENOTFOUND:
+		return http.StatusNotFound
+	case leaderboard.ECONFLICT, leaderboard.EMONTHCLOSED:
+		return http.StatusConflict
+	case leaderboard.ERATELIMITED:
+		return http.StatusTooManyRequests
+	case leaderboard.EUNAVAILABLE:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// writeCodedError answers with one GraphQL-shaped error carrying err's code
+// and client message, under the code's HTTP status.
+func writeCodedError(w http.ResponseWriter, err error) {
+	code := leaderboard.ErrorCode(err)
+	if code == leaderboard.EUNAUTHENTICATED {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+	}
+	writeErrorCode(w, statusOf(code), code, leaderboard.ErrorMessage(err))
+}

@@ -1,0 +1,169 @@
+// Package settlement tells the studio's reward system about closed and
+// corrected months: it delivers the outbox's messages to a webhook, signed
+// with HMAC-SHA256, at least once, retrying with capped, jittered
+// exponential backoff. Receivers dedupe by the X-Leaderboard-Event-Id header,
+// which stays the same on every attempt.
+package settlement
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// The headers of a delivery.
+const (
+	HeaderEventID   = "X-Leaderboard-Event-Id"
+	HeaderEventType = "X-Leaderboard-Event-Type"
+	HeaderSignature = "X-Leaderboard-Signature"
+)
+
+// Outbox is where the messages wait.
+type Outbox interface {
+	// DeliverNext claims the oldest due message no other instance holds,
+	// calls send with it and records the outcome, retrying a failed one
+	// retryIn(attempts) later. It returns false when no message is due.
+	DeliverNext(ctx context.Context, send func(context.Context, leaderboard.Message) error,
+		retryIn func(attempts int) time.Duration) (bool, error)
+}
+
+// Config is where and how messages are delivered.
+type Config struct {
+	URL    string // the studio's webhook
+	Secret []byte // key of the HMAC-SHA256 signature
+	// Timeout bounds one attempt (default 10 s).
+	Timeout time.Duration
+	// Backoff spaces out the attempts of a failing message.
+	Backoff Backoff
+	// Interval is how often the outbox is looked at when it was empty
+	// (default 5 s).
+	Interval time.Duration
+}
+
+// Deliverer sends the outbox's messages to the webhook.
+type Deliverer struct {
+	outbox Outbox
+	cfg    Config
+	client *http.Client
+	logger *slog.Logger
+	// observe is told the outcome of every attempt: "delivered" or "failed".
+	observe func(outcome string)
+}
+
+// New returns a Deliverer of outbox's messages; observe (may be nil) is told
+// the outcome of each attempt.
+func New(outbox Outbox, cfg Config, logger *slog.Logger, observe func(outcome string)) *Deliverer {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = 5 * time.Second
+	}
+	if observe == nil {
+		observe = func(string) {}
+	}
+	return &Deliverer{outbox: outbox, cfg: cfg, client: &http.Client{Timeout: cfg.Timeout}, logger: logger, observe: observe}
+}
+
+// Run delivers messages until ctx ends: every due message, then it waits
+// Interval and looks again.
+func (d *Deliverer) Run(ctx context.Context) {
+	for {
+		for ctx.Err() == nil {
+			found, err := d.outbox.DeliverNext(ctx, d.send, d.cfg.Backoff.Delay)
+			if err != nil && ctx.Err() == nil {
+				d.logger.Warn("settlement: read the outbox", "err", err)
+			}
+			if !found || err != nil {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(d.cfg.Interval):
+		}
+	}
+}
+
+// send POSTs one message; any answer but a 2xx is an error.
+func (d *Deliverer) send(ctx context.Context, msg leaderboard.Message) error {
+	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.cfg.URL, bytes.NewReader(msg.Body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "leaderboard-settlement")
+	req.Header.Set(HeaderEventID, msg.ID)
+	req.Header.Set(HeaderEventType, msg.Type)
+	req.Header.Set(HeaderSignature, Sign(d.cfg.Secret, msg.Body))
+	resp, err := d.client.Do(req)
+	if err == nil {
+		// Drain a little so the connection can be reused; the body is not needed.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+		resp.Body.Close()
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			err = fmt.Errorf("webhook answered %s", resp.Status)
+		}
+	}
+	log := d.logger.With("id", msg.ID, "type", msg.Type, "month", msg.Month.String(), "attempt", msg.Attempts+1)
+	if err != nil {
+		d.observe("failed")
+		log.Warn("settlement: delivery failed; retrying later", "err", err)
+		return err
+	}
+	d.observe("delivered")
+	log.Info("settlement: delivered")
+	return nil
+}
+
+// Sign returns the X-Leaderboard-Signature of body: "sha256=" and the hex
+// HMAC-SHA256 of body with secret.
+func Sign(secret, body []byte) string {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// Verify reports whether signature is body's signature with secret, in
+// constant time: what a receiver checks before it trusts a message.
+func Verify(secret, body []byte, signature string) bool {
+	return hmac.Equal([]byte(signature), []byte(Sign(secret, body)))
+}
+
+// Backoff is capped exponential backoff with jitter: attempt n waits a
+// random time between half and all of min(Max, Base * 2^(n-1)).
+type Backoff struct {
+	Base time.Duration // default 1 s
+	Max  time.Duration // default 10 min
+}
+
+// Delay returns how long to wait after the attempts-th failed attempt.
+func (b Backoff) Delay(attempts int) time.Duration {
+	base, ceiling := b.Base, b.Max
+	if base <= 0 {
+		base = time.Second
+	}
+	if ceiling <= 0 {
+		ceiling = 10 * time.Minute
+	}
+	d := ceiling
+	if attempts <= 1 {
+		d = min(base, ceiling)
+	} else if shift := attempts - 1; shift < 32 && base<<shift > 0 {
+		d = min(base<<shift, ceiling)
+	}
+	return d/2 + rand.N(d/2+1)
+}
