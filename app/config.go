@@ -29,6 +29,9 @@ type Config struct {
 	// events; then it closes by itself when AutoClose is on.
 	CloseGrace time.Duration // LEADERBOARD_CLOSE_GRACE
 	AutoClose  bool          // LEADERBOARD_AUTO_CLOSE
+	// CloseWait is how long closeMonth waits for the close before it
+	// answers CLOSING.
+	CloseWait time.Duration // LEADERBOARD_CLOSE_WAIT
 	// SchedulerInterval is how often each instance looks for months to
 	// close or resume, and for settlement messages to deliver.
 	SchedulerInterval time.Duration // LEADERBOARD_SCHEDULER_INTERVAL
@@ -58,6 +61,7 @@ func ConfigFromEnv() Config {
 		SnapshotPlayers:   envInt("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
 		CloseGrace:        envDuration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
 		AutoClose:         os.Getenv("LEADERBOARD_AUTO_CLOSE") != "false",
+		CloseWait:         envDuration("LEADERBOARD_CLOSE_WAIT", 10*time.Second),
 		SchedulerInterval: envDuration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
 		WebhookURL:        os.Getenv("LEADERBOARD_WEBHOOK_URL"),
 		WebhookSecret:     os.Getenv("LEADERBOARD_WEBHOOK_SECRET"),

@@ -79,7 +79,10 @@ func (c *closeMetrics) hooks(logger *slog.Logger, rank func(leaderboard.RankEntr
 // webhook configured, the settlement deliverer, all stopped by stopLifecycle.
 func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	metrics := newCloseMetrics(registry)
-	m.Closer = lifecycle.NewCloser(m.DB, m.Logger, lifecycle.CloserOptions{Hooks: metrics.hooks(m.Logger, nil)})
+	m.Closer = lifecycle.NewCloser(m.DB, m.Logger, lifecycle.CloserOptions{
+		MaxWait: m.Config.CloseWait,
+		Hooks:   metrics.hooks(m.Logger, nil),
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopBackground = cancel
 	scheduler := &lifecycle.Scheduler{

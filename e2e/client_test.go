@@ -232,6 +232,14 @@ type monthInfo struct {
 	Participants int        `json:"participants"`
 	EndsAt       time.Time  `json:"endsAt"`
 	ClosedAt     *time.Time `json:"closedAt"`
+	ClosesAt     time.Time  `json:"closesAt"`
+	Digest       *string    `json:"digest"`
+	Settlement   *struct {
+		Status      string     `json:"status"`
+		Attempts    int        `json:"attempts"`
+		DeliveredAt *time.Time `json:"deliveredAt"`
+		LastError   *string    `json:"lastError"`
+	} `json:"settlement"`
 }
 
 // leaderboardPage is a LeaderboardConnection.
@@ -251,7 +259,7 @@ const rankEntryFields = `rank score reachedAt player { id name }`
 
 const standingFields = `month rank score reachedAt player { id name } total final`
 
-const monthFields = `month status participants endsAt closedAt`
+const monthFields = `month status participants endsAt closedAt closesAt digest settlement { status attempts deliveredAt lastError }`
 
 // submit sends events with the game-server token and returns one result per
 // event, failing the test on a GraphQL error.

@@ -41,6 +41,15 @@ type server struct {
 func startServer(t *testing.T, options ...func(*app.Config)) *server {
 	t.Helper()
 	pg.Reset(t)
+	s, _ := startInstance(t, options...)
+	return s
+}
+
+// startInstance starts one more instance of the real program against the
+// test database as it is, and returns it with its Main. It is closed when the
+// test ends.
+func startInstance(t *testing.T, options ...func(*app.Config)) (*server, *app.Main) {
+	t.Helper()
 	// Warnings and errors only: an INTERNAL answer shows its cause in the
 	// failing test's output.
 	logger := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -55,6 +64,10 @@ func startServer(t *testing.T, options ...func(*app.Config)) *server {
 			// As in production: closed months are served from memory once
 			// loaded, so reads cover both paths.
 			SnapshotPlayers: 1_000_000,
+			// The tests send events to the previous month as well: it stays
+			// open, and nothing closes it unasked.
+			CloseGrace:        45 * 24 * time.Hour,
+			SchedulerInterval: 100 * time.Millisecond,
 		},
 		Logger: logger,
 	}
@@ -74,7 +87,7 @@ func startServer(t *testing.T, options ...func(*app.Config)) *server {
 			t.Errorf("close the program: %v", err)
 		}
 	})
-	return s
+	return s, m
 }
 
 // playerToken returns a player JWT for playerID, valid for an hour.

@@ -37,8 +37,11 @@ type Scheduler struct {
 	Logger    *slog.Logger
 }
 
-// Run ticks until ctx ends.
+// Run ticks until ctx ends. An Interval of 0 means 30 s.
 func (s *Scheduler) Run(ctx context.Context) {
+	if s.Interval <= 0 {
+		s.Interval = 30 * time.Second
+	}
 	ticker := time.NewTicker(s.Interval)
 	defer ticker.Stop()
 	for {

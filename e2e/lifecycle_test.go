@@ -1,0 +1,386 @@
+package e2e_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/app"
+	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/settlement"
+)
+
+const webhookSecret = "e2e-webhook-secret"
+
+// seedPastMonth fills the month before the current one with players, as a
+// month that ran while no instance was up, and returns it.
+func seedPastMonth(t *testing.T, players int) string {
+	t.Helper()
+	month := previousMonth(t).month
+	m, err := leaderboard.ParseMonth(month)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := db.Open(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := store.Seed(context.Background(), m, players, db.SeedOptions{RandomSeed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	return month
+}
+
+// oracleDigest is the digest of month's standings computed from its scores
+// by a plain sort, independently of the close.
+func oracleDigest(t *testing.T, month string) string {
+	t.Helper()
+	conn := sqlConn(t)
+	rows, err := conn.Query(context.Background(), `SELECT player_id, score FROM scores
+		WHERE month = to_date($1, 'YYYY-MM') ORDER BY score DESC, reached_at, seq`, month)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	var (
+		player string
+		score  int
+		rank   int
+	)
+	_, err = pgx.ForEachRow(rows, []any{&player, &score}, func() error {
+		rank++
+		fmt.Fprintf(h, "%d,%s,%d\n", rank, player, score)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// sqlConn returns a connection of the test's own to the database.
+func sqlConn(t *testing.T) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// waitForMonth polls month on s until done says so, for up to a minute.
+func waitForMonth(t *testing.T, s *server, month string, done func(*monthInfo) bool) *monthInfo {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		info := s.month(t, month)
+		if info != nil && done(info) {
+			return info
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("month %s did not get there in a minute: %+v", month, info)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func closed(info *monthInfo) bool { return info.Status == "CLOSED" }
+
+// delivery is one request the webhook receiver got.
+type delivery struct {
+	id, signature, eventType string
+	body                     []byte
+}
+
+// webhookReceiver is the studio's reward system: it answers 500 to the first
+// failures requests and 204 after that, and keeps every request.
+type webhookReceiver struct {
+	*httptest.Server
+	mu         sync.Mutex
+	failures   int
+	deliveries []delivery
+}
+
+func newWebhookReceiver(t *testing.T, failures int) *webhookReceiver {
+	r := &webhookReceiver{failures: failures}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.deliveries = append(r.deliveries, delivery{id: req.Header.Get(settlement.HeaderEventID),
+			signature: req.Header.Get(settlement.HeaderSignature), eventType: req.Header.Get(settlement.HeaderEventType), body: body})
+		if len(r.deliveries) <= r.failures {
+			http.Error(w, "reward system busy", http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+func (r *webhookReceiver) received() []delivery {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]delivery(nil), r.deliveries...)
+}
+
+// withLifecycle runs the instance as production does: months close by
+// themselves right after their end, and messages go to receiver.
+func withLifecycle(receiver *webhookReceiver) func(*app.Config) {
+	return func(c *app.Config) {
+		c.CloseGrace = 0
+		c.AutoClose = true
+		c.WebhookURL = receiver.URL
+		c.WebhookSecret = webhookSecret
+		c.WebhookBackoff = 20 * time.Millisecond
+	}
+}
+
+// Two instances on one database find a past month due: it is ranked once,
+// one month.closed message is delivered, retried after a failure with the
+// same id and a valid signature, and its digest is the month's.
+func TestLifecycle_TwoInstancesCloseAPastMonthOnceAndSettleIt(t *testing.T) {
+	pg.Reset(t)
+	month := seedPastMonth(t, 2000)
+	want := oracleDigest(t, month)
+	receiver := newWebhookReceiver(t, 1)
+	a, _ := startInstance(t, withLifecycle(receiver))
+	b, _ := startInstance(t, withLifecycle(receiver))
+
+	info := waitForMonth(t, a, month, func(i *monthInfo) bool {
+		return i.Settlement != nil && i.Settlement.Status == "DELIVERED"
+	})
+	if info.Digest == nil || *info.Digest != want || info.Participants != 2000 {
+		t.Fatalf("closed month %+v; the oracle's digest is %s", info, want)
+	}
+	if info.Settlement.Attempts != 2 || info.Settlement.LastError != nil || !info.ClosesAt.Equal(info.EndsAt) {
+		t.Errorf("settlement %+v, closesAt %s", info.Settlement, info.ClosesAt)
+	}
+	got := receiver.received()
+	if len(got) != 2 || got[0].id != got[1].id || string(got[0].body) != string(got[1].body) {
+		t.Fatalf("deliveries %+v", got)
+	}
+	for _, d := range got {
+		if !settlement.Verify([]byte(webhookSecret), d.body, d.signature) || d.eventType != "month.closed" {
+			t.Errorf("delivery %s: signature %q, type %q", d.id, d.signature, d.eventType)
+		}
+	}
+	var body struct {
+		ID, Type, Month, Digest string
+		Participants            int
+		Top                     []struct {
+			Rank     int    `json:"rank"`
+			PlayerID string `json:"playerId"`
+		}
+	}
+	if err := json.Unmarshal(got[0].body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if body.ID != got[0].id || body.Type != "month.closed" || body.Month != month || body.Digest != want ||
+		body.Participants != 2000 || len(body.Top) != 100 || body.Top[99].Rank != 100 {
+		t.Errorf("message body %s", got[0].body)
+	}
+	var messages, version int
+	conn := sqlConn(t)
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM outbox`).Scan(&messages); err != nil || messages != 1 {
+		t.Errorf("%d outbox messages, %v", messages, err)
+	}
+	err := conn.QueryRow(context.Background(), `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`, month).Scan(&version)
+	if err != nil || version != 1 {
+		t.Errorf("the month was ranked %d times, %v", version, err)
+	}
+	top := body.Top[0].PlayerID
+	for _, s := range []*server{a, b} {
+		if st := s.standing(t, month, top); st == nil || st.Rank != 1 || !st.Final {
+			t.Errorf("instance %s: the top player's standing %+v", s.url, st)
+		}
+	}
+}
+
+// closeMonth's caller gives up after 100 ms: the close goes on to CLOSED.
+func TestLifecycle_CloseOutlivesItsCaller(t *testing.T) {
+	pg.Reset(t)
+	month := seedPastMonth(t, 30000)
+	s, _ := startInstance(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	body := mustJSON(t, map[string]any{"query": `mutation($m: Month!) { closeMonth(month: $m) { status } }`,
+		"variables": map[string]any{"m": month}})
+	header := http.Header{"Authorization": {"Bearer " + adminToken}, "Content-Type": {"application/json"}}
+	if resp, err := s.tryPost(ctx, header, body); err == nil {
+		t.Logf("the close answered within 100 ms: %+v", resp)
+	}
+	info := waitForMonth(t, s, month, closed)
+	if want := oracleDigest(t, month); info.Digest == nil || *info.Digest != want {
+		t.Fatalf("digest %v, oracle %s", info.Digest, want)
+	}
+}
+
+// closeMonth answers CLOSING after its wait when the close takes longer, and
+// CLOSED once it is done; a second caller joins the same job.
+func TestLifecycle_CloseMonthAnswersClosingThenClosed(t *testing.T) {
+	pg.Reset(t)
+	month := seedPastMonth(t, 1000)
+	// A session holding the month's close lock stands for an instance whose
+	// close takes long.
+	conn := sqlConn(t)
+	if _, err := conn.Exec(context.Background(), `SELECT pg_advisory_lock(x'6c62636c'::int, $1)`,
+		monthKey(t, month)); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := startInstance(t, func(c *app.Config) { c.CloseWait = 300 * time.Millisecond })
+	if info := s.closeMonth(t, month); info.Status != "OPEN" && info.Status != "CLOSING" {
+		t.Fatalf("with the close running elsewhere, closeMonth answered %+v", info)
+	}
+	if _, err := conn.Exec(context.Background(), `SELECT pg_advisory_unlock_all()`); err != nil {
+		t.Fatal(err)
+	}
+	waitForMonth(t, s, month, closed)
+	if info := s.closeMonth(t, month); info.Status != "CLOSED" || info.Digest == nil {
+		t.Fatalf("closing a closed month: %+v", info)
+	}
+}
+
+// monthKey is the second key of a month's close lock.
+func monthKey(t *testing.T, month string) int {
+	m, err := leaderboard.ParseMonth(month)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Year()*100 + int(m.Month())
+}
+
+// waitForQuery waits until a session runs a statement containing fragment,
+// and returns its process id.
+func waitForQuery(t *testing.T, conn *pgx.Conn, fragment string) int {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		var pid int
+		err := conn.QueryRow(context.Background(), `SELECT pid FROM pg_stat_activity
+			WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%' || $1 || '%' LIMIT 1`, fragment).Scan(&pid)
+		if err == nil {
+			return pid
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no session ran %q within a minute", fragment)
+	return 0
+}
+
+// A close cut off halfway, by its database session dying or by its instance
+// stopping, is resumed: by the same instance's scheduler, or by the next
+// instance at its start, and gives the digest of an undisturbed close.
+func TestLifecycle_InterruptedCloseIsResumed(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		interrupt func(t *testing.T, conn *pgx.Conn, pid int, m *app.Main)
+		restart   bool
+	}{
+		{"SessionKilled", func(t *testing.T, conn *pgx.Conn, pid int, _ *app.Main) {
+			if _, err := conn.Exec(context.Background(), `SELECT pg_terminate_backend($1)`, pid); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"InstanceStopped", func(t *testing.T, _ *pgx.Conn, _ int, m *app.Main) {
+			if err := m.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pg.Reset(t)
+			month := seedPastMonth(t, 60000)
+			want := oracleDigest(t, month)
+			conn := sqlConn(t)
+			s, m := startInstance(t, func(c *app.Config) { c.CloseGrace = 0; c.AutoClose = true })
+			pid := waitForQuery(t, conn, "ROW_NUMBER() OVER")
+			c.interrupt(t, conn, pid, m)
+			var status string
+			if err := conn.QueryRow(context.Background(), `SELECT status FROM months WHERE month = to_date($1, 'YYYY-MM')`,
+				month).Scan(&status); err != nil || status == "CLOSED" {
+				t.Fatalf("the close was not interrupted: %s, %v", status, err)
+			}
+			if c.restart {
+				s, _ = startInstance(t)
+			}
+			info := waitForMonth(t, s, month, closed)
+			if info.Digest == nil || *info.Digest != want || info.Participants != 60000 {
+				t.Fatalf("resumed close: %+v, oracle digest %s", info, want)
+			}
+		})
+	}
+}
+
+// The export of a closed month streams its standings as CSV, equal to the
+// leaderboard's pages and hashing to the digest; an open month answers 409,
+// no token 401, another role 403.
+func TestLifecycle_ExportCSV(t *testing.T) {
+	s := startServer(t)
+	c := currentMonth(t)
+	for i := range 25 {
+		s.submit(t, named(ev(fmt.Sprint("e", i), fmt.Sprint("p", i), "SET", (i*37)%11, c.at(i%4)), fmt.Sprint("P, \"", i)))
+	}
+	path := "/admin/months/" + c.month + "/standings.csv"
+	get := func(token string) (int, http.Header, string) {
+		req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := s.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, string(body)
+	}
+	if status, _, body := get(adminToken); status != http.StatusConflict || !strings.Contains(body, "CONFLICT") {
+		t.Errorf("export of an open month: %d %s", status, body)
+	}
+	if status, _, _ := get(""); status != http.StatusUnauthorized {
+		t.Errorf("export without a token: %d", status)
+	}
+	if status, _, _ := get(serverToken); status != http.StatusForbidden {
+		t.Errorf("export with the game-server token: %d", status)
+	}
+	info := s.closeMonth(t, c.month)
+	status, header, body := get(adminToken)
+	if status != http.StatusOK || !strings.HasPrefix(header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("export: %d %v", status, header)
+	}
+	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	if lines[0] != "rank,player_id,player_name,score,reached_at,percentile" || len(lines) != 26 {
+		t.Fatalf("export:\n%s", body)
+	}
+	page := s.leaderboard(t, c.month, 100, nil)
+	h := sha256.New()
+	for i, e := range page.Edges {
+		fields := strings.SplitN(lines[i+1], ",", 3)
+		if fields[0] != fmt.Sprint(e.Node.Rank) || fields[1] != e.Node.Player.ID {
+			t.Errorf("line %d %q, page row %+v", i+1, lines[i+1], e.Node)
+		}
+		fmt.Fprintf(h, "%d,%s,%d\n", e.Node.Rank, e.Node.Player.ID, e.Node.Score)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); info.Digest == nil || got != *info.Digest {
+		t.Errorf("pages hash to %s, digest %v", got, info.Digest)
+	}
+	if status, _, _ := get(adminToken + "x"); status != http.StatusUnauthorized {
+		t.Errorf("export with a wrong token: %d", status)
+	}
+}
