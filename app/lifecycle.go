@@ -78,6 +78,7 @@ func (c *closeMetrics) hooks(logger *slog.Logger, rank func(leaderboard.RankEntr
 // startLifecycle starts the close jobs' runner, the scheduler and, with a
 // webhook configured, the settlement deliverer, all stopped by stopLifecycle.
 func (m *Main) startLifecycle(registry prometheus.Registerer) {
+	m.ranks = &ranksWatcher{seen: map[leaderboard.Month]int{}, onChange: m.ranksChanged}
 	metrics := newCloseMetrics(registry)
 	m.Closer = lifecycle.NewCloser(m.DB, m.Logger, lifecycle.CloserOptions{
 		MaxWait: m.Config.CloseWait,
@@ -94,6 +95,7 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 		Logger:    m.Logger,
 	}
 	m.background.Go(func() { scheduler.Run(ctx) })
+	m.background.Go(func() { m.listenForRanks(ctx) })
 	if m.Config.WebhookURL == "" {
 		m.Logger.Info("settlement disabled: LEADERBOARD_WEBHOOK_URL is not set")
 		return
@@ -116,7 +118,13 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 
 // scheduledTasks are the scheduler's periodic duties besides closes.
 func (m *Main) scheduledTasks() []lifecycle.Task {
-	var tasks []lifecycle.Task
+	tasks := []lifecycle.Task{{Name: "check the versions of closed months", Run: func(ctx context.Context) error {
+		versions, err := m.DB.RanksVersions(ctx)
+		for month, version := range versions {
+			m.ranks.changed(month, version)
+		}
+		return err
+	}}}
 	if m.Config.RetainMonths > 0 {
 		tasks = append(tasks, lifecycle.Task{Name: "retention", Run: func(ctx context.Context) error {
 			dropped, err := m.DB.DropOldMonths(ctx, m.Config.RetainMonths)
@@ -148,4 +156,44 @@ func (c *Config) dbOptions(loc *time.Location) []db.Option {
 		db.WithCloseGrace(c.CloseGrace),
 		db.WithSettlement(c.WebhookURL != ""),
 	}
+}
+
+// ranksWatcher keeps this instance's memory of closed months true to the
+// database: told of each month's final ranks version, by announcement or by
+// the scheduler's check, it has a month whose version changed read afresh.
+type ranksWatcher struct {
+	mu       sync.Mutex
+	seen     map[leaderboard.Month]int
+	onChange func(leaderboard.Month)
+}
+
+func (w *ranksWatcher) changed(m leaderboard.Month, version int) {
+	w.mu.Lock()
+	known, ok := w.seen[m]
+	w.seen[m] = version
+	w.mu.Unlock()
+	if !ok || known != version {
+		w.onChange(m)
+	}
+}
+
+// listenForRanks follows the announcements of closes and corrections until
+// ctx ends, reconnecting after a failure.
+func (m *Main) listenForRanks(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := m.DB.ListenMonths(ctx, m.ranks.changed)
+		if ctx.Err() != nil {
+			return
+		}
+		m.Logger.Warn("lost the announcements of closed months; reconnecting", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// ranksChanged has this instance read month m's final ranks afresh.
+func (m *Main) ranksChanged(month leaderboard.Month) {
+	m.DB.ForgetClosedMonth(month)
 }

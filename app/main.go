@@ -35,6 +35,8 @@ type Main struct {
 	// stopBackground.
 	background     sync.WaitGroup
 	stopBackground context.CancelFunc
+	// ranks follows the versions of closed months' final ranks.
+	ranks *ranksWatcher
 	// releaseDatabase lets go of the database once the pool is closed; it
 	// stops the project-local PostgreSQL when this was its last user.
 	releaseDatabase func(context.Context) error
@@ -71,12 +73,13 @@ func (m *Main) Run(ctx context.Context) error {
 		standings = m.Snapshots
 	}
 	m.Server = server.New(server.Config{
-		Addr:      m.Config.ListenAddr,
-		DB:        m.DB,
-		Standings: standings,
-		Closer:    m.Closer,
-		Exporter:  m.DB,
-		Registry:  registry,
+		Addr:        m.Config.ListenAddr,
+		DB:          m.DB,
+		Standings:   standings,
+		Closer:      m.Closer,
+		Exporter:    m.DB,
+		Corrections: m.DB,
+		Registry:    registry,
 		Auth: auth.Config{
 			AdminToken:  m.Config.AdminToken,
 			ServerToken: m.Config.ServerToken,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -287,3 +288,34 @@ func (d *digest) add(e leaderboard.RankEntry) {
 }
 
 func (d *digest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
+
+// ListenMonths calls fn with each month whose final ranks change, a close or
+// a correction committing, as it is announced, until ctx ends or the
+// connection fails; it then returns why. Announcements made while no one
+// listens are lost: RanksVersions tells what changed meanwhile.
+func (db *DB) ListenMonths(ctx context.Context, fn func(m leaderboard.Month, version int)) error {
+	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return fmt.Errorf("listen for closed months: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, `LISTEN `+monthsChannel); err != nil {
+		return fmt.Errorf("listen for closed months: %w", err)
+	}
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return fmt.Errorf("listen for closed months: %w", err)
+		}
+		month, version, ok := strings.Cut(n.Payload, " ")
+		m, err := leaderboard.ParseMonth(month)
+		v, verr := strconv.Atoi(version)
+		if ok && err == nil && verr == nil {
+			fn(m, v)
+		}
+	}
+}
+
+// ForgetClosedMonth drops what this instance remembers of closed month m,
+// whose final ranks changed, so that its next read goes to the database.
+func (db *DB) ForgetClosedMonth(m leaderboard.Month) { db.closedMonths.Delete(m) }

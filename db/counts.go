@@ -69,6 +69,12 @@ func queueRankCounts(writes *pgx.Batch, rows map[leaderboard.PlayerMonth]*scoreR
 		}
 		hours[cellOf(key.Month, r.score, r.reachedAt)]++
 	}
+	queueCounterDeltas(writes, hours)
+}
+
+// queueCounterDeltas adds each delta to its score_hour_counts cell and to the
+// score_counts and score_block_counts rows above it.
+func queueCounterDeltas(writes *pgx.Batch, hours map[counterCell]int32) {
 	scores, blocks := map[counterCell]int32{}, map[counterCell]int32{}
 	for c, d := range hours {
 		scores[counterCell{month: c.month, score: c.score}] += d

@@ -41,6 +41,7 @@ type Config struct {
 	Standings     leaderboard.StandingService
 	Closer        leaderboard.Closer
 	Exporter      leaderboard.StandingsExporter
+	Corrections   leaderboard.CorrectionService
 	Auth          auth.Config
 	Introspection bool
 	// GraphiQL serves the GraphiQL explorer at /graphiql (its assets load from
@@ -78,11 +79,12 @@ func New(cfg Config) *Server {
 		standings = cfg.DB
 	}
 	gql := resolvers.NewServer(&resolvers.Resolver{
-		StandingService: standings,
-		MonthService:    cfg.DB,
-		Closer:          cfg.Closer,
-		ScoreService:    cfg.DB,
-		Logger:          cfg.Logger,
+		StandingService:   standings,
+		MonthService:      cfg.DB,
+		Closer:            cfg.Closer,
+		CorrectionService: cfg.Corrections,
+		ScoreService:      cfg.DB,
+		Logger:            cfg.Logger,
 	}, resolvers.ServerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
 	authn := auth.New(cfg.Auth)

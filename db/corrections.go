@@ -1,0 +1,203 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// CorrectScore sets playerID's total in month m to *score, or removes the
+// player from m when score is nil (their later events for m are then
+// refused), and records the correction with its reason. A changed total is
+// reached at the time of the correction. It runs under the month's close
+// lock, in one transaction: on a CLOSED month it also builds the next version
+// of the final ranks beside the one in use and swaps them, so a reader sees
+// the old table or the new one, never a mix, recomputes participants and
+// digest, records a month.corrected message (settlement on) and announces
+// the new version. EBADINPUT for a score outside 0..10000 or a reason that is
+// empty, too long or has control characters; ENOTFOUND for a month that
+// never opened or a player to remove who has no score; ECONFLICT while the
+// month is CLOSING or another correction of it runs.
+func (db *DB) CorrectScore(ctx context.Context, m leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+	if err := checkCorrection(score, reason); err != nil {
+		return nil, err
+	}
+	var c *leaderboard.Correction
+	ran, err := db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			var err error
+			c, err = db.correctTx(ctx, tx, m, playerID, score, reason)
+			return err
+		})
+	})
+	if err == nil && !ran {
+		err = leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is being closed or corrected: try again shortly", m)
+	}
+	if err != nil {
+		return nil, interpretCloseError(m, err)
+	}
+	db.ForgetClosedMonth(m)
+	return c, nil
+}
+
+// checkCorrection checks a correction's score and reason.
+func checkCorrection(score *int, reason string) error {
+	if score != nil && (*score < leaderboard.MinScore || *score > leaderboard.MaxScore) {
+		return leaderboard.OutOfRange(*score)
+	}
+	n := utf8.RuneCountInString(strings.TrimSpace(reason))
+	if !utf8.ValidString(reason) || n == 0 || utf8.RuneCountInString(reason) > leaderboard.MaxReasonLen ||
+		strings.ContainsFunc(reason, func(r rune) bool { return r < 0x20 && r != '\n' || r >= 0x7f && r < 0xa0 }) {
+		return leaderboard.Errorf(leaderboard.EBADINPUT,
+			"reason must be 1..%d characters of text, without control characters", leaderboard.MaxReasonLen)
+	}
+	return nil
+}
+
+func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+	const lockMonth = `SELECT status, ranks_version, closed_at FROM months WHERE month = $1 FOR UPDATE`
+	var (
+		status   string
+		version  int
+		closedAt *time.Time
+	)
+	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version, &closedAt); errors.Is(err, pgx.ErrNoRows) {
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
+	} else if err != nil {
+		return nil, err
+	}
+	if leaderboard.MonthStatus(status) == leaderboard.MonthClosing {
+		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is closing: correct it once it is CLOSED", m)
+	}
+	now := db.now()
+	before, err := correctLiveScore(ctx, tx, m, playerID, score, now)
+	if err != nil {
+		return nil, err
+	}
+	c := &leaderboard.Correction{Month: m, PlayerID: playerID, Before: before, After: score, Reason: reason}
+	const record = `INSERT INTO corrections (month, player_id, score_before, score_after, reason, at)
+		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, at`
+	var id int64
+	if err := tx.QueryRow(ctx, record, m.Date(), playerID, before, score, reason, now).Scan(&id, &c.At); err != nil {
+		return nil, err
+	}
+	c.ID = strconv.FormatInt(id, 10)
+	if leaderboard.MonthStatus(status) != leaderboard.MonthClosed {
+		return c, nil
+	}
+	return c, rebuildFinalRanks(ctx, tx, m, version, *closedAt, db.settlement, c)
+}
+
+// correctLiveScore sets or removes the player's row of month m's scores,
+// keeping the rank counters in step, and returns the total before.
+func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, score *int, now time.Time) (*int, error) {
+	const lockRow = `SELECT score, reached_at FROM scores WHERE month = $1 AND player_id = $2 FOR UPDATE`
+	var (
+		before    *int
+		reachedAt time.Time
+	)
+	err := tx.QueryRow(ctx, lockRow, m.Date(), playerID).Scan(&before, &reachedAt)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return nil, err
+	}
+	deltas := map[counterCell]int32{}
+	writes := &pgx.Batch{}
+	switch {
+	case score == nil && before == nil:
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "player %q has no score in %s", playerID, m)
+	case score == nil:
+		deltas[cellOf(m, *before, reachedAt)]--
+		writes.Queue(`DELETE FROM scores WHERE month = $1 AND player_id = $2`, m.Date(), playerID)
+		writes.Queue(`INSERT INTO removed_players (month, player_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, m.Date(), playerID)
+	case before != nil && *before == *score:
+		// The total stands: nothing moves, the correction is still recorded.
+	default:
+		if before != nil {
+			deltas[cellOf(m, *before, reachedAt)]--
+		}
+		deltas[cellOf(m, *score, now)]++
+		writes.Queue(`INSERT INTO players (id) VALUES ($1) ON CONFLICT DO NOTHING`, playerID)
+		writes.Queue(`INSERT INTO scores (month, player_id, score, reached_at, seq)
+			VALUES ($1, $2, $3, $4, nextval('score_seq'))
+			ON CONFLICT (month, player_id) DO UPDATE SET score = EXCLUDED.score, reached_at = EXCLUDED.reached_at, seq = EXCLUDED.seq`,
+			m.Date(), playerID, *score, now)
+		// A score given back by an admin lets the player's events count again.
+		writes.Queue(`DELETE FROM removed_players WHERE month = $1 AND player_id = $2`, m.Date(), playerID)
+	}
+	queueCounterDeltas(writes, deltas)
+	if err := tx.SendBatch(ctx, writes).Close(); err != nil {
+		return nil, err
+	}
+	return before, nil
+}
+
+// rebuildFinalRanks builds the next version of closed month m's final ranks
+// from its corrected scores, swaps it in for the current version, and
+// records and announces the change.
+func rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, closedAt time.Time,
+	settlement bool, c *leaderboard.Correction) error {
+	next := version + 1
+	ranks, err := buildFinalRanks(ctx, tx, m, next, leaderboard.CloseHooks{})
+	if err != nil {
+		return err
+	}
+	// Readers of final_ranks wait here only for the swap, not the build.
+	swap := []string{
+		fmt.Sprintf(`ALTER TABLE final_ranks DETACH PARTITION %s`, finalRanksTable(m, version)),
+		fmt.Sprintf(`DROP TABLE %s`, finalRanksTable(m, version)),
+	}
+	for _, step := range swap {
+		if _, err := tx.Exec(ctx, step); err != nil {
+			return fmt.Errorf("swap final ranks: %w", err)
+		}
+	}
+	if err := attachFinalRanks(ctx, tx, m, next); err != nil {
+		return err
+	}
+	const update = `UPDATE months SET participants = $2, digest = $3, ranks_version = $4 WHERE month = $1`
+	if _, err := tx.Exec(ctx, update, m.Date(), ranks.participants, ranks.digest, next); err != nil {
+		return err
+	}
+	if settlement {
+		msg := monthMessage{Type: messageCorrected, Month: m.String(), ClosedAt: closedAt,
+			Participants: ranks.participants, Digest: ranks.digest, Top: ranks.top,
+			Correction: &messageCorrect{ID: c.ID, PlayerID: c.PlayerID, Before: c.Before, After: c.After, Reason: c.Reason, At: c.At}}
+		if err := insertMessage(ctx, tx, m, msg); err != nil {
+			return err
+		}
+	}
+	return notifyMonth(ctx, tx, m, next)
+}
+
+// Corrections lists month m's corrections, oldest first.
+func (db *DB) Corrections(ctx context.Context, m leaderboard.Month) ([]leaderboard.Correction, error) {
+	const q = `SELECT id, player_id, score_before, score_after, reason, at FROM corrections WHERE month = $1 ORDER BY id`
+	rows, err := db.pool.Query(ctx, q, m.Date())
+	if err != nil {
+		return nil, fmt.Errorf("list corrections of %s: %w", m, err)
+	}
+	out := []leaderboard.Correction{}
+	var (
+		c  leaderboard.Correction
+		id int64
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &c.PlayerID, &c.Before, &c.After, &c.Reason, &c.At}, func() error {
+		c.ID, c.Month = strconv.FormatInt(id, 10), m
+		out = append(out, c)
+		c = leaderboard.Correction{}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list corrections of %s: %w", m, err)
+	}
+	return out, nil
+}
