@@ -322,3 +322,41 @@ func mustConn(t *testing.T) *pgx.Conn {
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
 }
+
+// Past closesAt a month takes no more events, even before its close ran,
+// and a month that never opened is not opened by them.
+func TestSubmitScores_RefusesEventsAfterClosesAt(t *testing.T) {
+	mustOpenDB(t)
+	october := november.Prev()
+	inOctober := october.Start(time.UTC).Add(time.Hour)
+	for _, c := range []struct {
+		grace time.Duration
+		want  leaderboard.ScoreStatus
+	}{{0, leaderboard.StatusRejected}, {19*24*time.Hour + 12*time.Hour, leaderboard.StatusRejected}, {20 * 24 * time.Hour, leaderboard.StatusApplied}} {
+		store, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return testNow }), db.WithCloseGrace(c.grace))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := mustSubmit(t, store, event(fmt.Sprint("oct-", c.grace), "a", leaderboard.ModeSet, 5, &inOctober))[0]
+		store.Close()
+		if r.Status != c.want || (c.want == leaderboard.StatusRejected && (r.Err.Code != leaderboard.EMONTHCLOSED || !strings.Contains(r.Err.Message, "took events until"))) {
+			t.Errorf("grace %s: %+v", c.grace, r)
+		}
+		if c.want == leaderboard.StatusRejected {
+			if info, _ := mustOpenStore(t).Month(context.Background(), october); info != nil {
+				t.Errorf("grace %s: a refused event opened the month: %+v", c.grace, info)
+			}
+		}
+	}
+}
+
+// mustOpenStore opens the test database as it is, with the tests' clock.
+func mustOpenStore(t *testing.T) *db.DB {
+	t.Helper()
+	store, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return testNow }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(store.Close)
+	return store
+}

@@ -28,7 +28,7 @@ func (db *DB) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent)
 		return nil, leaderboard.Errorf(leaderboard.EBADINPUT,
 			"a call takes at most %d events, got %d", leaderboard.MaxBatch, len(events))
 	}
-	b := newBatch(events, db.now(), db.loc)
+	b := newBatch(events, db.now(), db.loc, db.closeGrace)
 	for attempt := 1; ; attempt++ {
 		results, err := db.applyBatch(ctx, b)
 		var toOpen unopenedMonths
@@ -68,7 +68,9 @@ type batch struct {
 	rejected map[int]leaderboard.ScoreResult
 }
 
-func newBatch(events []leaderboard.ScoreEvent, now time.Time, loc *time.Location) *batch {
+// newBatch validates events as of now in the event time zone loc, where a
+// month takes events until grace after its end.
+func newBatch(events []leaderboard.ScoreEvent, now time.Time, loc *time.Location, grace time.Duration) *batch {
 	b := &batch{
 		events:   events,
 		now:      now,
@@ -88,6 +90,11 @@ func newBatch(events []leaderboard.ScoreEvent, now time.Time, loc *time.Location
 		b.month[i] = leaderboard.MonthOf(b.at[i], loc)
 		if err := leaderboard.CheckMonth(b.month[i], leaderboard.MonthOf(now, loc)); err != nil {
 			b.rejected[i] = leaderboard.Reject(e, leaderboard.Month{}, err)
+		} else if closesAt := b.month[i].End(loc).Add(grace); !now.Before(closesAt) {
+			// Past closesAt the month is due to close: refused even while it
+			// is still OPEN, so nothing lands after the close was announced.
+			b.rejected[i] = leaderboard.Reject(e, b.month[i], leaderboard.Errorf(leaderboard.EMONTHCLOSED,
+				"month %s took events until %s", b.month[i], closesAt.UTC().Format(time.RFC3339)))
 		}
 	}
 	return b

@@ -212,18 +212,25 @@ func TestLifecycle_TwoInstancesCloseAPastMonthOnceAndSettleIt(t *testing.T) {
 	}
 }
 
-// closeMonth's caller gives up after 100 ms: the close goes on to CLOSED.
+// closeMonth's caller gives up after 100 ms, while the close cannot finish
+// yet (another session holds its lock): the close goes on to CLOSED.
 func TestLifecycle_CloseOutlivesItsCaller(t *testing.T) {
 	pg.Reset(t)
-	month := seedPastMonth(t, 30000)
+	month := seedPastMonth(t, 1000)
+	conn := holdCloseLock(t, month)
 	s, _ := startInstance(t)
+	s.month(t, month) // a warm connection, so the request reaches the resolver at once
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	body := mustJSON(t, map[string]any{"query": `mutation($m: Month!) { closeMonth(month: $m) { status } }`,
 		"variables": map[string]any{"m": month}})
 	header := http.Header{"Authorization": {"Bearer " + adminToken}, "Content-Type": {"application/json"}}
 	if resp, err := s.tryPost(ctx, header, body); err == nil {
-		t.Logf("the close answered within 100 ms: %+v", resp)
+		t.Fatalf("closeMonth answered within 100 ms while its lock was held: %+v", resp)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if _, err := conn.Exec(context.Background(), `SELECT pg_advisory_unlock_all()`); err != nil {
+		t.Fatal(err)
 	}
 	info := waitForMonth(t, s, month, closed)
 	if want := oracleDigest(t, month); info.Digest == nil || *info.Digest != want {
@@ -231,18 +238,23 @@ func TestLifecycle_CloseOutlivesItsCaller(t *testing.T) {
 	}
 }
 
+// holdCloseLock takes month's close lock on a connection of the test's own,
+// standing for an instance whose close takes long, and returns it.
+func holdCloseLock(t *testing.T, month string) *pgx.Conn {
+	t.Helper()
+	conn := sqlConn(t)
+	if _, err := conn.Exec(context.Background(), `SELECT pg_advisory_lock(x'6c62636c'::int, $1)`, monthKey(t, month)); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
 // closeMonth answers CLOSING after its wait when the close takes longer, and
 // CLOSED once it is done; a second caller joins the same job.
 func TestLifecycle_CloseMonthAnswersClosingThenClosed(t *testing.T) {
 	pg.Reset(t)
 	month := seedPastMonth(t, 1000)
-	// A session holding the month's close lock stands for an instance whose
-	// close takes long.
-	conn := sqlConn(t)
-	if _, err := conn.Exec(context.Background(), `SELECT pg_advisory_lock(x'6c62636c'::int, $1)`,
-		monthKey(t, month)); err != nil {
-		t.Fatal(err)
-	}
+	conn := holdCloseLock(t, month)
 	s, _ := startInstance(t, func(c *app.Config) { c.CloseWait = 300 * time.Millisecond })
 	if info := s.closeMonth(t, month); info.Status != "OPEN" && info.Status != "CLOSING" {
 		t.Fatalf("with the close running elsewhere, closeMonth answered %+v", info)

@@ -74,18 +74,11 @@ func NewCloser(store CloseStore, logger *slog.Logger, opts CloserOptions) *Close
 
 // CloseMonth starts month m's close, or joins the one running, and returns
 // the month once it is CLOSED or, after MaxWait or when ctx ends, as it
-// stands. ENOTFOUND when the month never opened; the close's own error when
-// it failed before the wait ended.
+// stands. A CLOSED month is returned as it is. ENOTFOUND when the month
+// never opened; the close's own error when it failed before the wait ended.
 func (c *Closer) CloseMonth(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
-	info, err := c.store.Month(ctx, m)
-	switch {
-	case err != nil:
-		return nil, err
-	case info == nil:
-		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
-	case info.Status == leaderboard.MonthClosed:
-		return info, nil
-	}
+	// The job starts before anything waits on ctx, so that a caller who
+	// leaves at once still leaves a close running.
 	job := c.start(m, "requested")
 	timer := time.NewTimer(c.opts.MaxWait)
 	defer timer.Stop()
@@ -148,6 +141,8 @@ func (c *Closer) run(m leaderboard.Month) error {
 		case err != nil && errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
 			c.logger.Warn("close job cancelled by shutdown; it resumes at the next start", "month", m.String())
 			return leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the service is shutting down; the close of %s resumes at its next start", m)
+		case leaderboard.ErrorCode(err) == leaderboard.ENOTFOUND:
+			return err
 		case err != nil:
 			c.logger.Error("close job failed; the scheduler retries it", "month", m.String(), "err", err)
 			return err
