@@ -129,3 +129,28 @@ func TestCorrectScore_ClosedMonthRebuildsFinalRanks(t *testing.T) {
 		t.Errorf("month.corrected body %s", sent[1].Body)
 	}
 }
+
+func TestCorrectScore_RemovedPlayersEventsAreRefused(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store, event("1", "cheat", leaderboard.ModeSet, 900, at(1)), event("2", "fair", leaderboard.ModeSet, 10, at(1)))
+	if _, err := store.CorrectScore(context.Background(), november, "cheat", nil, "speed hack"); err != nil {
+		t.Fatal(err)
+	}
+	results := mustSubmit(t, store, event("3", "cheat", leaderboard.ModeAdd, 5, at(2)), event("4", "fair", leaderboard.ModeAdd, 5, at(2)))
+	if r := results[0]; r.Status != leaderboard.StatusRejected || r.Err.Code != leaderboard.EFORBIDDEN {
+		t.Errorf("a removed player's event: %+v", r)
+	}
+	if r := results[1]; r.Status != leaderboard.StatusApplied {
+		t.Errorf("the rest of the batch: %+v", r)
+	}
+	if s, _ := store.Standing(context.Background(), november, "cheat", 0, 0); s != nil {
+		t.Errorf("a removed player stands again: %+v", s)
+	}
+	// An admin giving a score back re-admits the player.
+	if _, err := store.CorrectScore(context.Background(), november, "cheat", new(1), "appeal"); err != nil {
+		t.Fatal(err)
+	}
+	if r := mustSubmit(t, store, event("5", "cheat", leaderboard.ModeAdd, 5, at(3)))[0]; r.Status != leaderboard.StatusApplied || *r.Score != 6 {
+		t.Errorf("after re-admission: %+v", r)
+	}
+}

@@ -126,6 +126,9 @@ type scoreRow struct {
 	// changedBy is the index of the last event that changed the row in this
 	// batch, or -1; it orders the sequence numbers handed out at the end.
 	changedBy int
+	// removed is set when an admin removed the player from the month: their
+	// events for it are refused.
+	removed bool
 }
 
 // acceptedEvent is an event that was APPLIED or UNCHANGED, as stored in
@@ -147,6 +150,7 @@ func (db *DB) applyBatch(ctx context.Context, b *batch) ([]leaderboard.ScoreResu
 		status := queueLockMonths(reads, b.months())
 		applied := queueAppliedEvents(reads, b.events)
 		rows := queueLockScoreRows(reads, b)
+		queueRemovedPlayers(reads, b, rows)
 		seqs := queueSeqs(reads, len(b.events)-len(b.rejected))
 		if err := tx.SendBatch(ctx, reads).Close(); err != nil {
 			return err
@@ -263,6 +267,31 @@ func queueLockScoreRows(reads *pgx.Batch, b *batch) map[leaderboard.PlayerMonth]
 	return rows
 }
 
+// queueRemovedPlayers queues the read of which of the batch's players an
+// admin removed from their month, and marks their rows.
+func queueRemovedPlayers(reads *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]*scoreRow) {
+	const q = `SELECT month, player_id FROM removed_players
+		WHERE (month, player_id) IN (SELECT * FROM unnest($1::date[], $2::text[]))`
+	months, players := make([]time.Time, 0, len(rows)), make([]string, 0, len(rows))
+	for key := range rows {
+		months, players = append(months, key.Month.Date()), append(players, key.PlayerID)
+	}
+	reads.Queue(q, months, players).Query(func(result pgx.Rows) error {
+		var (
+			date     time.Time
+			playerID string
+		)
+		_, err := pgx.ForEachRow(result, []any{&date, &playerID}, func() error {
+			rows[leaderboard.PlayerMonth{Month: leaderboard.MonthFromDate(date), PlayerID: playerID}].removed = true
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("read removed players: %w", err)
+		}
+		return nil
+	})
+}
+
 // queueSeqs queues the reservation of n sequence numbers, in ascending order:
 // as many as rows the batch may change. Numbers it does not use leave gaps,
 // which only order ties.
@@ -302,6 +331,11 @@ func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, appl
 			continue
 		}
 		row := rows[leaderboard.PlayerMonth{Month: m, PlayerID: e.PlayerID}]
+		if row.removed {
+			results[i] = leaderboard.Reject(e, m, leaderboard.Errorf(leaderboard.EFORBIDDEN,
+				"player %q was removed from month %s by an admin", e.PlayerID, m))
+			continue
+		}
 		seen := row.exists || row.changedBy >= 0
 		total := e.Mode.Apply(row.score, e.Value)
 		if total < leaderboard.MinScore || total > leaderboard.MaxScore {
