@@ -60,7 +60,7 @@ func TestTable_MatchesDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	table, err := c.load(m, info.Participants)
+	table, err := c.load(context.Background(), m, info.Participants)
 	if err != nil {
 		t.Fatal(err)
 	}
