@@ -158,6 +158,11 @@ func (c *Cache) Ready() bool { return c.ready.Load() }
 func (c *Cache) Invalidate(m leaderboard.Month) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.forget(m)
+}
+
+// forget is Invalidate with c.mu held.
+func (c *Cache) forget(m leaderboard.Month) {
 	if t := c.tables[m]; t != nil {
 		c.held -= t.players()
 		delete(c.tables, m)
@@ -240,10 +245,34 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 }
 
 func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int) (*table, error) {
+	f, err := Build(m, participants, func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+		return c.source.FinalRanks(ctx, m, fn)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f.table, nil
+}
+
+// Frozen is the in-memory table of one closed month, built outside the
+// cache, for Install.
+type Frozen struct {
+	table *table
+}
+
+// Build builds the table of closed month m, of participants players, from
+// ranks, which calls its fn with each final rank and its player, in rank
+// order: the close job can pass its own output, read in its transaction,
+// and Install the table once the month is CLOSED, so that the month is in
+// memory from its first read.
+func Build(m leaderboard.Month, participants int, ranks func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error) (*Frozen, error) {
 	t := newTable(m, participants)
-	err := c.source.FinalRanks(ctx, m, func(e leaderboard.RankEntry, p leaderboard.Player) error {
+	err := ranks(func(e leaderboard.RankEntry, p leaderboard.Player) error {
 		if e.Rank != t.players()+1 {
 			return fmt.Errorf("rank %d follows rank %d", e.Rank, t.players())
+		}
+		if t.players() == participants {
+			return fmt.Errorf("more than %d ranks", participants)
 		}
 		t.add(e, p)
 		return nil
@@ -254,5 +283,22 @@ func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int)
 	if t.players() != participants {
 		return nil, fmt.Errorf("%d ranks for %d participants", t.players(), participants)
 	}
-	return t, nil
+	return &Frozen{table: t}, nil
+}
+
+// Install has the cache answer reads of f's month from f, in place of a
+// table or a load of the month it held. It reports false, and leaves the
+// month to the source, when f does not fit the budget.
+func (c *Cache) Install(f *Frozen) bool {
+	m := f.table.month
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.forget(m)
+	if c.held+f.table.players() > c.maxPlayers {
+		c.tooLarge[m] = true
+		return false
+	}
+	c.held += f.table.players()
+	c.tables[m] = f.table
+	return true
 }
