@@ -28,6 +28,8 @@ type Report struct {
 	Setup        []Step
 	Measurements []Measurement
 	Close        CloseResult
+	// AfterClose are the runs of reads right after a close.
+	AfterClose []AfterCloseRun
 	// Events submitted and acknowledged, and rows stored for them.
 	Applied, Unchanged, Stored int64
 	// The benchmark process's resident memory after the reads, and at its peak.
@@ -98,6 +100,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	r.writeSubmit(p)
 	r.writeCPU(p)
 	r.writeClose(p)
+	r.writeAfterClose(p)
 	r.writeMemory(p)
 	r.writeSetup(p)
 	r.writeMethod(p)
@@ -427,4 +430,49 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
+}
+
+func (r *Report) writeAfterClose(p printer) {
+	if len(r.AfterClose) == 0 {
+		return
+	}
+	clients := r.AfterClose[0].Reads.Clients
+	p("## Right after a close")
+	p("")
+	p("Each run seeds a month of its own with %s players and closes it through `closeMonth` while %d clients read standings",
+		thousands(float64(r.Players)), clients)
+	p("of players they drew before the close, over HTTP. Every read that starts within %s of closeMonth's answer counts,",
+		AfterCloseWindow)
+	p("however long it takes: when every player comes to see their final rank. Before each run the service's in-memory snapshot")
+	p("drops the months closed earlier, so the new month fits its budget. \"In memory after\" is when the service held the month")
+	p("in its snapshot, from closeMonth's answer; until then its reads go to PostgreSQL.")
+	p("")
+	p("| Run | Month | closeMonth | Reads | Reads/s | p50 ms | p99 ms | Slowest ms | Errors | In memory after |")
+	p("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	var rates, p50s, p99s, maxes []float64
+	for i, run := range r.AfterClose {
+		s := run.Reads
+		loaded := "not within the window"
+		if run.Loaded > 0 {
+			loaded = run.Loaded.Round(100 * time.Millisecond).String()
+		}
+		p("| %d | %s | %s | %d | %s | %s | %s | %s | %d | %s |", i+1, run.Month, run.Close.Round(100*time.Millisecond),
+			s.Ops, thousands(s.Throughput()), fixed(milliseconds(s.P50)), fixed(milliseconds(s.P99)), fixed(milliseconds(s.Max)),
+			s.Errors+run.During.Errors, loaded)
+		rates = append(rates, s.Throughput())
+		p50s = append(p50s, milliseconds(s.P50))
+		p99s = append(p99s, milliseconds(s.P99))
+		maxes = append(maxes, milliseconds(s.Max))
+	}
+	p("")
+	p("Median of the runs (range): %s reads/s, p50 %s ms, p99 %s ms, slowest %s ms.",
+		rateText(SpreadOf(rates)), msText(SpreadOf(p50s)), msText(SpreadOf(p99s)), msText(SpreadOf(maxes)))
+	p("")
+	p("Why the first seconds were slow: the close builds the month's final_ranks partition and attaches it without")
+	p("statistics. Planned without them, the old read (final_ranks joined with itself on the rank window) became a sort of")
+	p("the whole month for every request: EXPLAIN (ANALYZE, BUFFERS) showed 2.1 s and 11,000 buffers per read at 1M players,")
+	p("for an estimate of 5,000 rows, so 64 clients queued on the pool's 4 connections for seconds, and the snapshot's load")
+	p("queued behind them. The read now takes the player's rank as a scalar subquery and one primary-key range with a LIMIT:")
+	p("an index range scan with or without statistics (0.17 ms, 93 buffers, generic plan, same moment).")
+	p("")
 }

@@ -29,6 +29,8 @@ type Config struct {
 	ReadClients      []int
 	SubmitClients    []int
 	BatchSize        int
+	// Suites are the measurements to run, of AllSuites; all when empty.
+	Suites []string
 	// Dir is the benchmark's own folder: its PostgreSQL lives in
 	// postgres/, which is emptied at the start, its Redis in redis/.
 	Dir  string
@@ -39,6 +41,22 @@ type Config struct {
 	Command     string // how the run was started, for the report
 	// Logger reports progress; ServiceLogger is the program's own log.
 	Logger, ServiceLogger *slog.Logger
+}
+
+// The suites of measurements a run can pick.
+const (
+	SuiteReads      = "reads"       // standings, closed and open months, over HTTP and DB only
+	SuiteSubmits    = "submits"     // submitScores
+	SuiteRedis      = "redis"       // the Redis design
+	SuiteAfterClose = "after-close" // standings read right after a month closes
+)
+
+// AllSuites are the suites of a whole run, in the order they run.
+var AllSuites = []string{SuiteReads, SuiteSubmits, SuiteRedis, SuiteAfterClose}
+
+// runs reports whether the configuration asks for suite.
+func (cfg Config) runs(suite string) bool {
+	return len(cfg.Suites) == 0 || slices.Contains(cfg.Suites, suite)
 }
 
 // eventTimeZone is the service's event time zone in the benchmark.
@@ -112,13 +130,23 @@ func (r *runner) run(ctx context.Context) (err error) {
 	if err := r.settle(ctx); err != nil {
 		return err
 	}
-	if err := r.reads(ctx); err != nil {
-		return err
+	for _, suite := range []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{SuiteReads, r.reads},
+		{SuiteSubmits, r.submits},
+		{SuiteRedis, r.redis},
+		{SuiteAfterClose, r.afterClose},
+	} {
+		if !r.cfg.runs(suite.name) {
+			continue
+		}
+		if err := suite.run(ctx); err != nil {
+			return err
+		}
 	}
-	if err := r.submits(ctx); err != nil {
-		return err
-	}
-	return r.redis(ctx)
+	return nil
 }
 
 // lockDir takes an exclusive lock on the benchmark's folder for the run: a

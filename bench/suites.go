@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
 )
 
 // reads measures standings over HTTP, closed month then open, then the
@@ -161,6 +162,51 @@ func (r *runner) redis(ctx context.Context) (err error) {
 	for _, clients := range r.cfg.ReadClients {
 		if err := r.measure(ctx, SystemRedis, CaseClosed, clients, 1, "req/s", set.RedisStanding(AnySeeded(r.cfg.Players))); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// afterClose measures standings reads right after a close, Repeat times:
+// each run seeds a month of its own (the months before the closed one, so
+// that the other measurements are untouched), and closes it while the most
+// read clients of the benchmark read it, players drawn before the close.
+// The service is given room for the month in its snapshot budget, as a
+// service that holds last month's ranks has when this month closes.
+func (r *runner) afterClose(ctx context.Context) error {
+	clients := slices.Max(r.cfg.ReadClients)
+	m := r.closed
+	if r.service.Snapshots != nil {
+		r.service.Snapshots.Invalidate(r.closed)
+	}
+	for range r.cfg.Repeat {
+		m = m.Prev()
+		took := r.step(fmt.Sprintf("seed %s with %s players for a close with readers waiting", m, thousands(float64(r.cfg.Players))))
+		if _, err := r.service.DB.Seed(ctx, m, r.cfg.Players, db.SeedOptions{RandomSeed: 1}); err != nil {
+			return err
+		}
+		took()
+		var loaded func() bool
+		if r.service.Snapshots != nil {
+			loaded = func() bool { return r.service.Snapshots.Loaded(m) }
+		}
+		run, err := CloseAndRead(ctx, r.gql, r.adminToken, m, r.cfg.Players, AnySeeded(r.cfg.Players), clients, AfterCloseWindow, loaded)
+		r.report.AfterClose = append(r.report.AfterClose, run)
+		if err != nil {
+			return err
+		}
+		s := run.Reads
+		r.log.Info("measured right after the close", "month", m.String(), "close", run.Close.Round(time.Millisecond),
+			"reads", s.Ops, "p50", s.P50, "p99", s.P99, "max", s.Max, "errors", s.Errors, "loaded_after", run.Loaded)
+		if n := s.Errors + run.During.Errors; n > 0 {
+			first := s.FirstError
+			if first == "" {
+				first = run.During.FirstError
+			}
+			r.fail("reads around the close of %s: %d errors, first: %s", m, n, first)
+		}
+		if r.service.Snapshots != nil {
+			r.service.Snapshots.Invalidate(m)
 		}
 	}
 	return nil

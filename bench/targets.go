@@ -16,6 +16,8 @@ const (
 	TargetOpenP99       = 10.0   // ms, at any rank
 	TargetClose         = 30 * time.Second
 	TargetSubmitRate    = 20000.0 // events/s with batches of 100
+	TargetAfterCloseP99 = 50.0    // ms, reads in the window after a close, 64 clients
+	TargetAfterCloseMax = 1000.0  // ms, the slowest of those reads
 	targetClients       = 64      // the load the read targets are stated at
 	targetDBOnlyClients = 8
 )
@@ -71,6 +73,8 @@ func (r *Report) Targets() []Verdict {
 			verdict(s.Ops > 0 && s.Errors == 0)})
 	}
 
+	out = append(out, r.afterCloseTargets()...)
+
 	target = fmt.Sprintf("submitScores, batches of 100: ≥ %s events/s", thousands(TargetSubmitRate))
 	best, bestClients := 0.0, 0
 	for _, m := range r.Measurements {
@@ -94,6 +98,27 @@ func (r *Report) Targets() []Verdict {
 	}
 	out = append(out, Verdict{"Server memory bounded and reported", rss, "reported"})
 	return out
+}
+
+// afterCloseTargets sets the reads right after a close against their
+// targets: the median p99 of the runs, and the slowest read of any run.
+func (r *Report) afterCloseTargets() []Verdict {
+	p99Target := fmt.Sprintf("Right after a close, first %s: p99 ≤ %g ms", AfterCloseWindow, TargetAfterCloseP99)
+	maxTarget := fmt.Sprintf("Right after a close, first %s: no read slower than %g ms", AfterCloseWindow, TargetAfterCloseMax)
+	if len(r.AfterClose) == 0 {
+		return []Verdict{{p99Target, "not measured", "n/a"}, {maxTarget, "not measured", "n/a"}}
+	}
+	var p99s []float64
+	slowest := 0.0
+	for _, run := range r.AfterClose {
+		p99s = append(p99s, milliseconds(run.Reads.P99))
+		slowest = max(slowest, milliseconds(run.Reads.Max))
+	}
+	p99 := SpreadOf(p99s).Median
+	return []Verdict{
+		{p99Target, msMeasured(p99), verdict(p99 <= TargetAfterCloseP99)},
+		{maxTarget, fixed(slowest) + " ms", verdict(slowest <= TargetAfterCloseMax)},
+	}
 }
 
 // openTarget sets the open month's p99 target against the slowest part of

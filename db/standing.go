@@ -126,15 +126,29 @@ func (db *DB) standing(ctx context.Context, m leaderboard.Month, playerID string
 	return db.finalStanding(ctx, m, participants, playerID, above, below)
 }
 
+// finalStandingQuery returns the final ranks $3 above to $4 below player
+// $2's in closed month $1, in rank order, each with the player's name.
+//
+// The player's rank is a scalar subquery, so the window is one range of the
+// primary key (month, rank) whatever the planner believes. Right after a
+// close the month's partition has no statistics yet, and a join of the
+// partition with itself was then planned as a sort of the whole month
+// (seconds at a million players) for every read; see docs/PERFORMANCE.md,
+// "Right after a close". The LIMIT tells the planner how few rows come back
+// without statistics, which keeps the index range scan its cheapest plan.
+var finalStandingQuery = `WITH me AS (
+	SELECT rank FROM final_ranks WHERE month = $1 AND player_id = $2
+)
+SELECT f.rank, f.score, f.reached_at, f.player_id, ` + nameSQL("f") + `
+FROM final_ranks f
+WHERE f.month = $1 AND f.rank BETWEEN (SELECT rank FROM me) - $3 AND (SELECT rank FROM me) + $4
+ORDER BY f.rank
+LIMIT $3 + $4 + 1`
+
 // finalStanding reads a standing of closed month m from its final ranks: one
 // range of ranks around the player's.
 func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, participants int, playerID string, above, below int) (*leaderboard.Standing, error) {
-	q := `SELECT f.rank, f.score, f.reached_at, f.player_id, ` + nameSQL("f") + `
-		FROM final_ranks me
-		JOIN final_ranks f ON f.month = me.month AND f.rank BETWEEN me.rank - $3 AND me.rank + $4
-		WHERE me.month = $1 AND me.player_id = $2
-		ORDER BY f.rank`
-	rows, err := db.pool.Query(ctx, q, m.Date(), playerID, above, below)
+	rows, err := db.pool.Query(ctx, finalStandingQuery, m.Date(), playerID, above, below)
 	if err != nil {
 		return nil, err
 	}
@@ -223,10 +237,21 @@ func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID st
 // FinalRanks calls fn with each entry of closed month m's final ranks and its
 // player, in rank order, streaming them.
 func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
-	const q = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
+	return finalRanks(ctx, db.pool, m, fn)
+}
+
+// querier runs a query on a pool or in a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// finalRanks is FinalRanks on q: in the close's transaction, it reads the
+// ranks the close has just built, before anyone else can see them.
+func finalRanks(ctx context.Context, q querier, m leaderboard.Month, fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+	const sql = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
 		FROM final_ranks f JOIN players p ON p.id = f.player_id
 		WHERE f.month = $1 ORDER BY f.rank`
-	rows, err := db.pool.Query(ctx, q, m.Date())
+	rows, err := q.Query(ctx, sql, m.Date())
 	if err != nil {
 		return fmt.Errorf("read final ranks of %s: %w", m, err)
 	}

@@ -1,8 +1,9 @@
 // Package snapshot serves the standings of closed months from memory. A
-// closed month never changes, so its final ranks are loaded once, in the
-// background, after the first read that finds the month closed. Until a
-// month is loaded, and for months that do not fit the memory budget, reads go
-// to the store's index range scans, which stay the source of truth.
+// closed month never changes, so its final ranks are loaded once: at start
+// (Preload), when the month closes (Load), or in the background after the
+// first read that finds the month closed. Until a month is loaded, and for
+// months that do not fit the memory budget, reads go to the store's index
+// range scans, which stay the source of truth.
 //
 // Player names are those of the moment the month was loaded.
 package snapshot
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gamebackend/leaderboard"
@@ -20,6 +22,10 @@ import (
 // Source is the store the cache stands in front of.
 type Source interface {
 	leaderboard.StandingService
+	// Month returns the month's info, or nil when it never opened.
+	Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error)
+	// Months returns up to first months, newest first.
+	Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error)
 	// FinalRanks calls fn with each entry of closed month m's final ranks and
 	// its player, in rank order.
 	FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry, leaderboard.Player) error) error
@@ -34,11 +40,23 @@ type Cache struct {
 	ctx        context.Context
 	cancel     context.CancelFunc
 	loads      sync.WaitGroup
+	ready      atomic.Bool
 
 	mu      sync.RWMutex
 	tables  map[leaderboard.Month]*table
-	loading map[leaderboard.Month]bool
-	held    int // players in tables and in tables being loaded
+	loading map[leaderboard.Month]*loadJob
+	// tooLarge holds the months that did not fit the budget: their reads
+	// stay on the source.
+	tooLarge map[leaderboard.Month]bool
+	held     int // players in tables and in tables being loaded
+}
+
+// loadJob is the load of one month in progress.
+type loadJob struct {
+	participants int
+	cancel       context.CancelFunc
+	done         chan struct{} // closed when the load ended
+	err          error         // why it failed, once done
 }
 
 // New returns a Cache in front of source that holds at most maxPlayers
@@ -47,7 +65,8 @@ func New(source Source, maxPlayers int, logger *slog.Logger) *Cache {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Cache{
 		source: source, maxPlayers: maxPlayers, logger: logger, ctx: ctx, cancel: cancel,
-		tables: map[leaderboard.Month]*table{}, loading: map[leaderboard.Month]bool{},
+		tables: map[leaderboard.Month]*table{}, loading: map[leaderboard.Month]*loadJob{},
+		tooLarge: map[leaderboard.Month]bool{},
 	}
 }
 
@@ -83,36 +102,138 @@ func (c *Cache) Players() int {
 	return n
 }
 
+// Loaded reports whether month m is answered from memory.
+func (c *Cache) Loaded(m leaderboard.Month) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.tables[m] != nil
+}
+
+// Load loads closed month m into memory, unless it is loaded, and returns
+// once it is, so that its first reads are answered from memory: the close
+// job calls it, and so does whatever hears of a close made elsewhere. A
+// month over the budget is left to the source, without an error. An error
+// when m is not closed, when the load fails, or when ctx ends first (the
+// load then goes on).
+func (c *Cache) Load(ctx context.Context, m leaderboard.Month) error {
+	info, err := c.source.Month(ctx, m)
+	if err != nil {
+		return fmt.Errorf("load %s into memory: %w", m, err)
+	}
+	if info == nil || info.Status != leaderboard.MonthClosed {
+		return fmt.Errorf("load %s into memory: the month is not closed", m)
+	}
+	return c.await(ctx, m, c.startLoad(m, info.Participants))
+}
+
+// preloadMonths bounds how many of the newest months Preload looks at.
+const preloadMonths = 120
+
+// Preload loads every closed month that fits the budget, newest first, one
+// at a time, and returns once they are loaded; Ready reports true from
+// then on. A server calls it at start before it says it is ready, so that
+// no player's first read of a closed month waits for the source.
+func (c *Cache) Preload(ctx context.Context) error {
+	months, err := c.source.Months(ctx, preloadMonths)
+	if err != nil {
+		return fmt.Errorf("preload closed months: %w", err)
+	}
+	for _, info := range months {
+		if info.Status != leaderboard.MonthClosed {
+			continue
+		}
+		if err := c.await(ctx, info.Month, c.startLoad(info.Month, info.Participants)); err != nil {
+			return fmt.Errorf("preload closed months: %w", err)
+		}
+	}
+	c.ready.Store(true)
+	return nil
+}
+
+// Ready reports whether Preload has loaded every closed month that fits.
+func (c *Cache) Ready() bool { return c.ready.Load() }
+
+// Invalidate forgets month m: its table, a load in progress, or that it did
+// not fit; its budget is free again. The next read or Load loads it anew.
+func (c *Cache) Invalidate(m leaderboard.Month) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.forget(m)
+}
+
+// forget is Invalidate with c.mu held.
+func (c *Cache) forget(m leaderboard.Month) {
+	if t := c.tables[m]; t != nil {
+		c.held -= t.players()
+		delete(c.tables, m)
+	}
+	if job := c.loading[m]; job != nil {
+		job.cancel()
+		c.held -= job.participants
+		delete(c.loading, m)
+	}
+	delete(c.tooLarge, m)
+}
+
 // Close stops loads in progress and waits for them.
 func (c *Cache) Close() {
 	c.cancel()
 	c.loads.Wait()
 }
 
-// startLoad loads month m with its participants in the background, unless it
-// is loaded, loading, or over the budget.
-func (c *Cache) startLoad(m leaderboard.Month, participants int) {
+// await waits for job, a load of month m (nil when none was needed), or
+// for ctx.
+func (c *Cache) await(ctx context.Context, m leaderboard.Month, job *loadJob) error {
+	if job == nil {
+		return nil
+	}
+	select {
+	case <-job.done:
+		if job.err != nil {
+			return fmt.Errorf("load %s into memory: %w", m, job.err)
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("load %s into memory: %w", m, ctx.Err())
+	}
+}
+
+// startLoad loads month m with its participants in the background and
+// returns the load, or the one already in progress; nil when m is loaded
+// or over the budget.
+func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.tables[m] != nil || c.loading[m] {
-		return
+	if job := c.loading[m]; job != nil {
+		return job
+	}
+	if c.tables[m] != nil || c.tooLarge[m] {
+		return nil
 	}
 	if c.held+participants > c.maxPlayers {
-		c.loading[m] = true // tried: reads of this month stay on the source
+		c.tooLarge[m] = true
 		c.logger.Info("closed month too large for the snapshot budget; it is read from the database",
 			"month", m.String(), "participants", participants, "budget", c.maxPlayers, "held", c.held)
-		return
+		return nil
 	}
-	c.loading[m] = true
+	ctx, cancel := context.WithCancel(c.ctx)
+	job := &loadJob{participants: participants, cancel: cancel, done: make(chan struct{})}
+	c.loading[m] = job
 	c.held += participants
 	c.loads.Go(func() {
+		defer close(job.done)
+		defer cancel()
 		start := time.Now()
-		t, err := c.load(m, participants)
+		t, err := c.load(ctx, m, participants)
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		job.err = err
+		if c.loading[m] != job {
+			return // invalidated meanwhile, its budget released
+		}
+		delete(c.loading, m)
 		if err != nil {
-			delete(c.loading, m) // a later read tries again
-			c.held -= participants
+			c.held -= participants // a later read tries again
 			c.logger.Error("load a closed month into memory", "month", m.String(), "err", err)
 			return
 		}
@@ -120,13 +241,38 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) {
 		c.logger.Info("closed month loaded into memory", "month", m.String(), "players", t.players(),
 			"took", time.Since(start).Round(time.Millisecond))
 	})
+	return job
 }
 
-func (c *Cache) load(m leaderboard.Month, participants int) (*table, error) {
+func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int) (*table, error) {
+	f, err := Build(m, participants, func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+		return c.source.FinalRanks(ctx, m, fn)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f.table, nil
+}
+
+// Frozen is the in-memory table of one closed month, built outside the
+// cache, for Install.
+type Frozen struct {
+	table *table
+}
+
+// Build builds the table of closed month m, of participants players, from
+// ranks, which calls its fn with each final rank and its player, in rank
+// order: the close job can pass its own output, read in its transaction,
+// and Install the table once the month is CLOSED, so that the month is in
+// memory from its first read.
+func Build(m leaderboard.Month, participants int, ranks func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error) (*Frozen, error) {
 	t := newTable(m, participants)
-	err := c.source.FinalRanks(c.ctx, m, func(e leaderboard.RankEntry, p leaderboard.Player) error {
+	err := ranks(func(e leaderboard.RankEntry, p leaderboard.Player) error {
 		if e.Rank != t.players()+1 {
 			return fmt.Errorf("rank %d follows rank %d", e.Rank, t.players())
+		}
+		if t.players() == participants {
+			return fmt.Errorf("more than %d ranks", participants)
 		}
 		t.add(e, p)
 		return nil
@@ -137,5 +283,22 @@ func (c *Cache) load(m leaderboard.Month, participants int) (*table, error) {
 	if t.players() != participants {
 		return nil, fmt.Errorf("%d ranks for %d participants", t.players(), participants)
 	}
-	return t, nil
+	return &Frozen{table: t}, nil
+}
+
+// Install has the cache answer reads of f's month from f, in place of a
+// table or a load of the month it held. It reports false, and leaves the
+// month to the source, when f does not fit the budget.
+func (c *Cache) Install(f *Frozen) bool {
+	m := f.table.month
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.forget(m)
+	if c.held+f.table.players() > c.maxPlayers {
+		c.tooLarge[m] = true
+		return false
+	}
+	c.held += f.table.players()
+	c.tables[m] = f.table
+	return true
 }

@@ -60,7 +60,7 @@ func TestTable_MatchesDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	table, err := c.load(m, info.Participants)
+	table, err := c.load(context.Background(), m, info.Participants)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,5 +125,94 @@ func TestCache_LoadsClosedMonthsWithinBudget(t *testing.T) {
 	small.loads.Wait()
 	if got := small.Players(); got != 0 {
 		t.Errorf("a cache with a budget of %d holds %d players", first.Total-1, got)
+	}
+}
+
+// Load loads a closed month eagerly, Invalidate forgets it, and a month
+// that is not closed cannot be loaded.
+func TestCache_LoadAndInvalidate(t *testing.T) {
+	store, m := closedMonth(t)
+	ctx := context.Background()
+	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer c.Close()
+	if err := c.Load(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	info, err := store.Month(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Loaded(m) || c.Players() != info.Participants {
+		t.Fatalf("after Load: loaded %v, %d players, want %d", c.Loaded(m), c.Players(), info.Participants)
+	}
+	c.Invalidate(m)
+	if c.Loaded(m) || c.Players() != 0 {
+		t.Fatalf("after Invalidate: loaded %v, %d players", c.Loaded(m), c.Players())
+	}
+	if err := c.Load(ctx, m.Prev()); err == nil {
+		t.Errorf("Load of %s, which never opened: no error", m.Prev())
+	}
+}
+
+// Preload loads the closed months that fit and then says the cache is
+// ready; one over the budget stays on the database.
+func TestCache_Preload(t *testing.T) {
+	store, m := closedMonth(t)
+	ctx := context.Background()
+	info, err := store.Month(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int{info.Participants, info.Participants - 1} {
+		c := New(store, budget, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if c.Ready() {
+			t.Errorf("budget %d: ready before Preload", budget)
+		}
+		if err := c.Preload(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if want := budget == info.Participants; !c.Ready() || c.Loaded(m) != want {
+			t.Errorf("budget %d: ready %v, loaded %v, want ready and loaded %v", budget, c.Ready(), c.Loaded(m), want)
+		}
+		c.Close()
+	}
+}
+
+// A table built outside the cache and installed answers reads; Build
+// refuses ranks that do not match the participants.
+func TestBuild_Install(t *testing.T) {
+	store, m := closedMonth(t)
+	ctx := context.Background()
+	info, err := store.Month(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks := func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+		return store.FinalRanks(ctx, m, fn)
+	}
+	for _, wrong := range []int{info.Participants - 1, info.Participants + 1} {
+		if _, err := Build(m, wrong, ranks); err == nil {
+			t.Errorf("Build with %d participants for %d ranks: no error", wrong, info.Participants)
+		}
+	}
+	f, err := Build(m, info.Participants, ranks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer c.Close()
+	if !c.Install(f) || !c.Loaded(m) {
+		t.Fatal("Install within the budget: not loaded")
+	}
+	want, err := store.Standing(ctx, m, "p7", 3, 3)
+	if err != nil || want == nil {
+		t.Fatalf("from the database: %+v, %v", want, err)
+	}
+	got, err := c.Standing(ctx, m, "p7", 3, 3)
+	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
+		t.Fatalf("installed: %+v, %v; from the database: %+v", normalize(got), err, normalize(want))
+	}
+	if small := New(store, info.Participants-1, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Install(f) {
+		t.Error("Install over the budget: installed")
 	}
 }

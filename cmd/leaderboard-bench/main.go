@@ -37,6 +37,7 @@ func run() error {
 	out := flags.String("out", "docs/PERFORMANCE.md", "where to write the report")
 	flags.StringVar(&cfg.Dir, "dir", ".leaderboard/bench", "the benchmark's own folder, emptied first: its PostgreSQL and Redis")
 	flags.IntVar(&cfg.Port, "port", 5434, "port (unix socket name) of the benchmark's PostgreSQL")
+	flags.StringSliceVar(&cfg.Suites, "suites", bench.AllSuites, "measurements to run, of "+strings.Join(bench.AllSuites, ","))
 	if err := flags.Parse(os.Args[1:]); err != nil {
 		return err
 	}
