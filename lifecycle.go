@@ -54,14 +54,22 @@ const (
 	PhaseDone     ClosePhase = "done"     // committed
 )
 
+// RankStream calls fn with every final entry of a month and its player, in
+// rank order, and returns fn's first error.
+type RankStream func(fn func(RankEntry, Player) error) error
+
 // CloseHooks follow a close job. Each may be nil.
 type CloseHooks struct {
 	// Phase is called as each phase starts, with the rows done so far.
 	Phase func(m Month, phase ClosePhase, rows int64)
-	// Rank is called with every final entry and its player in rank order,
-	// before the close commits; the close fails if it returns an error. A
-	// close that fails after calls to Rank did not happen.
-	Rank func(RankEntry, Player) error
+	// Ranks is handed the close's own read of the month's new final ranks,
+	// before the close commits, and must call ranks exactly once; the close
+	// fails if it returns an error. What it builds from them describes the
+	// month only once Closed is called.
+	Ranks func(m Month, participants int, ranks RankStream) error
+	// Closed is called once the close committed, with the version of the
+	// final ranks it made.
+	Closed func(m Month, ranksVersion int)
 }
 
 // Closer runs the close of a month as a background job.

@@ -12,6 +12,7 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
 	"github.com/gamebackend/leaderboard/settlement"
+	"github.com/gamebackend/leaderboard/snapshot"
 )
 
 // closeMetrics shows close jobs in /metrics: the phase each month's close
@@ -50,29 +51,65 @@ func newCloseMetrics(registry prometheus.Registerer) *closeMetrics {
 	return c
 }
 
-// hooks returns close hooks that log each phase and record it in metrics.
-func (c *closeMetrics) hooks(logger *slog.Logger, rank func(leaderboard.RankEntry, leaderboard.Player) error) leaderboard.CloseHooks {
-	return leaderboard.CloseHooks{
-		Phase: func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
-			logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			month := m.String()
-			if prev, ok := c.started[m]; ok && prev.phase != phase {
-				c.duration.WithLabelValues(string(prev.phase)).Observe(time.Since(prev.at).Seconds())
-				c.phase.WithLabelValues(month, string(prev.phase)).Set(0)
-			}
-			if prev, ok := c.started[m]; !ok || prev.phase != phase {
-				c.started[m] = phaseStart{phase: phase, at: time.Now()}
-			}
-			if phase == leaderboard.PhaseDone {
-				delete(c.started, m)
-			}
-			c.phase.WithLabelValues(month, string(phase)).Set(1)
-			c.rows.WithLabelValues(month).Set(float64(rows))
-		},
-		Rank: rank,
+// observer returns a close hook that logs each phase and records it in metrics.
+func (c *closeMetrics) observer(logger *slog.Logger) func(leaderboard.Month, leaderboard.ClosePhase, int64) {
+	return func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
+		logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		month := m.String()
+		if prev, ok := c.started[m]; ok && prev.phase != phase {
+			c.duration.WithLabelValues(string(prev.phase)).Observe(time.Since(prev.at).Seconds())
+			c.phase.WithLabelValues(month, string(prev.phase)).Set(0)
+		}
+		if prev, ok := c.started[m]; !ok || prev.phase != phase {
+			c.started[m] = phaseStart{phase: phase, at: time.Now()}
+		}
+		if phase == leaderboard.PhaseDone {
+			delete(c.started, m)
+		}
+		c.phase.WithLabelValues(month, string(phase)).Set(1)
+		c.rows.WithLabelValues(month).Set(float64(rows))
 	}
+}
+
+// closeHooks are the hooks of the close jobs this instance runs: progress to
+// logs and metrics and, with snapshots on, the month's in-memory table built
+// from the close's own read of its ranks and installed the moment the close
+// commits, so that its first reads are answered from memory.
+func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
+	hooks := leaderboard.CloseHooks{Phase: metrics.observer(m.Logger)}
+	if m.Snapshots == nil {
+		return hooks
+	}
+	var (
+		mu    sync.Mutex
+		built = map[leaderboard.Month]*snapshot.Frozen{}
+	)
+	hooks.Ranks = func(month leaderboard.Month, participants int, ranks leaderboard.RankStream) error {
+		if participants > m.Config.SnapshotPlayers {
+			return ranks(func(leaderboard.RankEntry, leaderboard.Player) error { return nil })
+		}
+		f, err := snapshot.Build(month, participants, ranks)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		built[month] = f
+		mu.Unlock()
+		return nil
+	}
+	hooks.Closed = func(month leaderboard.Month, version int) {
+		mu.Lock()
+		f := built[month]
+		delete(built, month)
+		mu.Unlock()
+		if f != nil && m.Snapshots.Install(f) {
+			m.Logger.Info("closed month installed in memory from its close", "month", month.String())
+		}
+		m.ranks.record(month, version)
+	}
+	return hooks
 }
 
 // startLifecycle starts the close jobs' runner, the scheduler and, with a
@@ -82,10 +119,17 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	metrics := newCloseMetrics(registry)
 	m.Closer = lifecycle.NewCloser(m.DB, m.Logger, lifecycle.CloserOptions{
 		MaxWait: m.Config.CloseWait,
-		Hooks:   metrics.hooks(m.Logger, nil),
+		Hooks:   m.closeHooks(metrics),
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopBackground = cancel
+	if m.Snapshots != nil {
+		m.background.Go(func() {
+			if err := m.Snapshots.Preload(ctx); err != nil && ctx.Err() == nil {
+				m.Logger.Error("preload closed months into memory", "err", err)
+			}
+		})
+	}
 	scheduler := &lifecycle.Scheduler{
 		Store:     m.DB,
 		Closer:    m.Closer,
@@ -120,8 +164,8 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 func (m *Main) scheduledTasks() []lifecycle.Task {
 	tasks := []lifecycle.Task{{Name: "check the versions of closed months", Run: func(ctx context.Context) error {
 		versions, err := m.DB.RanksVersions(ctx)
-		for month, version := range versions {
-			m.ranks.changed(month, version)
+		if err == nil {
+			m.ranks.check(versions)
 		}
 		return err
 	}}}
@@ -161,12 +205,17 @@ func (c *Config) dbOptions(loc *time.Location) []db.Option {
 // ranksWatcher keeps this instance's memory of closed months true to the
 // database: told of each month's final ranks version, by announcement or by
 // the scheduler's check, it has a month whose version changed read afresh.
+//
+// The first check only records the versions: at start, nothing of those
+// months is in memory yet, and the snapshot's preload loads them.
 type ranksWatcher struct {
 	mu       sync.Mutex
 	seen     map[leaderboard.Month]int
+	primed   bool
 	onChange func(leaderboard.Month)
 }
 
+// changed tells the watcher month m's final ranks are at version.
 func (w *ranksWatcher) changed(m leaderboard.Month, version int) {
 	w.mu.Lock()
 	known, ok := w.seen[m]
@@ -175,6 +224,30 @@ func (w *ranksWatcher) changed(m leaderboard.Month, version int) {
 	if !ok || known != version {
 		w.onChange(m)
 	}
+}
+
+// check tells the watcher every closed month's version, as read from the
+// database.
+func (w *ranksWatcher) check(versions map[leaderboard.Month]int) {
+	w.mu.Lock()
+	primed := w.primed
+	w.primed = true
+	w.mu.Unlock()
+	for m, version := range versions {
+		if primed {
+			w.changed(m, version)
+		} else {
+			w.record(m, version)
+		}
+	}
+}
+
+// record notes month m's version without a change: what this instance holds
+// of m is already of that version.
+func (w *ranksWatcher) record(m leaderboard.Month, version int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.seen[m] = version
 }
 
 // listenForRanks follows the announcements of closes and corrections until
@@ -193,7 +266,19 @@ func (m *Main) listenForRanks(ctx context.Context) {
 	}
 }
 
-// ranksChanged has this instance read month m's final ranks afresh.
+// ranksChanged has this instance read month m's final ranks afresh, and
+// load them into memory at once rather than at the first read.
 func (m *Main) ranksChanged(month leaderboard.Month) {
 	m.DB.ForgetClosedMonth(month)
+	if m.Snapshots == nil {
+		return
+	}
+	m.Snapshots.Invalidate(month)
+	m.background.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		if err := m.Snapshots.Load(ctx, month); err != nil {
+			m.Logger.Warn("load a changed closed month into memory", "month", month.String(), "err", err)
+		}
+	})
 }

@@ -65,13 +65,14 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.DB, err = db.Open(ctx, url, m.Config.dbOptions(loc)...); err != nil {
 		return err
 	}
-	registry := prometheus.NewRegistry()
-	m.startLifecycle(registry)
 	var standings leaderboard.StandingService = m.DB
+	ready := func() bool { return true }
 	if m.Config.SnapshotPlayers > 0 {
 		m.Snapshots = snapshot.New(m.DB, m.Config.SnapshotPlayers, m.Logger)
-		standings = m.Snapshots
+		standings, ready = m.Snapshots, m.Snapshots.Ready
 	}
+	registry := prometheus.NewRegistry()
+	m.startLifecycle(registry)
 	m.Server = server.New(server.Config{
 		Addr:        m.Config.ListenAddr,
 		DB:          m.DB,
@@ -80,6 +81,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Exporter:    m.DB,
 		Corrections: m.DB,
 		Registry:    registry,
+		Ready:       ready,
 		Auth: auth.Config{
 			AdminToken:  m.Config.AdminToken,
 			ServerToken: m.Config.ServerToken,

@@ -44,6 +44,7 @@ const digestProgressRows = 1_000_000
 // CLOSED and, with settlement on, records its month.closed message. A CLOSED
 // month is returned as it is. ENOTFOUND when the month never opened.
 func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (info *leaderboard.MonthInfo, ran bool, err error) {
+	closedVersion := 0
 	ran, err = db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
 		phase(hooks, m, leaderboard.PhaseStopping, 0)
 		// Submissions hold the month row FOR SHARE while they write, so this
@@ -54,11 +55,16 @@ func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks lead
 			return err
 		}
 		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			return db.closeTx(ctx, tx, m, hooks)
+			var err error
+			closedVersion, err = db.closeTx(ctx, tx, m, hooks)
+			return err
 		})
 	})
 	if err != nil || !ran {
 		return nil, ran, interpretCloseError(m, err)
+	}
+	if closedVersion > 0 && hooks.Closed != nil {
+		hooks.Closed(m, closedVersion)
 	}
 	info, err = db.Month(ctx, m)
 	return info, true, err
@@ -103,52 +109,54 @@ func (db *DB) withMonthLock(ctx context.Context, m leaderboard.Month, fn func(*p
 	return true, fn(conn)
 }
 
-// closeTx is the close's transaction; the month is CLOSING or CLOSED.
-func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks leaderboard.CloseHooks) error {
+// closeTx is the close's transaction; the month is CLOSING or CLOSED. It
+// returns the version of the final ranks it made, 0 when the month was
+// CLOSED already.
+func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks leaderboard.CloseHooks) (int, error) {
 	const lockMonth = `SELECT status, ranks_version FROM months WHERE month = $1 FOR UPDATE`
 	var (
 		status  string
 		version int
 	)
 	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version); errors.Is(err, pgx.ErrNoRows) {
-		return leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
+		return 0, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
 	} else if err != nil {
-		return err
+		return 0, err
 	}
 	if leaderboard.MonthStatus(status) == leaderboard.MonthClosed {
-		return nil
+		return 0, nil
 	}
 	version++
 	ranks, err := buildFinalRanks(ctx, tx, m, version, hooks)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	phase(hooks, m, leaderboard.PhaseAttach, ranks.participants)
 	if err := attachFinalRanks(ctx, tx, m, version); err != nil {
-		return err
+		return 0, err
 	}
 	closedAt := db.now()
 	const markClosed = `UPDATE months SET status = 'CLOSED', closed_at = $2, participants = $3, digest = $4, ranks_version = $5
 		WHERE month = $1`
 	if _, err := tx.Exec(ctx, markClosed, m.Date(), closedAt, ranks.participants, ranks.digest, version); err != nil {
-		return err
+		return 0, err
 	}
 	if db.settlement {
 		msg := monthMessage{Type: messageClosed, Month: m.String(), ClosedAt: closedAt,
 			Participants: ranks.participants, Digest: ranks.digest, Top: ranks.top}
 		if err := insertMessage(ctx, tx, m, msg); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if err := notifyMonth(ctx, tx, m, version); err != nil {
-		return err
+		return 0, err
 	}
 	phase(hooks, m, leaderboard.PhaseDone, ranks.participants)
-	return nil
+	return version, nil
 }
 
-// finalRanks is what building a month's final ranks found.
-type finalRanks struct {
+// builtRanks is what building a month's final ranks found.
+type builtRanks struct {
 	participants int64
 	digest       string
 	top          []messageEntry
@@ -163,7 +171,7 @@ func finalRanksTable(m leaderboard.Month, version int) string {
 // buildFinalRanks materializes month m's ranks into a standalone table of
 // the given version, indexes and analyzes it, and reads it back in rank
 // order for the digest, the message's top 100 and hooks.Rank.
-func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, hooks leaderboard.CloseHooks) (*finalRanks, error) {
+func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, hooks leaderboard.CloseHooks) (*builtRanks, error) {
 	table := finalRanksTable(m, version)
 	// Sorting and indexing ten million rows wants more memory and workers
 	// than the service's small reads; SET LOCAL ends with the transaction.
@@ -188,7 +196,7 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 	if err != nil {
 		return nil, fmt.Errorf("build final ranks: %w", err)
 	}
-	ranks := &finalRanks{participants: tag.RowsAffected()}
+	ranks := &builtRanks{participants: tag.RowsAffected()}
 	phase(hooks, m, leaderboard.PhaseIndexing, ranks.participants)
 	// Indexes are built after the rows are in: several times faster than
 	// maintaining them row by row. They match the parent's, so ATTACH adopts
@@ -204,15 +212,29 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 		}
 	}
 	phase(hooks, m, leaderboard.PhaseDigest, 0)
-	if err := readFinalRanks(ctx, tx, m, table, ranks, hooks); err != nil {
+	read := false
+	stream := func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+		read = true
+		return readFinalRanks(ctx, tx, m, table, ranks, hooks, fn)
+	}
+	if hooks.Ranks != nil {
+		err = hooks.Ranks(m, int(ranks.participants), stream)
+	} else {
+		err = stream(func(leaderboard.RankEntry, leaderboard.Player) error { return nil })
+	}
+	if err == nil && !read {
+		err = errors.New("the Ranks hook did not read the ranks")
+	}
+	if err != nil {
 		return nil, fmt.Errorf("digest final ranks: %w", err)
 	}
 	return ranks, nil
 }
 
 // readFinalRanks reads table in rank order into ranks' digest and top, and
-// hands each entry to hooks.Rank.
-func readFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *finalRanks, hooks leaderboard.CloseHooks) error {
+// hands each entry to fn.
+func readFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *builtRanks,
+	hooks leaderboard.CloseHooks, fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
 	q := fmt.Sprintf(`SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
 		FROM %s f JOIN players p ON p.id = f.player_id ORDER BY f.rank`, table)
 	rows, err := tx.Query(ctx, q)
@@ -232,10 +254,8 @@ func readFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table s
 		if e.Rank%digestProgressRows == 0 {
 			phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
 		}
-		if hooks.Rank != nil {
-			if err := hooks.Rank(e, leaderboard.Player{ID: e.PlayerID, Name: name}); err != nil {
-				return err
-			}
+		if err := fn(e, leaderboard.Player{ID: e.PlayerID, Name: name}); err != nil {
+			return err
 		}
 		name = nil
 		return nil

@@ -56,22 +56,37 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 	store := mustOpenDB(t)
 	submitTable(t, store, 40)
 	var phases []leaderboard.ClosePhase
-	var ranked []leaderboard.RankEntry
+	var (
+		ranked        []leaderboard.RankEntry
+		closedVersion int
+	)
 	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
 		Phase: func(_ leaderboard.Month, p leaderboard.ClosePhase, _ int64) { phases = append(phases, p) },
-		Rank: func(e leaderboard.RankEntry, p leaderboard.Player) error {
-			if p.ID != e.PlayerID || p.Name == nil {
-				t.Errorf("rank %d came with player %+v", e.Rank, p)
+		Ranks: func(_ leaderboard.Month, participants int, ranks leaderboard.RankStream) error {
+			if participants != 40 {
+				t.Errorf("handed %d participants", participants)
 			}
-			ranked = append(ranked, e)
-			return nil
+			return ranks(func(e leaderboard.RankEntry, p leaderboard.Player) error {
+				if p.ID != e.PlayerID || p.Name == nil {
+					t.Errorf("rank %d came with player %+v", e.Rank, p)
+				}
+				ranked = append(ranked, e)
+				return nil
+			})
 		},
+		Closed: func(_ leaderboard.Month, version int) { closedVersion = version },
 	})
 	if err != nil || !ran {
 		t.Fatalf("close: ran %t, %v", ran, err)
 	}
-	if info.Status != leaderboard.MonthClosed || info.Participants != 40 || len(ranked) != 40 {
-		t.Fatalf("closed month %+v, %d ranks handed over", info, len(ranked))
+	if info.Status != leaderboard.MonthClosed || info.Participants != 40 || len(ranked) != 40 || closedVersion != 1 {
+		t.Fatalf("closed month %+v, %d ranks handed over, Closed told version %d", info, len(ranked), closedVersion)
+	}
+	again, _, _ := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
+		Closed: func(leaderboard.Month, int) { t.Error("Closed called for a month closed already") },
+	})
+	if again.Digest != info.Digest {
+		t.Errorf("closing again changed the digest")
 	}
 	if want := digestOfPages(t, store, november); info.Digest != want {
 		t.Errorf("digest %s, pages hash to %s", info.Digest, want)
@@ -92,7 +107,9 @@ func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
 	store := mustOpenDB(t)
 	submitTable(t, store, 5)
 	_, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
-		Rank: func(leaderboard.RankEntry, leaderboard.Player) error { return errors.New("out of memory") },
+		Ranks: func(_ leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
+			return ranks(func(leaderboard.RankEntry, leaderboard.Player) error { return errors.New("out of memory") })
+		},
 	})
 	if err == nil {
 		t.Fatal("close succeeded with a failing hook")

@@ -237,21 +237,10 @@ func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID st
 // FinalRanks calls fn with each entry of closed month m's final ranks and its
 // player, in rank order, streaming them.
 func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
-	return finalRanks(ctx, db.pool, m, fn)
-}
-
-// querier runs a query on a pool or in a transaction.
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
-
-// finalRanks is FinalRanks on q: in the close's transaction, it reads the
-// ranks the close has just built, before anyone else can see them.
-func finalRanks(ctx context.Context, q querier, m leaderboard.Month, fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
-	const sql = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
+	const q = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
 		FROM final_ranks f JOIN players p ON p.id = f.player_id
 		WHERE f.month = $1 ORDER BY f.rank`
-	rows, err := q.Query(ctx, sql, m.Date())
+	rows, err := db.pool.Query(ctx, q, m.Date())
 	if err != nil {
 		return fmt.Errorf("read final ranks of %s: %w", m, err)
 	}

@@ -396,3 +396,124 @@ func TestLifecycle_ExportCSV(t *testing.T) {
 		t.Errorf("export with a wrong token: %d", status)
 	}
 }
+
+// correct runs correctScore as the admin.
+func (s *server) correct(t *testing.T, month, playerID string, score *int, reason string) *response {
+	t.Helper()
+	return s.do(t, adminToken, `mutation($m: Month!, $p: ID!, $s: Int, $r: String!) {
+		correctScore(month: $m, playerId: $p, score: $s, reason: $r) { id month playerId before after reason at } }`,
+		map[string]any{"m": month, "p": playerID, "s": score, "r": reason})
+}
+
+// Removing the winner of a closed month: both instances serve the rebuilt
+// table, the digest changes to the corrected standings', and month.corrected
+// reaches the webhook after month.closed.
+func TestLifecycle_CorrectionOfAClosedMonthReachesEveryInstance(t *testing.T) {
+	pg.Reset(t)
+	month := seedPastMonth(t, 500)
+	receiver := newWebhookReceiver(t, 0)
+	a, _ := startInstance(t, withLifecycle(receiver))
+	b, _ := startInstance(t, withLifecycle(receiver))
+	closedInfo := waitForMonth(t, a, month, func(i *monthInfo) bool {
+		return i.Settlement != nil && i.Settlement.Status == "DELIVERED"
+	})
+	top := a.leaderboard(t, month, 2, nil)
+	winner, second := top.Edges[0].Node.Player.ID, top.Edges[1].Node.Player.ID
+	for _, s := range []*server{a, b} {
+		if st := s.standing(t, month, winner); st == nil || st.Rank != 1 {
+			t.Fatalf("before the correction, %s: %+v", s.url, st)
+		}
+	}
+	resp := a.correct(t, month, winner, nil, "aimbot, ticket 4411")
+	if len(resp.Errors) > 0 {
+		t.Fatalf("correctScore: %+v", resp.Errors)
+	}
+	for _, s := range []*server{a, b} {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			gone, st := s.standing(t, month, winner), s.standing(t, month, second)
+			if gone == nil && st != nil && st.Rank == 1 && st.Total == 499 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("instance %s still serves the old ranks: winner %+v, second %+v", s.url, gone, st)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	info := waitForMonth(t, b, month, func(i *monthInfo) bool {
+		return i.Settlement != nil && i.Settlement.Status == "DELIVERED" && *i.Digest != *closedInfo.Digest
+	})
+	if want := oracleDigest(t, month); *info.Digest != want || info.Participants != 499 {
+		t.Errorf("after the correction: %+v, oracle digest %s", info, want)
+	}
+	got := receiver.received()
+	if len(got) != 2 || got[0].eventType != "month.closed" || got[1].eventType != "month.corrected" || got[0].id == got[1].id {
+		t.Fatalf("deliveries %+v", got)
+	}
+	var body struct {
+		Digest     string
+		Correction struct {
+			PlayerID string
+			Reason   string
+		}
+	}
+	if err := json.Unmarshal(got[1].body, &body); err != nil || body.Digest != *info.Digest || body.Correction.PlayerID != winner {
+		t.Errorf("month.corrected body %s, %v", got[1].body, err)
+	}
+	var list struct {
+		Corrections []struct {
+			PlayerID string `json:"playerId"`
+			Before   *int   `json:"before"`
+			After    *int   `json:"after"`
+			Reason   string `json:"reason"`
+		} `json:"corrections"`
+	}
+	b.mustDo(t, adminToken, `query($m: Month!) { corrections(month: $m) { playerId before after reason } }`,
+		map[string]any{"m": month}, &list)
+	if len(list.Corrections) != 1 || list.Corrections[0].PlayerID != winner || list.Corrections[0].After != nil ||
+		list.Corrections[0].Before == nil || list.Corrections[0].Reason != "aimbot, ticket 4411" {
+		t.Errorf("corrections %+v", list.Corrections)
+	}
+}
+
+// A player removed from the open month has their later events REJECTED
+// with FORBIDDEN; only the admin may correct or list corrections.
+func TestLifecycle_RemovedPlayerIsRefusedAndCorrectionsNeedTheAdmin(t *testing.T) {
+	s := startServer(t)
+	c := currentMonth(t)
+	s.submit(t, ev("1", "cheat", "SET", 900, c.at(1)), ev("2", "fair", "SET", 10, c.at(1)))
+	for _, token := range []string{"", serverToken, playerToken(t, "fair")} {
+		resp := s.do(t, token, `mutation { correctScore(month: "`+c.month+`", playerId: "cheat", reason: "x") { id } }`, nil)
+		if codes := resp.Codes(); len(codes) != 1 || (codes[0] != "UNAUTHENTICATED" && codes[0] != "FORBIDDEN") {
+			t.Errorf("correctScore with token %.10q: %v", token, codes)
+		}
+		resp = s.do(t, token, `{ corrections(month: "`+c.month+`") { id } }`, nil)
+		if codes := resp.Codes(); len(codes) != 1 || (codes[0] != "UNAUTHENTICATED" && codes[0] != "FORBIDDEN") {
+			t.Errorf("corrections with token %.10q: %v", token, codes)
+		}
+	}
+	if resp := s.correct(t, c.month, "cheat", nil, "speed hack"); len(resp.Errors) > 0 {
+		t.Fatalf("correctScore: %+v", resp.Errors)
+	}
+	results := s.submit(t, ev("3", "cheat", "ADD", 5, c.at(2)), ev("4", "fair", "ADD", 5, c.at(2)))
+	if r := results[0]; r.Status != "REJECTED" || r.Code == nil || *r.Code != "FORBIDDEN" {
+		t.Errorf("the removed player's event: %+v", r)
+	}
+	if r := results[1]; r.Status != "APPLIED" || *r.Rank != 1 {
+		t.Errorf("the other event: %+v", r)
+	}
+	for _, bad := range []struct {
+		score  *int
+		reason string
+		code   string
+	}{{new(10001), "r", "BAD_USER_INPUT"}, {new(5), "", "BAD_USER_INPUT"}, {nil, "r", "NOT_FOUND"}} {
+		player := "fair"
+		if bad.code == "NOT_FOUND" {
+			player = "nobody"
+		}
+		if codes := s.correct(t, c.month, player, bad.score, bad.reason).Codes(); len(codes) != 1 || codes[0] != bad.code {
+			t.Errorf("correctScore(%v, %q): %v, want %s", bad.score, bad.reason, codes, bad.code)
+		}
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestOps_HealthReadinessAndMetrics(t *testing.T) {
 	s := startServer(t)
+	s.waitReady(t)
 	for _, path := range []string{"/healthz", "/readyz"} {
 		if status, body := s.get(t, path); status != http.StatusOK {
 			t.Errorf("GET %s: %d %s, want 200", path, status, body)
@@ -28,5 +30,21 @@ func TestOps_HealthReadinessAndMetrics(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("GET /metrics does not contain %s", want)
 		}
+	}
+}
+
+// waitReady waits until /readyz answers 200: the closed months are loaded.
+func (s *server) waitReady(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		status, body := s.get(t, "/readyz")
+		if status == http.StatusOK {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not ready after 30 s: %d %s", status, body)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -48,6 +48,9 @@ type Config struct {
 	// a CDN in the user's browser) and turns introspection on for it.
 	GraphiQL bool
 	Logger   *slog.Logger
+	// Ready reports whether the instance is ready for traffic besides its
+	// database answering (closed months preloaded); nil means always.
+	Ready func() bool
 	// Registry takes the server's metrics and is served at /metrics; nil
 	// means a registry of the server's own.
 	Registry *prometheus.Registry
@@ -103,6 +106,10 @@ func New(cfg Config) *Server {
 		defer cancel()
 		if err := cfg.DB.Ping(ctx); err != nil {
 			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
+			return
+		}
+		if cfg.Ready != nil && !cfg.Ready() {
+			http.Error(w, "loading closed months into memory", http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ready")
