@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -515,5 +517,41 @@ func TestLifecycle_RemovedPlayerIsRefusedAndCorrectionsNeedTheAdmin(t *testing.T
 		if codes := s.correct(t, c.month, player, bad.score, bad.reason).Codes(); len(codes) != 1 || codes[0] != bad.code {
 			t.Errorf("correctScore(%v, %q): %v, want %s", bad.score, bad.reason, codes, bad.code)
 		}
+	}
+}
+
+// A close whose process is killed with SIGKILL halfway is resumed by the
+// next instance and gives the digest of an undisturbed close.
+func TestLifecycle_CloseOfAKilledProcessIsResumed(t *testing.T) {
+	pg.Reset(t)
+	month := seedPastMonth(t, 60000)
+	want := oracleDigest(t, month)
+	conn := sqlConn(t)
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), childEnv+"=serve", "DATABASE_URL="+pg.URL, "LISTEN_ADDR=127.0.0.1:0",
+		"LEADERBOARD_CLOSE_GRACE=0s", "LEADERBOARD_AUTO_CLOSE=true", "LEADERBOARD_SCHEDULER_INTERVAL=100ms")
+	child.Stdout, child.Stderr = t.Output(), t.Output()
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForQuery(t, conn, "ROW_NUMBER() OVER")
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	child.Wait()
+	var status string
+	if err := conn.QueryRow(context.Background(), `SELECT status FROM months WHERE month = to_date($1, 'YYYY-MM')`,
+		month).Scan(&status); err != nil || status != "CLOSING" {
+		t.Fatalf("after the kill the month is %s, %v; want CLOSING", status, err)
+	}
+	s, _ := startInstance(t)
+	info := waitForMonth(t, s, month, closed)
+	if info.Digest == nil || *info.Digest != want || info.Participants != 60000 {
+		t.Fatalf("resumed close: %+v, oracle digest %s", info, want)
+	}
+	var version int
+	if err := conn.QueryRow(context.Background(), `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`,
+		month).Scan(&version); err != nil || version != 1 {
+		t.Errorf("ranks_version %d, %v: the month was ranked more than once", version, err)
 	}
 }

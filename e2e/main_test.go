@@ -26,7 +26,28 @@ const (
 
 var pg *pgtest.Postgres
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, &pg)) }
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "serve" {
+		os.Exit(serveAsChild())
+	}
+	os.Exit(pgtest.Run(m, &pg))
+}
+
+// childEnv makes the test binary run `leaderboard serve` instead of the
+// tests: a real process of the program, for tests that kill it.
+const childEnv = "LEADERBOARD_E2E_CHILD"
+
+// serveAsChild runs the program's command line as cmd/leaderboard does.
+func serveAsChild() int {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	cmd := app.NewCommand(logger)
+	cmd.SetArgs([]string{"serve"})
+	if err := cmd.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "leaderboard:", err)
+		return 1
+	}
+	return 0
+}
 
 // server is a running leaderboard program and an HTTP client for it.
 type server struct {

@@ -27,7 +27,7 @@ type Task struct {
 // Scheduler is the loop every instance runs: at start and then every
 // Interval, it starts the close of each month that is due (AutoClose) and
 // resumes each close found CLOSING with no job running here, then runs its
-// Tasks. Each tick has a deadline of Interval.
+// Tasks.
 type Scheduler struct {
 	Store     DueStore
 	Closer    *Closer
@@ -54,9 +54,12 @@ func (s *Scheduler) Run(ctx context.Context) {
 	}
 }
 
-// Tick runs one round of the scheduler's duties.
+// tickTimeout bounds one tick, however short the interval.
+const tickTimeout = 30 * time.Second
+
+// Tick runs one round of the scheduler's duties, within max(Interval, 30 s).
 func (s *Scheduler) Tick(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, s.Interval)
+	ctx, cancel := context.WithTimeout(ctx, max(s.Interval, tickTimeout))
 	defer cancel()
 	due, err := s.Store.MonthsToClose(ctx, s.AutoClose)
 	if err != nil {
