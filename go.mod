@@ -21,6 +21,7 @@ require (
 	github.com/vektah/gqlparser/v2 v2.5.37
 	github.com/vikstrous/dataloadgen v0.0.10
 	golang.org/x/term v0.47.0
+	golang.org/x/time v0.16.0
 )
 
 require (

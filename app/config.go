@@ -2,11 +2,15 @@ package app
 
 import (
 	"fmt"
+	"net/netip"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/gamebackend/leaderboard/server"
 )
 
 // Config is the program's configuration: environment variables first, flags
@@ -43,6 +47,16 @@ type Config struct {
 	// RetainMonths keeps the current month and this many before it; older
 	// settled months are dropped. 0 keeps every month.
 	RetainMonths int // LEADERBOARD_RETAIN_MONTHS
+
+	// RateLimit is the requests a second of each client address on public
+	// reads (burst twice that); 0 turns it off.
+	RateLimit float64 // LEADERBOARD_RATE_LIMIT
+	// ServerRateLimit is that of each game-server token, PlayerRateLimit
+	// that of each player.
+	ServerRateLimit float64 // LEADERBOARD_SERVER_RATE_LIMIT
+	PlayerRateLimit float64 // LEADERBOARD_PLAYER_RATE_LIMIT
+	// TrustedProxies are CIDRs whose X-Forwarded-For names the client.
+	TrustedProxies string // LEADERBOARD_TRUSTED_PROXIES, comma-separated
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -69,7 +83,37 @@ func ConfigFromEnv() Config {
 		WebhookBackoff:    envDuration("LEADERBOARD_WEBHOOK_BACKOFF", time.Second),
 		WebhookMaxBackoff: envDuration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
 		RetainMonths:      envInt("LEADERBOARD_RETAIN_MONTHS", 0),
+		RateLimit:         envFloat("LEADERBOARD_RATE_LIMIT", 20),
+		ServerRateLimit:   envFloat("LEADERBOARD_SERVER_RATE_LIMIT", 500),
+		PlayerRateLimit:   envFloat("LEADERBOARD_PLAYER_RATE_LIMIT", 20),
+		TrustedProxies:    os.Getenv("LEADERBOARD_TRUSTED_PROXIES"),
 	}
+}
+
+// envFloat reads a number variable; unset or not a number reads as def.
+func envFloat(name string, def float64) float64 {
+	f, err := strconv.ParseFloat(os.Getenv(name), 64)
+	if err != nil {
+		return def
+	}
+	return f
+}
+
+// rateLimits returns the server's rate limits, or an error naming a bad
+// trusted proxy.
+func (c *Config) rateLimits() (server.RateLimits, error) {
+	limits := server.RateLimits{Public: c.RateLimit, GameServer: c.ServerRateLimit, Player: c.PlayerRateLimit}
+	for _, cidr := range strings.Split(c.TrustedProxies, ",") {
+		if cidr = strings.TrimSpace(cidr); cidr == "" {
+			continue
+		}
+		prefix, err := netip.ParsePrefix(cidr)
+		if err != nil {
+			return limits, fmt.Errorf("LEADERBOARD_TRUSTED_PROXIES: %q is not a CIDR such as 10.0.0.0/8", cidr)
+		}
+		limits.TrustedProxies = append(limits.TrustedProxies, prefix)
+	}
+	return limits, nil
 }
 
 // envDuration reads a duration variable such as 15m; unset or not a

@@ -71,6 +71,10 @@ func (m *Main) Run(ctx context.Context) error {
 		m.Snapshots = snapshot.New(m.DB, m.Config.SnapshotPlayers, m.Logger)
 		standings, ready = m.Snapshots, m.Snapshots.Ready
 	}
+	limits, err := m.Config.rateLimits()
+	if err != nil {
+		return err
+	}
 	registry := prometheus.NewRegistry()
 	m.startLifecycle(registry)
 	m.Server = server.New(server.Config{
@@ -82,6 +86,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Corrections: m.DB,
 		Registry:    registry,
 		Ready:       ready,
+		RateLimits:  limits,
 		Auth: auth.Config{
 			AdminToken:  m.Config.AdminToken,
 			ServerToken: m.Config.ServerToken,

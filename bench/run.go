@@ -200,6 +200,10 @@ func (r *runner) startService(ctx context.Context, url string) error {
 	config.ListenAddr, config.DatabaseURL, config.Timezone = "127.0.0.1:0", url, eventTimeZone.String()
 	config.AdminToken, config.ServerToken, config.JWTSecret = r.adminToken, r.serverToken, randomToken()
 	config.DemoPlayers = 0
+	// The benchmark measures the service, not its limits, and closes its
+	// months itself, to time the close.
+	config.RateLimit, config.ServerRateLimit, config.PlayerRateLimit = 0, 0, 0
+	config.AutoClose = false
 	r.service = &app.Main{Config: config, Logger: r.cfg.ServiceLogger}
 	if err := r.service.Run(ctx); err != nil {
 		return errors.Join(fmt.Errorf("start the service: %w", err), r.service.Close())

@@ -48,6 +48,8 @@ type Config struct {
 	// a CDN in the user's browser) and turns introspection on for it.
 	GraphiQL bool
 	Logger   *slog.Logger
+	// RateLimits are the request budgets of clients of /graphql.
+	RateLimits RateLimits
 	// Ready reports whether the instance is ready for traffic besides its
 	// database answering (closed months preloaded); nil means always.
 	Ready func() bool
@@ -97,7 +99,8 @@ func New(cfg Config) *Server {
 	route := func(pattern string, h http.Handler) {
 		mux.Handle(pattern, measure(requests, pattern, h))
 	}
-	route("/graphql", onlyJSONPost(limitBody(authn.Middleware(withLoaders(gql)))))
+	limiter := newRateLimiter(cfg.RateLimits, registry)
+	route("/graphql", onlyJSONPost(limitBody(authn.Middleware(limiter.middleware(withLoaders(gql))))))
 	route("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
 	}))
