@@ -22,26 +22,27 @@ import (
 type ServerOptions struct {
 	// Introspection lets clients read the schema (needed by GraphiQL).
 	Introspection bool
-	// ComplexityLimit bounds the fields one operation may select (0: 1000).
-	ComplexityLimit int
+	// Limits bound the work of one request.
+	Limits Limits
 }
 
 // NewServer returns the GraphQL HTTP handler for r: the POST transport,
-// a parsed-query cache, automatic persisted queries, a complexity limit, and
+// a parsed-query cache, automatic persisted queries, limits on the query's
+// size, tokens, cost and root fields, no "did you mean" suggestions, and
 // errors that always carry one of the domain's codes in extensions.code.
 func NewServer(r *Resolver, opts ServerOptions) *handler.Server {
-	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r}))
+	limits := opts.Limits.withDefaults()
+	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r, Complexity: complexity()}))
 	srv.AddTransport(transport.POST{})
+	srv.SetParserTokenLimit(limits.MaxTokens)
+	srv.SetDisableSuggestion(true)
+	srv.Use(limitsExtension{limits})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
-	limit := opts.ComplexityLimit
-	if limit == 0 {
-		limit = 1000
-	}
-	srv.Use(extension.FixedComplexityLimit(limit))
+	srv.Use(extension.FixedComplexityLimit(limits.MaxCost))
 	srv.SetErrorPresenter(presentError(r.Logger))
 	srv.SetRecoverFunc(recoverPanic(r.Logger))
 	return srv
