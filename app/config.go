@@ -57,6 +57,18 @@ type Config struct {
 	PlayerRateLimit float64 // LEADERBOARD_PLAYER_RATE_LIMIT
 	// TrustedProxies are CIDRs whose X-Forwarded-For names the client.
 	TrustedProxies string // LEADERBOARD_TRUSTED_PROXIES, comma-separated
+
+	// RequestTimeout bounds one GraphQL request; past it, UNAVAILABLE.
+	RequestTimeout time.Duration // LEADERBOARD_REQUEST_TIMEOUT
+	// ShutdownTimeout is how long requests in flight may finish at a stop
+	// before they are cancelled.
+	ShutdownTimeout time.Duration // LEADERBOARD_SHUTDOWN_TIMEOUT
+	// MaxConns sizes the database pool.
+	MaxConns int // DATABASE_MAX_CONNS
+	// StatementTimeout and LockTimeout bound each statement of a request
+	// and each wait for a lock in the database.
+	StatementTimeout time.Duration // LEADERBOARD_STATEMENT_TIMEOUT
+	LockTimeout      time.Duration // LEADERBOARD_LOCK_TIMEOUT
 }
 
 // ConfigFromEnv reads the configuration from the environment.
@@ -87,6 +99,11 @@ func ConfigFromEnv() Config {
 		ServerRateLimit:   envFloat("LEADERBOARD_SERVER_RATE_LIMIT", 500),
 		PlayerRateLimit:   envFloat("LEADERBOARD_PLAYER_RATE_LIMIT", 20),
 		TrustedProxies:    os.Getenv("LEADERBOARD_TRUSTED_PROXIES"),
+		RequestTimeout:    envDuration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
+		ShutdownTimeout:   envDuration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
+		MaxConns:          envInt("DATABASE_MAX_CONNS", 10),
+		StatementTimeout:  envDuration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
+		LockTimeout:       envDuration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
 	}
 }
 

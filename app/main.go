@@ -4,6 +4,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -78,15 +79,16 @@ func (m *Main) Run(ctx context.Context) error {
 	registry := prometheus.NewRegistry()
 	m.startLifecycle(registry)
 	m.Server = server.New(server.Config{
-		Addr:        m.Config.ListenAddr,
-		DB:          m.DB,
-		Standings:   standings,
-		Closer:      m.Closer,
-		Exporter:    m.DB,
-		Corrections: m.DB,
-		Registry:    registry,
-		Ready:       ready,
-		RateLimits:  limits,
+		Addr:           m.Config.ListenAddr,
+		DB:             m.DB,
+		Standings:      standings,
+		Closer:         m.Closer,
+		Exporter:       m.DB,
+		Corrections:    m.DB,
+		Registry:       registry,
+		Ready:          ready,
+		RateLimits:     limits,
+		RequestTimeout: m.Config.RequestTimeout,
 		Auth: auth.Config{
 			AdminToken:  m.Config.AdminToken,
 			ServerToken: m.Config.ServerToken,
@@ -106,12 +108,14 @@ func (m *Main) Run(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the server, letting requests in flight finish for up to ten
-// seconds, then closes the database.
+// Close stops the server, letting requests in flight finish for up to
+// ShutdownTimeout and cancelling those left (they answer UNAVAILABLE), then
+// stops the background jobs (a close cut short resumes at the next start)
+// and closes the database. Its time is bounded even if the database hangs.
 func (m *Main) Close() error {
 	var err error
 	if m.Server != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(m.Config.ShutdownTimeout, 10*time.Second))
 		defer cancel()
 		if err = m.Server.Close(ctx); err != nil {
 			err = fmt.Errorf("stop http server: %w", err)

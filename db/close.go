@@ -26,8 +26,18 @@ import (
 // ranks a month, so it is ranked exactly once.
 
 // closeLockClass is the first key of the advisory locks of month closes and
-// corrections; the second is the month (year*100 + month).
+// corrections; the second is the month (monthKey).
 const closeLockClass = 0x6c62636c // "lbcl"
+
+// monthWriteLockClass is the first key of a month's write lock: every
+// submission holds it shared until it commits, and a close's stop or a seed
+// takes it exclusive. PostgreSQL queues a shared request behind a waiting
+// exclusive one, so a stop cannot starve behind a stream of submissions (as
+// it can behind row locks FOR SHARE, which new share lockers join freely).
+const monthWriteLockClass = 0x6c62776c // "lbwl"
+
+// monthKey is the second key of a month's advisory locks.
+func monthKey(m leaderboard.Month) int32 { return int32(m.Year()*100 + int(m.Month())) }
 
 // monthsChannel is the NOTIFY channel on which a committed close or
 // correction announces "<YYYY-MM> <ranks_version>" to every instance.
@@ -47,11 +57,22 @@ func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks lead
 	closedVersion := 0
 	ran, err = db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
 		phase(hooks, m, leaderboard.PhaseStopping, 0)
-		// Submissions hold the month row FOR SHARE while they write, so this
-		// UPDATE waits for those in flight, and every event acknowledged as
-		// applied is in the scores the ranks are built from.
+		// Submissions hold the month's write lock shared while they write,
+		// so the stop waits for those in flight, and every event acknowledged
+		// as applied is in the scores the ranks are built from; those that
+		// wait behind it read CLOSING and write nothing.
 		const stopScores = `UPDATE months SET status = 'CLOSING' WHERE month = $1 AND status = 'OPEN'`
-		if _, err := conn.Exec(ctx, stopScores, m.Date()); err != nil {
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if err := longJob(ctx, tx); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, monthWriteLockClass, monthKey(m)); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, stopScores, m.Date())
+			return err
+		})
+		if err != nil {
 			return err
 		}
 		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
@@ -78,7 +99,7 @@ func interpretCloseError(m leaderboard.Month, err error) error {
 	if errors.As(err, &domainErr) {
 		return err
 	}
-	return fmt.Errorf("close month %s: %w", m, err)
+	return errorf("close month %s: %w", m, err)
 }
 
 // withMonthLock runs fn on a connection holding month m's close lock, or
@@ -89,7 +110,7 @@ func (db *DB) withMonthLock(ctx context.Context, m leaderboard.Month, fn func(*p
 		return false, err
 	}
 	defer conn.Release()
-	key := m.Year()*100 + int(m.Month())
+	key := monthKey(m)
 	var locked bool
 	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, $2)`, closeLockClass, key).Scan(&locked); err != nil {
 		return false, err
@@ -113,6 +134,9 @@ func (db *DB) withMonthLock(ctx context.Context, m leaderboard.Month, fn func(*p
 // returns the version of the final ranks it made, 0 when the month was
 // CLOSED already.
 func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks leaderboard.CloseHooks) (int, error) {
+	if err := longJob(ctx, tx); err != nil {
+		return 0, err
+	}
 	const lockMonth = `SELECT status, ranks_version FROM months WHERE month = $1 FOR UPDATE`
 	var (
 		status  string
@@ -182,19 +206,19 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 		`SET LOCAL max_parallel_maintenance_workers = 2`,
 	} {
 		if _, err := tx.Exec(ctx, set); err != nil {
-			return nil, fmt.Errorf("build final ranks: %w", err)
+			return nil, errorf("build final ranks: %w", err)
 		}
 	}
 	phase(hooks, m, leaderboard.PhaseRanking, 0)
 	if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE TABLE %s (LIKE final_ranks)`, table)); err != nil {
-		return nil, fmt.Errorf("build final ranks: %w", err)
+		return nil, errorf("build final ranks: %w", err)
 	}
 	insert := fmt.Sprintf(`INSERT INTO %s (month, rank, player_id, score, reached_at)
 		SELECT month, ROW_NUMBER() OVER (ORDER BY score DESC, reached_at ASC, seq ASC), player_id, score, reached_at
 		FROM scores WHERE month = %s`, table, dateLiteral(m))
 	tag, err := tx.Exec(ctx, insert)
 	if err != nil {
-		return nil, fmt.Errorf("build final ranks: %w", err)
+		return nil, errorf("build final ranks: %w", err)
 	}
 	ranks := &builtRanks{participants: tag.RowsAffected()}
 	phase(hooks, m, leaderboard.PhaseIndexing, ranks.participants)
@@ -208,7 +232,7 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 		`ANALYZE %s`,
 	} {
 		if _, err := tx.Exec(ctx, fmt.Sprintf(step, table)); err != nil {
-			return nil, fmt.Errorf("build final ranks: %w", err)
+			return nil, errorf("build final ranks: %w", err)
 		}
 	}
 	phase(hooks, m, leaderboard.PhaseDigest, 0)
@@ -226,7 +250,7 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 		err = errors.New("the Ranks hook did not read the ranks")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("digest final ranks: %w", err)
+		return nil, errorf("digest final ranks: %w", err)
 	}
 	return ranks, nil
 }
@@ -270,7 +294,7 @@ func attachFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versi
 	attach := fmt.Sprintf(`ALTER TABLE final_ranks ATTACH PARTITION %s FOR VALUES IN (%s)`,
 		finalRanksTable(m, version), dateLiteral(m))
 	if _, err := tx.Exec(ctx, attach); err != nil {
-		return fmt.Errorf("attach final ranks: %w", err)
+		return errorf("attach final ranks: %w", err)
 	}
 	return nil
 }
@@ -316,16 +340,16 @@ func (d *digest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
 func (db *DB) ListenMonths(ctx context.Context, fn func(m leaderboard.Month, version int)) error {
 	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
 	if err != nil {
-		return fmt.Errorf("listen for closed months: %w", err)
+		return errorf("listen for closed months: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, `LISTEN `+monthsChannel); err != nil {
-		return fmt.Errorf("listen for closed months: %w", err)
+		return errorf("listen for closed months: %w", err)
 	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return fmt.Errorf("listen for closed months: %w", err)
+			return errorf("listen for closed months: %w", err)
 		}
 		month, version, ok := strings.Cut(n.Payload, " ")
 		m, err := leaderboard.ParseMonth(month)

@@ -64,6 +64,9 @@ func checkCorrection(score *int, reason string) error {
 }
 
 func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+	if err := longJob(ctx, tx); err != nil {
+		return nil, err
+	}
 	const lockMonth = `SELECT status, ranks_version, closed_at FROM months WHERE month = $1 FOR UPDATE`
 	var (
 		status   string
@@ -157,7 +160,7 @@ func rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, vers
 	}
 	for _, step := range swap {
 		if _, err := tx.Exec(ctx, step); err != nil {
-			return fmt.Errorf("swap final ranks: %w", err)
+			return errorf("swap final ranks: %w", err)
 		}
 	}
 	if err := attachFinalRanks(ctx, tx, m, next); err != nil {
@@ -183,7 +186,7 @@ func (db *DB) Corrections(ctx context.Context, m leaderboard.Month) ([]leaderboa
 	const q = `SELECT id, player_id, score_before, score_after, reason, at FROM corrections WHERE month = $1 ORDER BY id`
 	rows, err := db.pool.Query(ctx, q, m.Date())
 	if err != nil {
-		return nil, fmt.Errorf("list corrections of %s: %w", m, err)
+		return nil, errorf("list corrections of %s: %w", m, err)
 	}
 	out := []leaderboard.Correction{}
 	var (
@@ -197,7 +200,7 @@ func (db *DB) Corrections(ctx context.Context, m leaderboard.Month) ([]leaderboa
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list corrections of %s: %w", m, err)
+		return nil, errorf("list corrections of %s: %w", m, err)
 	}
 	return out, nil
 }

@@ -141,11 +141,11 @@ func fillRankCounts(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table s
 	const blocks = `INSERT INTO score_block_counts (month, block, players)
 		SELECT month, score / 100, sum(players) FROM score_counts WHERE month = $1 GROUP BY 1, 2 ORDER BY 1, 2`
 	if _, err := tx.Exec(ctx, hours); err != nil {
-		return fmt.Errorf("fill rank counts: %w", err)
+		return errorf("fill rank counts: %w", err)
 	}
 	for _, q := range []string{scores, blocks} {
 		if _, err := tx.Exec(ctx, q, m.Date()); err != nil {
-			return fmt.Errorf("fill rank counts: %w", err)
+			return errorf("fill rank counts: %w", err)
 		}
 	}
 	return nil

@@ -4,9 +4,12 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,6 +33,8 @@ type DB struct {
 	now func() time.Time
 	// closeGrace is how long after its end a month still takes events.
 	closeGrace time.Duration
+	// limits bound the database calls.
+	limits Limits
 	// settlement says whether closes and corrections record messages for
 	// the studio's reward system.
 	settlement bool
@@ -55,39 +60,94 @@ func WithSettlement(on bool) Option { return func(db *DB) { db.settlement = on }
 // WithClock replaces the clock (default time.Now).
 func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }
 
+// Limits bound the database calls of the service. Zero values take the
+// defaults.
+type Limits struct {
+	// MaxConns is the pool's size (default 10; pool_max_conns in the URL
+	// wins).
+	MaxConns int32
+	// StatementTimeout ends any statement of a request that runs longer
+	// (default 10 s); the close, seeds, corrections and exports lift it for
+	// their own transactions.
+	StatementTimeout time.Duration
+	// LockTimeout ends a wait for a lock (default 3 s).
+	LockTimeout time.Duration
+	// ConnectTimeout bounds opening a connection (default 5 s).
+	ConnectTimeout time.Duration
+}
+
+// WithLimits sets the bounds of database calls.
+func WithLimits(l Limits) Option { return func(db *DB) { db.limits = l } }
+
 // Open connects to the database at dsn (a URL or key=value string). It does
 // not migrate; call Migrate first.
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("parse database url: %w", err)
-	}
-	// JIT compiles a plan per execution and, on a bad row estimate, turns a
-	// sub-millisecond rank window into many milliseconds.
-	cfg.ConnConfig.RuntimeParams["jit"] = "off"
-	// A parallel worker takes milliseconds to start: more than a whole rank
-	// window costs. Only the close job, which sorts a month, asks for them.
-	cfg.ConnConfig.RuntimeParams["max_parallel_workers_per_gather"] = "0"
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
-	}
-	if err := pool.Ping(ctx); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("reach database: %w", err)
-	}
-	db := &DB{pool: pool, loc: time.UTC, now: time.Now}
+	db := &DB{loc: time.UTC, now: time.Now}
 	for _, opt := range opts {
 		opt(db)
 	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, errorf("parse database url: %w", err)
+	}
+	l := db.limits
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = cmp.Or(l.MaxConns, 10)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = cmp.Or(l.ConnectTimeout, 5*time.Second)
+	}
+	params := cfg.ConnConfig.RuntimeParams
+	params["statement_timeout"] = strconv.FormatInt(cmp.Or(l.StatementTimeout, 10*time.Second).Milliseconds(), 10)
+	params["lock_timeout"] = strconv.FormatInt(cmp.Or(l.LockTimeout, 3*time.Second).Milliseconds(), 10)
+	// A transaction left open by a stalled client must not hold its locks
+	// for ever; the longest the service keeps one idle is a webhook call.
+	params["idle_in_transaction_session_timeout"] = "60000"
+	// JIT compiles a plan per execution and, on a bad row estimate, turns a
+	// sub-millisecond rank window into many milliseconds.
+	params["jit"] = "off"
+	// A parallel worker takes milliseconds to start: more than a whole rank
+	// window costs. Only the close job, which sorts a month, asks for them.
+	params["max_parallel_workers_per_gather"] = "0"
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, errorf("open database: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, errorf("reach database: %w", err)
+	}
+	db.pool = pool
 	return db, nil
+}
+
+// longJob lifts the statement and lock timeouts of requests for the rest of
+// tx: for the close, seeds, corrections, exports and retention, whose
+// statements take as long as a month is large.
+func longJob(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `SET LOCAL lock_timeout = '1min'`)
+	return err
 }
 
 // Close closes every connection.
 func (db *DB) Close() { db.pool.Close() }
 
-// Ping checks that the database answers.
-func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
+// Ping checks that the database answers, on a connection of its own: a
+// pool whose connections are all busy is not an unreachable database.
+func (db *DB) Ping(ctx context.Context) error {
+	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return errorf("reach database: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if err := conn.Ping(ctx); err != nil {
+		return errorf("reach database: %w", err)
+	}
+	return nil
+}
 
 // MigrateDirection says which way Migrate moves the schema.
 type MigrateDirection int
@@ -116,7 +176,7 @@ func Migrate(dsn string, dir MigrateDirection) (version uint, dirty bool, err er
 		err = m.Down()
 	}
 	if err != nil && !errors.Is(err, migrate.ErrNoChange) && !errors.Is(err, migrate.ErrNilVersion) {
-		return 0, false, fmt.Errorf("migrate: %w", err)
+		return 0, false, errorf("migrate: %w", err)
 	}
 	return schemaVersion(m)
 }
@@ -143,23 +203,23 @@ func schemaVersion(m *migrate.Migrate) (uint, bool, error) {
 func newMigrate(dsn string) (*migrate.Migrate, func(), error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, nil, fmt.Errorf("parse database url: %w", err)
+		return nil, nil, errorf("parse database url: %w", err)
 	}
 	sqlDB := stdlib.OpenDB(*cfg)
 	driver, err := migratepgx.WithInstance(sqlDB, &migratepgx.Config{})
 	if err != nil {
 		sqlDB.Close()
-		return nil, nil, fmt.Errorf("migrate: %w", err)
+		return nil, nil, errorf("migrate: %w", err)
 	}
 	src, err := iofs.New(migrations.FS, ".")
 	if err != nil {
 		sqlDB.Close()
-		return nil, nil, fmt.Errorf("migrate: %w", err)
+		return nil, nil, errorf("migrate: %w", err)
 	}
 	m, err := migrate.NewWithInstance("iofs", src, "pgx5", driver)
 	if err != nil {
 		sqlDB.Close()
-		return nil, nil, fmt.Errorf("migrate: %w", err)
+		return nil, nil, errorf("migrate: %w", err)
 	}
 	return m, func() { m.Close() }, nil
 }

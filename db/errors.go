@@ -1,11 +1,63 @@
 package db
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"net"
 
 	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/gamebackend/leaderboard"
 )
+
+// errUnavailable is what a client is told when the database did not answer
+// in time or could not be reached.
+var errUnavailable = leaderboard.Errorf(leaderboard.EUNAVAILABLE,
+	"the leaderboard's database is unavailable or overloaded right now: retry later")
+
+// errorf is fmt.Errorf, with format ending in ": %w", through
+// interpretError: how db reports a failure with its context.
+func errorf(format string, args ...any) error {
+	return interpretError(fmt.Errorf(format, args...))
+}
+
+// interpretError turns a driver error into the domain's: a timeout, a
+// cancelled statement, a lost or refused connection becomes UNAVAILABLE,
+// text the database cannot store BAD_USER_INPUT; the driver error stays in
+// the chain for the log. Domain errors and anything else pass unchanged
+// (the latter is INTERNAL to clients).
+func interpretError(err error) error {
+	if err == nil || leaderboard.ErrorCode(err) != leaderboard.EINTERNAL {
+		return err
+	}
+	var (
+		pgErr  *pgconn.PgError
+		netErr net.Error
+	)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), pgconn.Timeout(err):
+		return errors.Join(errUnavailable, err)
+	case errors.As(err, &pgErr):
+		switch {
+		case pgerrcode.IsConnectionException(pgErr.Code), pgerrcode.IsOperatorIntervention(pgErr.Code),
+			pgErr.Code == pgerrcode.LockNotAvailable, pgErr.Code == pgerrcode.TooManyConnections,
+			pgErr.Code == pgerrcode.IdleInTransactionSessionTimeout:
+			return errors.Join(errUnavailable, err)
+		case pgErr.Code == pgerrcode.CharacterNotInRepertoire, pgErr.Code == pgerrcode.UntranslatableCharacter,
+			pgErr.Code == pgerrcode.InvalidTextRepresentation:
+			return errors.Join(leaderboard.Errorf(leaderboard.EBADINPUT, "the input holds text the database cannot store"), err)
+		}
+	case errors.As(err, &netErr), errors.Is(err, net.ErrClosed):
+		return errors.Join(errUnavailable, err)
+	}
+	var connectErr *pgconn.ConnectError
+	if errors.As(err, &connectErr) {
+		return errors.Join(errUnavailable, err)
+	}
+	return err
+}
 
 // isRetryable reports whether err aborted a transaction that may succeed when
 // run again from the start: a concurrent transaction wrote the same key first,

@@ -21,6 +21,9 @@ const ExportHeader = "rank,player_id,player_name,score,reached_at,percentile"
 // error leaves w with a partial export.
 func (db *DB) ExportStandings(ctx context.Context, m leaderboard.Month, w io.Writer) error {
 	err := db.readTx(ctx, func(tx pgx.Tx) error {
+		if err := longJob(ctx, tx); err != nil {
+			return err
+		}
 		status, participants, err := monthStatus(ctx, tx, m)
 		switch {
 		case err != nil:
@@ -43,7 +46,7 @@ func (db *DB) ExportStandings(ctx context.Context, m leaderboard.Month, w io.Wri
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("export standings of %s: %w", m, err)
+		return errorf("export standings of %s: %w", m, err)
 	}
 	return nil
 }

@@ -66,7 +66,7 @@ func (db *DB) Month(ctx context.Context, m leaderboard.Month) (*leaderboard.Mont
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {
-		return nil, fmt.Errorf("read month %s: %w", m, err)
+		return nil, errorf("read month %s: %w", m, err)
 	}
 	return info, nil
 }
@@ -76,19 +76,19 @@ func (db *DB) Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, e
 	const q = `SELECT ` + monthColumns + monthFrom + ` ORDER BY m.month DESC LIMIT $1`
 	rows, err := db.pool.Query(ctx, q, first)
 	if err != nil {
-		return nil, fmt.Errorf("list months: %w", err)
+		return nil, errorf("list months: %w", err)
 	}
 	defer rows.Close()
 	var out []leaderboard.MonthInfo
 	for rows.Next() {
 		info, err := db.scanMonth(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list months: %w", err)
+			return nil, errorf("list months: %w", err)
 		}
 		out = append(out, *info)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list months: %w", err)
+		return nil, errorf("list months: %w", err)
 	}
 	return out, nil
 }
@@ -112,7 +112,7 @@ func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("open month %s: %w", m, err)
+		return errorf("open month %s: %w", m, err)
 	}
 	return nil
 }
@@ -127,7 +127,7 @@ func (db *DB) MonthsToClose(ctx context.Context, auto bool) ([]leaderboard.Month
 		ORDER BY month`
 	rows, err := db.pool.Query(ctx, q, auto, db.closeGrace.Milliseconds(), db.now())
 	if err != nil {
-		return nil, fmt.Errorf("find months to close: %w", err)
+		return nil, errorf("find months to close: %w", err)
 	}
 	var (
 		due    []leaderboard.MonthInfo
@@ -139,7 +139,7 @@ func (db *DB) MonthsToClose(ctx context.Context, auto bool) ([]leaderboard.Month
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("find months to close: %w", err)
+		return nil, errorf("find months to close: %w", err)
 	}
 	return due, nil
 }
@@ -150,7 +150,7 @@ func (db *DB) RanksVersions(ctx context.Context) (map[leaderboard.Month]int, err
 	const q = `SELECT month, ranks_version FROM months WHERE status = 'CLOSED'`
 	rows, err := db.pool.Query(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("read ranks versions: %w", err)
+		return nil, errorf("read ranks versions: %w", err)
 	}
 	versions := map[leaderboard.Month]int{}
 	var (
@@ -162,7 +162,7 @@ func (db *DB) RanksVersions(ctx context.Context) (map[leaderboard.Month]int, err
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read ranks versions: %w", err)
+		return nil, errorf("read ranks versions: %w", err)
 	}
 	return versions, nil
 }

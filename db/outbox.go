@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -64,11 +63,11 @@ func insertMessage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, msg mont
 	msg.ID = "evt_" + hex.EncodeToString(id)
 	body, err := json.Marshal(msg)
 	if err != nil {
-		return fmt.Errorf("encode %s message: %w", msg.Type, err)
+		return errorf("encode %s message: %w", msg.Type, err)
 	}
 	const q = `INSERT INTO outbox (id, type, month, body) VALUES ($1, $2, $3, $4)`
 	if _, err := tx.Exec(ctx, q, msg.ID, msg.Type, m.Date(), string(body)); err != nil {
-		return fmt.Errorf("record %s message: %w", msg.Type, err)
+		return errorf("record %s message: %w", msg.Type, err)
 	}
 	return nil
 }
@@ -114,7 +113,7 @@ func (db *DB) DeliverNext(ctx context.Context, send func(context.Context, leader
 		return err
 	})
 	if err != nil {
-		return found, fmt.Errorf("deliver settlement message: %w", err)
+		return found, errorf("deliver settlement message: %w", err)
 	}
 	return found, nil
 }

@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -14,7 +13,7 @@ func (db *DB) Players(ctx context.Context, ids []string) (map[string]leaderboard
 	const q = `SELECT id, name FROM players WHERE id = ANY($1)`
 	rows, err := db.pool.Query(ctx, q, ids)
 	if err != nil {
-		return nil, fmt.Errorf("read players: %w", err)
+		return nil, errorf("read players: %w", err)
 	}
 	players := make(map[string]leaderboard.Player, len(ids))
 	var p leaderboard.Player
@@ -24,7 +23,7 @@ func (db *DB) Players(ctx context.Context, ids []string) (map[string]leaderboard
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read players: %w", err)
+		return nil, errorf("read players: %w", err)
 	}
 	return players, nil
 }

@@ -119,7 +119,7 @@ func (db *DB) Leaderboard(ctx context.Context, m leaderboard.Month, first int, a
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read leaderboard of %s: %w", m, err)
+		return nil, errorf("read leaderboard of %s: %w", m, err)
 	}
 	return page, nil
 }
@@ -266,7 +266,7 @@ func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (ma
 		return tx.SendBatch(ctx, batch).Close()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read live ranks: %w", err)
+		return nil, errorf("read live ranks: %w", err)
 	}
 	return ranks, nil
 }

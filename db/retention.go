@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -26,17 +25,17 @@ func (db *DB) DropOldMonths(ctx context.Context, retain int) ([]leaderboard.Mont
 		ORDER BY month`
 	rows, err := db.pool.Query(ctx, q, cutoff.Date())
 	if err != nil {
-		return nil, fmt.Errorf("find months to drop: %w", err)
+		return nil, errorf("find months to drop: %w", err)
 	}
 	dates, err := pgx.CollectRows(rows, pgx.RowTo[time.Time])
 	if err != nil {
-		return nil, fmt.Errorf("find months to drop: %w", err)
+		return nil, errorf("find months to drop: %w", err)
 	}
 	var dropped []leaderboard.Month
 	for _, d := range dates {
 		m := leaderboard.MonthFromDate(d)
 		if err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return dropMonth(ctx, tx, m) }); err != nil {
-			return dropped, fmt.Errorf("drop month %s: %w", m, err)
+			return dropped, errorf("drop month %s: %w", m, err)
 		}
 		db.closedMonths.Delete(m)
 		dropped = append(dropped, m)
@@ -46,6 +45,9 @@ func (db *DB) DropOldMonths(ctx context.Context, retain int) ([]leaderboard.Mont
 
 // dropMonth drops month m, which is CLOSED, and everything of it.
 func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) error {
+	if err := longJob(ctx, tx); err != nil {
+		return err
+	}
 	var version int
 	const lock = `SELECT ranks_version FROM months WHERE month = $1 AND status = 'CLOSED' FOR UPDATE`
 	if err := tx.QueryRow(ctx, lock, m.Date()).Scan(&version); err != nil {

@@ -43,7 +43,7 @@ func (db *DB) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent)
 				}
 			}
 		case attempt >= maxAttempts || !isRetryable(err):
-			return nil, fmt.Errorf("submit scores: %w", err)
+			return nil, errorf("submit scores: %w", err)
 		}
 	}
 }
@@ -163,21 +163,26 @@ func (db *DB) applyBatch(ctx context.Context, b *batch) ([]leaderboard.ScoreResu
 		writes := &pgx.Batch{}
 		queueWrites(writes, b, rows, accepted)
 		if err := tx.SendBatch(ctx, writes).Close(); err != nil {
-			return fmt.Errorf("write scores: %w", err)
+			return errorf("write scores: %w", err)
 		}
 		return nil
 	})
 	return results, err
 }
 
-// queueLockMonths queues the read of each month's status, which holds each
-// month row FOR SHARE until commit so that closeMonth waits for this batch.
+// queueLockMonths queues the taking of each month's write lock, shared, held
+// until commit so that a close's stop waits for this batch, then the read of
+// each month's status, which sees a stop committed while this batch waited.
 func queueLockMonths(reads *pgx.Batch, months []leaderboard.Month) map[leaderboard.Month]leaderboard.MonthStatus {
-	const q = `SELECT month, status FROM months WHERE month = ANY($1) ORDER BY month FOR SHARE`
-	dates := make([]time.Time, len(months))
+	const (
+		lock = `SELECT pg_advisory_xact_lock_shared($1, k) FROM unnest($2::int[]) AS k ORDER BY k`
+		q    = `SELECT month, status FROM months WHERE month = ANY($1)`
+	)
+	dates, keys := make([]time.Time, len(months)), make([]int32, len(months))
 	for i, m := range months {
-		dates[i] = m.Date()
+		dates[i], keys[i] = m.Date(), monthKey(m)
 	}
+	reads.Queue(lock, monthWriteLockClass, keys)
 	status := map[leaderboard.Month]leaderboard.MonthStatus{}
 	reads.Queue(q, dates).Query(func(rows pgx.Rows) error {
 		var (
@@ -189,7 +194,7 @@ func queueLockMonths(reads *pgx.Batch, months []leaderboard.Month) map[leaderboa
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("lock months: %w", err)
+			return errorf("lock months: %w", err)
 		}
 		return nil
 	})
@@ -219,7 +224,7 @@ func queueAppliedEvents(reads *pgx.Batch, events []leaderboard.ScoreEvent) map[s
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("read applied events: %w", err)
+			return errorf("read applied events: %w", err)
 		}
 		return nil
 	})
@@ -259,7 +264,7 @@ func queueLockScoreRows(reads *pgx.Batch, b *batch) map[leaderboard.PlayerMonth]
 				return nil
 			})
 			if err != nil {
-				return fmt.Errorf("lock scores: %w", err)
+				return errorf("lock scores: %w", err)
 			}
 			return nil
 		})
@@ -286,7 +291,7 @@ func queueRemovedPlayers(reads *pgx.Batch, b *batch, rows map[leaderboard.Player
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("read removed players: %w", err)
+			return errorf("read removed players: %w", err)
 		}
 		return nil
 	})
@@ -301,7 +306,7 @@ func queueSeqs(reads *pgx.Batch, n int) *[]int64 {
 	reads.Queue(q, n).Query(func(rows pgx.Rows) error {
 		var err error
 		if *seqs, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
-			return fmt.Errorf("reserve sequence numbers: %w", err)
+			return errorf("reserve sequence numbers: %w", err)
 		}
 		return nil
 	})

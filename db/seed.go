@@ -146,6 +146,9 @@ func (db *DB) Seed(ctx context.Context, m leaderboard.Month, players int, opts S
 	}
 	var stats SeedStats
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if err := longJob(ctx, tx); err != nil {
+			return err
+		}
 		if err := lockEmptyMonth(ctx, tx, m); err != nil {
 			return err
 		}
@@ -184,7 +187,7 @@ func (db *DB) Seed(ctx context.Context, m leaderboard.Month, players int, opts S
 		return table.finish(ctx, tx)
 	})
 	if err != nil {
-		return SeedStats{}, fmt.Errorf("seed month %s: %w", m, err)
+		return SeedStats{}, errorf("seed month %s: %w", m, err)
 	}
 	return stats, nil
 }
@@ -201,7 +204,11 @@ func lockEmptyMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) error {
 	// second sees the first's players and takes the upsert path.
 	const serialize = `SELECT pg_advisory_xact_lock(hashtext('leaderboard.seed'))`
 	if _, err := tx.Exec(ctx, serialize); err != nil {
-		return fmt.Errorf("wait for other seeds: %w", err)
+		return errorf("wait for other seeds: %w", err)
+	}
+	// The month's write lock, exclusive, makes submissions to it wait.
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, monthWriteLockClass, monthKey(m)); err != nil {
+		return errorf("lock month: %w", err)
 	}
 	const q = `SELECT m.status, EXISTS (SELECT 1 FROM scores s WHERE s.month = m.month)
 		FROM months m WHERE m.month = $1 FOR UPDATE OF m`
@@ -210,7 +217,7 @@ func lockEmptyMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) error {
 		hasScores bool
 	)
 	if err := tx.QueryRow(ctx, q, m.Date()).Scan(&status, &hasScores); err != nil {
-		return fmt.Errorf("lock month: %w", err)
+		return errorf("lock month: %w", err)
 	}
 	if leaderboard.MonthStatus(status) != leaderboard.MonthOpen {
 		return leaderboard.Errorf(leaderboard.EBADINPUT, "month %s is %s: only an open month can be seeded", m, status)
@@ -231,7 +238,7 @@ func reserveSeqs(ctx context.Context, tx pgx.Tx, n int) (int64, error) {
 	const q = `SELECT setval('score_seq', nextval('score_seq') + $1 - 1)`
 	var last int64
 	if err := tx.QueryRow(ctx, q, int64(n)).Scan(&last); err != nil {
-		return 0, fmt.Errorf("reserve sequence numbers: %w", err)
+		return 0, errorf("reserve sequence numbers: %w", err)
 	}
 	return last - int64(n) + 1, nil
 }
@@ -282,14 +289,14 @@ func seedPlayerWriter(ctx context.Context, tx pgx.Tx, n int) (func(context.Conte
 	const probe = `SELECT EXISTS (SELECT 1 FROM players WHERE id BETWEEN $1 AND $2)`
 	var exist bool
 	if err := tx.QueryRow(ctx, probe, SeedPlayerID(1), SeedPlayerID(n)).Scan(&exist); err != nil {
-		return nil, fmt.Errorf("look for seeded players: %w", err)
+		return nil, errorf("look for seeded players: %w", err)
 	}
 	if !exist {
 		return copyNewPlayers, nil
 	}
 	const create = `CREATE TEMPORARY TABLE seed_players (id TEXT NOT NULL, name TEXT NOT NULL) ON COMMIT DROP`
 	if _, err := tx.Exec(ctx, create); err != nil {
-		return nil, fmt.Errorf("create seed_players: %w", err)
+		return nil, errorf("create seed_players: %w", err)
 	}
 	return upsertSeededPlayers, nil
 }
@@ -297,24 +304,24 @@ func seedPlayerWriter(ctx context.Context, tx pgx.Tx, n int) (func(context.Conte
 func copyNewPlayers(ctx context.Context, tx pgx.Tx, r *seedRows) (int, error) {
 	n, err := tx.CopyFrom(ctx, pgx.Identifier{"players"}, []string{"id", "name"}, r.players())
 	if err != nil {
-		return 0, fmt.Errorf("copy players: %w", err)
+		return 0, errorf("copy players: %w", err)
 	}
 	return int(n), nil
 }
 
 func upsertSeededPlayers(ctx context.Context, tx pgx.Tx, r *seedRows) (int, error) {
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"seed_players"}, []string{"id", "name"}, r.players()); err != nil {
-		return 0, fmt.Errorf("copy players: %w", err)
+		return 0, errorf("copy players: %w", err)
 	}
 	const q = `INSERT INTO players (id, name) SELECT id, name FROM seed_players ORDER BY id
 		ON CONFLICT (id) DO NOTHING`
 	tag, err := tx.Exec(ctx, q)
 	if err != nil {
-		return 0, fmt.Errorf("insert players: %w", err)
+		return 0, errorf("insert players: %w", err)
 	}
 	const empty = `TRUNCATE seed_players`
 	if _, err := tx.Exec(ctx, empty); err != nil {
-		return 0, fmt.Errorf("empty seed_players: %w", err)
+		return 0, errorf("empty seed_players: %w", err)
 	}
 	return int(tag.RowsAffected()), nil
 }
@@ -350,7 +357,7 @@ func (t seedTable) create(ctx context.Context, tx pgx.Tx) error {
 	q := fmt.Sprintf(`CREATE TABLE %s (LIKE scores INCLUDING CONSTRAINTS,
 		CONSTRAINT seed_month CHECK (month = %s))`, ident(t.name), dateLiteral(t.month))
 	if _, err := tx.Exec(ctx, q); err != nil {
-		return fmt.Errorf("create %s: %w", t.name, err)
+		return errorf("create %s: %w", t.name, err)
 	}
 	return nil
 }
@@ -364,7 +371,7 @@ func (t seedTable) copyScores(ctx context.Context, tx pgx.Tx, r *seedRows) error
 		return row, nil
 	})
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{t.name}, columns, rows); err != nil {
-		return fmt.Errorf("copy scores: %w", err)
+		return errorf("copy scores: %w", err)
 	}
 	return nil
 }
@@ -390,7 +397,7 @@ func (t seedTable) finish(ctx context.Context, tx pgx.Tx) error {
 	// Rows of the running transaction count as live to ANALYZE.
 	analyze := fmt.Sprintf(`ANALYZE %s, score_block_counts, score_counts, score_hour_counts`, table)
 	if _, err := tx.Exec(ctx, analyze); err != nil {
-		return fmt.Errorf("analyze seeded scores: %w", err)
+		return errorf("analyze seeded scores: %w", err)
 	}
 	// Locking scores before the foreign key locks players takes the two in
 	// the order submissions do, so a submission in flight cannot deadlock
@@ -412,7 +419,7 @@ func (t seedTable) finish(ctx context.Context, tx pgx.Tx) error {
 func execSteps(ctx context.Context, tx pgx.Tx, what string, steps ...string) error {
 	for i, step := range steps {
 		if _, err := tx.Exec(ctx, step); err != nil {
-			return fmt.Errorf("%s (step %d): %w", what, i+1, err)
+			return errorf("%s (step %d): %w", what, i+1, err)
 		}
 	}
 	return nil

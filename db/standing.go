@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -107,7 +106,7 @@ func nameSQL(t string) string {
 func (db *DB) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
 	s, err := db.standing(ctx, m, playerID, above, below)
 	if err != nil {
-		return nil, fmt.Errorf("read standing of %q in %s: %w", playerID, m, err)
+		return nil, errorf("read standing of %q in %s: %w", playerID, m, err)
 	}
 	return s, nil
 }
@@ -240,21 +239,28 @@ func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leade
 	const q = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
 		FROM final_ranks f JOIN players p ON p.id = f.player_id
 		WHERE f.month = $1 ORDER BY f.rank`
-	rows, err := db.pool.Query(ctx, q, m.Date())
-	if err != nil {
-		return fmt.Errorf("read final ranks of %s: %w", m, err)
-	}
-	var (
-		e    leaderboard.RankEntry
-		name *string
-	)
-	_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.PlayerID, &name}, func() error {
-		err := fn(e, leaderboard.Player{ID: e.PlayerID, Name: name})
-		name = nil
+	// Ten million rows take minutes to read: no statement timeout.
+	err := db.readTx(ctx, func(tx pgx.Tx) error {
+		if err := longJob(ctx, tx); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, q, m.Date())
+		if err != nil {
+			return err
+		}
+		var (
+			e    leaderboard.RankEntry
+			name *string
+		)
+		_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.PlayerID, &name}, func() error {
+			err := fn(e, leaderboard.Player{ID: e.PlayerID, Name: name})
+			name = nil
+			return err
+		})
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("read final ranks of %s: %w", m, err)
+		return errorf("read final ranks of %s: %w", m, err)
 	}
 	return nil
 }

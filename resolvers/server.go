@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -30,7 +31,7 @@ type ServerOptions struct {
 // a parsed-query cache, automatic persisted queries, limits on the query's
 // size, tokens, cost and root fields, no "did you mean" suggestions, and
 // errors that always carry one of the domain's codes in extensions.code.
-func NewServer(r *Resolver, opts ServerOptions) *handler.Server {
+func NewServer(r *Resolver, opts ServerOptions) http.Handler {
 	limits := opts.Limits.withDefaults()
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r, Complexity: complexity()}))
 	srv.AddTransport(transport.POST{})
@@ -45,7 +46,7 @@ func NewServer(r *Resolver, opts ServerOptions) *handler.Server {
 	srv.Use(extension.FixedComplexityLimit(limits.MaxCost))
 	srv.SetErrorPresenter(presentError(r.Logger))
 	srv.SetRecoverFunc(recoverPanic(r.Logger))
-	return srv
+	return withUnavailableStatus(srv)
 }
 
 // persistedQueryNotFound is the code gqlgen's APQ extension gives an unknown
@@ -65,6 +66,15 @@ func presentError(logger *slog.Logger) graphql.ErrorPresenterFunc {
 		case errors.As(err, &domainErr):
 			code = domainErr.Code
 			gqlErr.Message = domainErr.Message
+			if code == leaderboard.EUNAVAILABLE {
+				flagUnavailable(ctx)
+				logger.WarnContext(ctx, "request failed: service unavailable", "path", gqlErr.Path.String(), "err", err)
+			}
+		case errors.Is(err, context.DeadlineExceeded):
+			// The request's deadline passed before the work was done.
+			code = leaderboard.EUNAVAILABLE
+			gqlErr.Message = "the request took too long: retry later"
+			flagUnavailable(ctx)
 		case gqlErr.Extensions["code"] == persistedQueryNotFound:
 			// Apollo clients send the full query when they see this code.
 			code = persistedQueryNotFound

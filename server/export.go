@@ -3,6 +3,7 @@ package server
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
@@ -21,6 +22,8 @@ func exportHandler(exporter leaderboard.StandingsExporter, logger *slog.Logger) 
 			writeCodedError(w, err)
 			return
 		}
+		// Ten million rows take longer than the server's write timeout.
+		http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Hour))
 		out := &startedWriter{ResponseWriter: w, month: month}
 		if err := exporter.ExportStandings(r.Context(), month, out); err != nil {
 			if !out.started {

@@ -48,6 +48,9 @@ type Config struct {
 	// a CDN in the user's browser) and turns introspection on for it.
 	GraphiQL bool
 	Logger   *slog.Logger
+	// RequestTimeout bounds the work of one GraphQL request (0: 5 s); past
+	// it the request answers UNAVAILABLE.
+	RequestTimeout time.Duration
 	// RateLimits are the request budgets of clients of /graphql.
 	RateLimits RateLimits
 	// Ready reports whether the instance is ready for traffic besides its
@@ -60,9 +63,10 @@ type Config struct {
 
 // Server serves the leaderboard over HTTP.
 type Server struct {
-	http     *http.Server
-	listener net.Listener
-	logger   *slog.Logger
+	http           *http.Server
+	listener       net.Listener
+	cancelRequests context.CancelFunc
+	logger         *slog.Logger
 }
 
 // New returns a Server for cfg; Open starts it.
@@ -100,7 +104,8 @@ func New(cfg Config) *Server {
 		mux.Handle(pattern, measure(requests, pattern, h))
 	}
 	limiter := newRateLimiter(cfg.RateLimits, registry)
-	route("/graphql", onlyJSONPost(limitBody(authn.Middleware(limiter.middleware(withLoaders(gql))))))
+	route("/graphql", onlyJSONPost(limitBody(withDeadline(cfg.RequestTimeout,
+		authn.Middleware(limiter.middleware(withLoaders(gql)))))))
 	route("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
 	}))
@@ -126,18 +131,23 @@ func New(cfg Config) *Server {
 	// would conflict with the method-less /graphql route.
 	route("/", web.Handler())
 
+	base, cancelRequests := context.WithCancel(context.Background())
 	return &Server{
 		http: &http.Server{
 			Addr:              cfg.Addr,
 			Handler:           mux,
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
-			// closeMonth answers when the month's ranks are built: over a
-			// minute at ten million players.
-			WriteTimeout: 10 * time.Minute,
+			// Closes run as jobs, not in requests; only an export streams
+			// longer, and it lifts this for itself.
+			WriteTimeout: 30 * time.Second,
 			IdleTimeout:  120 * time.Second,
+			// Every request's context ends with cancelRequests, which Close
+			// calls once the drain time is over.
+			BaseContext: func(net.Listener) context.Context { return base },
 		},
-		logger: cfg.Logger,
+		cancelRequests: cancelRequests,
+		logger:         cfg.Logger,
 	}
 }
 
@@ -167,9 +177,26 @@ func (s *Server) URL() string {
 }
 
 // Close stops taking requests and waits for those in flight until ctx ends.
+// Requests still running when ctx ends are cancelled: their database calls
+// stop and they answer UNAVAILABLE, for up to answerTime more; then their
+// connections are closed.
 func (s *Server) Close(ctx context.Context) error {
-	return s.http.Shutdown(ctx)
+	err := s.http.Shutdown(ctx)
+	if err == nil {
+		return nil
+	}
+	s.logger.Warn("requests still running after the drain time: cancelling them")
+	s.cancelRequests()
+	answerCtx, cancel := context.WithTimeout(context.Background(), answerTime)
+	defer cancel()
+	if err := s.http.Shutdown(answerCtx); err != nil {
+		return errors.Join(fmt.Errorf("stop http server: %w", err), s.http.Close())
+	}
+	return nil
 }
+
+// answerTime is how long cancelled requests get to answer at shutdown.
+const answerTime = 2 * time.Second
 
 // onlyJSONPost answers what the GraphQL transport would refuse without an
 // error code (other methods, bodies that are not JSON) with a coded error.
@@ -206,6 +233,18 @@ func writeErrorCode(w http.ResponseWriter, status int, code, message string) {
 		"message":    message,
 		"extensions": map[string]string{"code": code},
 	}}})
+}
+
+// withDeadline gives each request timeout (0: 5 s) to be answered.
+func withDeadline(timeout time.Duration, next http.Handler) http.Handler {
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), timeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // limitBody refuses request bodies over maxBodyBytes.

@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -114,4 +115,19 @@ func Run(m *testing.M, pg **Postgres) int {
 	defer p.Terminate()
 	*pg = p
 	return m.Run()
+}
+
+// Pause freezes the database's processes (docker pause): connections stay
+// open and nothing answers, as with a stalled server.
+func (p *Postgres) Pause(tb testing.TB) { p.docker(tb, "pause") }
+
+// Unpause lets a paused database run again.
+func (p *Postgres) Unpause(tb testing.TB) { p.docker(tb, "unpause") }
+
+func (p *Postgres) docker(tb testing.TB, verb string) {
+	tb.Helper()
+	out, err := exec.Command("docker", verb, p.container.GetContainerID()).CombinedOutput()
+	if err != nil {
+		tb.Fatalf("docker %s: %v: %s", verb, err, out)
+	}
 }

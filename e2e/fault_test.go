@@ -1,0 +1,185 @@
+package e2e_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard/app"
+)
+
+// outcome is what one call under a fault got back.
+type outcome struct {
+	status  int
+	codes   []string
+	applied []string // event ids acknowledged APPLIED
+	took    time.Duration
+	err     error
+}
+
+// call sends one operation and records its outcome.
+func (s *server) call(ctx context.Context, token, query string, vars map[string]any) outcome {
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	header := http.Header{"Content-Type": {"application/json"}}
+	if token != "" {
+		header.Set("Authorization", "Bearer "+token)
+	}
+	start := time.Now()
+	r, err := s.tryPost(ctx, header, body)
+	o := outcome{took: time.Since(start), err: err}
+	if err != nil {
+		return o
+	}
+	o.status, o.codes = r.Status, r.Codes()
+	var data struct {
+		SubmitScores []scoreResult `json:"submitScores"`
+	}
+	if json.Unmarshal(r.Data, &data) == nil {
+		for _, res := range data.SubmitScores {
+			if res.Status == "APPLIED" {
+				o.applied = append(o.applied, res.EventID)
+			}
+		}
+	}
+	return o
+}
+
+// With the database frozen, every call answers UNAVAILABLE with 503 within
+// its deadline, and once it runs again the service recovers by itself;
+// nothing acknowledged is lost, nothing refused was written.
+func TestFault_PausedDatabaseAnswersUnavailableAndRecovers(t *testing.T) {
+	s := startServer(t, func(c *app.Config) { c.RequestTimeout = time.Second })
+	c := currentMonth(t)
+	s.submit(t, ev("seed", "p0", "SET", 1, c.at(0)))
+	submit := `mutation($e: [ScoreEvent!]!) { submitScores(events: $e) { eventId status } }`
+	read := `query($m: Month!) { standing(month: $m, playerId: "p0") { rank } month(month: $m) { participants } }`
+
+	pg.Pause(t)
+	paused := true
+	defer func() {
+		if paused {
+			pg.Unpause(t)
+		}
+	}()
+	var (
+		mu       sync.Mutex
+		outcomes []outcome
+		wg       sync.WaitGroup
+	)
+	stop := time.Now().Add(6 * time.Second)
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; time.Now().Before(stop); i++ {
+				var o outcome
+				if w%2 == 0 {
+					id := fmt.Sprintf("w%d-%d", w, i)
+					o = s.call(context.Background(), serverToken, submit, map[string]any{"e": []any{
+						map[string]any{"eventId": id, "playerId": id, "mode": "SET", "value": 5}}})
+				} else {
+					o = s.call(context.Background(), "", read, map[string]any{"m": c.month})
+				}
+				mu.Lock()
+				outcomes = append(outcomes, o)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if status, _ := s.get(t, "/readyz"); status != http.StatusServiceUnavailable {
+		t.Errorf("/readyz with the database frozen: %d", status)
+	}
+	pg.Unpause(t)
+	paused = false
+
+	acked := map[string]bool{}
+	for _, o := range outcomes {
+		if o.err != nil || o.status != http.StatusServiceUnavailable || !allUnavailable(o.codes) {
+			t.Errorf("under the frozen database: status %d codes %v err %v", o.status, o.codes, o.err)
+		}
+		if o.took > 3*time.Second {
+			t.Errorf("a call took %s with a 1 s deadline", o.took)
+		}
+		for _, id := range o.applied {
+			acked[id] = true
+		}
+	}
+	if len(outcomes) < 8 {
+		t.Errorf("only %d calls in 6 s", len(outcomes))
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		o := s.call(context.Background(), "", read, map[string]any{"m": c.month})
+		if o.err == nil && o.status == http.StatusOK && len(o.codes) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no recovery 30 s after the database came back: %+v", o)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if m := s.month(t, c.month); m.Participants != 1+len(acked) {
+		t.Errorf("%d participants, %d events acknowledged under the fault (+1 seed)", m.Participants, len(acked))
+	}
+}
+
+// A stop while requests wait on a lock is bounded: after the drain time the
+// waiting requests are cancelled and answered UNAVAILABLE (no reply lost),
+// and none of them wrote anything.
+func TestFault_ShutdownUnderAHeldLockIsBoundedAndAnswers(t *testing.T) {
+	pg.Reset(t)
+	s, m := startInstance(t, func(c *app.Config) {
+		c.RequestTimeout, c.LockTimeout, c.ShutdownTimeout = time.Minute, time.Minute, 500*time.Millisecond
+	})
+	c := currentMonth(t)
+	s.submit(t, ev("seed", "p0", "SET", 1, c.at(0)))
+	conn := sqlConn(t)
+	tx, err := conn.Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(context.Background(), `LOCK TABLE players IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	submit := `mutation($e: [ScoreEvent!]!) { submitScores(events: $e) { eventId status } }`
+	results := make(chan outcome, 4)
+	for i := range 4 {
+		go func() {
+			id := fmt.Sprint("held-", i)
+			results <- s.call(context.Background(), serverToken, submit, map[string]any{"e": []any{
+				map[string]any{"eventId": id, "playerId": id, "mode": "SET", "value": 5}}})
+		}()
+	}
+	time.Sleep(500 * time.Millisecond) // the calls are waiting on the lock
+	start := time.Now()
+	if err := m.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the stop took %s", took)
+	}
+	for range 4 {
+		o := <-results
+		if o.err != nil || len(o.codes) != 1 || o.codes[0] != "UNAVAILABLE" || len(o.applied) > 0 {
+			t.Errorf("a call cut by the stop: status %d codes %v applied %v err %v", o.status, o.codes, o.applied, o.err)
+		}
+	}
+	tx.Rollback(context.Background())
+	var events int
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM score_events WHERE event_id LIKE 'held-%'`).Scan(&events); err != nil || events != 0 {
+		t.Errorf("%d events of cancelled calls were written, %v", events, err)
+	}
+}
+
+// allUnavailable reports whether there are codes and all are UNAVAILABLE.
+func allUnavailable(codes []string) bool {
+	for _, c := range codes {
+		if c != "UNAVAILABLE" {
+			return false
+		}
+	}
+	return len(codes) > 0
+}
