@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"bytes"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -24,5 +26,45 @@ func TestStatsOf_CountsEveryRead(t *testing.T) {
 	}
 	if s.Throughput() != 3.0/15 {
 		t.Errorf("throughput %g, want %g", s.Throughput(), 3.0/15)
+	}
+}
+
+// The reads right after a close are judged on the median p99 of the runs
+// and on the slowest read of any run, and written under their heading.
+func TestAfterClose_TargetsAndReport(t *testing.T) {
+	r := sampleReport()
+	ms := time.Millisecond
+	runs := func(p99s, maxes []time.Duration) []AfterCloseRun {
+		var out []AfterCloseRun
+		for i := range p99s {
+			out = append(out, AfterCloseRun{Month: "2026-09", Close: 5 * time.Second,
+				Reads: RunStats{Clients: 64, Ops: 1000, Elapsed: AfterCloseWindow, P50: ms, P99: p99s[i], Max: maxes[i]}})
+		}
+		return out
+	}
+	verdicts := func() (p99, slowest Verdict) {
+		for _, v := range r.Targets() {
+			switch {
+			case strings.Contains(v.Target, "Right after a close") && strings.Contains(v.Target, "p99"):
+				p99 = v
+			case strings.Contains(v.Target, "Right after a close"):
+				slowest = v
+			}
+		}
+		return p99, slowest
+	}
+	if p99, slowest := verdicts(); p99.Verdict != "n/a" || slowest.Verdict != "n/a" {
+		t.Errorf("not measured: %+v, %+v", p99, slowest)
+	}
+	r.AfterClose = runs([]time.Duration{30 * ms, 40 * ms, 900 * ms}, []time.Duration{60 * ms, 80 * ms, 1500 * ms})
+	if p99, slowest := verdicts(); p99.Verdict != "met" || slowest.Verdict != "not met" || slowest.Measured != "1500.0 ms" {
+		t.Errorf("median p99 40 ms, slowest 1.5 s: %+v, %+v", p99, slowest)
+	}
+	var b bytes.Buffer
+	if err := r.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if doc := b.String(); !strings.Contains(doc, "## Right after a close") || !strings.Contains(doc, "| 3 | 2026-09 | 5s | 1000 | 67 |") {
+		t.Errorf("report lacks the section or its third run:\n%s", doc)
 	}
 }

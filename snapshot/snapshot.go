@@ -1,7 +1,8 @@
 // Package snapshot serves the standings of closed months from memory. A
 // closed month never changes, so its final ranks are loaded once: at start
-// (Preload), when the month closes (Load), or in the background after the
-// first read that finds the month closed. Until a month is loaded, and for
+// (Preload), when the month closes (Install of a table the close built from
+// its own output, or Load), or in the background after the first read that
+// finds the month closed. Until a month is loaded, and for
 // months that do not fit the memory budget, reads go to the store's index
 // range scans, which stay the source of truth.
 //
