@@ -80,7 +80,10 @@ func (m *Main) Run(ctx context.Context) error {
 	m.startLifecycle(registry)
 	m.Server = server.New(server.Config{
 		Addr:           m.Config.ListenAddr,
-		DB:             m.DB,
+		Months:         m.DB,
+		Scores:         m.DB,
+		Players:        m.DB,
+		Ping:           m.DB.Ping,
 		Standings:      standings,
 		Closer:         m.Closer,
 		Exporter:       m.DB,

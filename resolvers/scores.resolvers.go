@@ -17,7 +17,14 @@ func (r *scoreResultResolver) Rank(ctx context.Context, obj *leaderboard.ScoreRe
 	if obj.Status == leaderboard.StatusRejected {
 		return nil, nil
 	}
-	return loaders.For(ctx).LiveRank(ctx, leaderboard.PlayerMonth{Month: obj.Month, PlayerID: obj.PlayerID})
+	rank, err := loaders.For(ctx).LiveRank(ctx, leaderboard.PlayerMonth{Month: obj.Month, PlayerID: obj.PlayerID})
+	if err != nil {
+		// The events are committed: the answer must say so without an
+		// error beside it. A rank that cannot be read now is null.
+		r.Logger.WarnContext(ctx, "read the live rank of a submitted score", "month", obj.Month.String(), "player", obj.PlayerID, "err", err)
+		return nil, nil
+	}
+	return rank, nil
 }
 
 func (r *scoreResultResolver) Error(ctx context.Context, obj *leaderboard.ScoreResult) (*string, error) {

@@ -23,7 +23,6 @@ import (
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
-	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/loaders"
 	"github.com/gamebackend/leaderboard/resolvers"
 	"github.com/gamebackend/leaderboard/web"
@@ -35,10 +34,12 @@ const maxBodyBytes = 4 << 20
 // Config is what the server needs.
 type Config struct {
 	Addr string // host:port to listen on; ":0" picks a free port
-	DB   *db.DB
-	// Standings answers standings and pages; nil means DB. It lets a cache
-	// such as the snapshot of closed months stand in front of the database.
+	// Standings answers standings and pages: the database, or a cache such
+	// as the snapshot of closed months in front of it.
 	Standings     leaderboard.StandingService
+	Months        leaderboard.MonthService
+	Scores        leaderboard.ScoreService
+	Players       leaderboard.PlayerService
 	Closer        leaderboard.Closer
 	Exporter      leaderboard.StandingsExporter
 	Corrections   leaderboard.CorrectionService
@@ -53,6 +54,8 @@ type Config struct {
 	RequestTimeout time.Duration
 	// RateLimits are the request budgets of clients of /graphql.
 	RateLimits RateLimits
+	// Ping checks that the database answers, for /readyz.
+	Ping func(context.Context) error
 	// Ready reports whether the instance is ready for traffic besides its
 	// database answering (closed months preloaded); nil means always.
 	Ready func() bool
@@ -83,21 +86,17 @@ func New(cfg Config) *Server {
 	}, []string{"route", "code"})
 	registry.MustRegister(requests)
 
-	standings := cfg.Standings
-	if standings == nil {
-		standings = cfg.DB
-	}
 	gql := resolvers.NewServer(&resolvers.Resolver{
-		StandingService:   standings,
-		MonthService:      cfg.DB,
+		StandingService:   cfg.Standings,
+		MonthService:      cfg.Months,
 		Closer:            cfg.Closer,
 		CorrectionService: cfg.Corrections,
-		ScoreService:      cfg.DB,
+		ScoreService:      cfg.Scores,
 		Logger:            cfg.Logger,
 	}, resolvers.ServerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
 	authn := auth.New(cfg.Auth)
-	withLoaders := loaders.Middleware(cfg.DB, cfg.DB)
+	withLoaders := loaders.Middleware(cfg.Players, cfg.Scores)
 
 	mux := http.NewServeMux()
 	route := func(pattern string, h http.Handler) {
@@ -112,7 +111,7 @@ func New(cfg Config) *Server {
 	route("GET /readyz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		if err := cfg.DB.Ping(ctx); err != nil {
+		if err := cfg.Ping(ctx); err != nil {
 			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
 			return
 		}

@@ -1,0 +1,171 @@
+package resolvers_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
+	"github.com/gamebackend/leaderboard/loaders"
+	"github.com/gamebackend/leaderboard/resolvers"
+)
+
+// fakeStore stands in for the database: each method answers what its
+// field says.
+type fakeStore struct {
+	standing   *leaderboard.Standing
+	standErr   error
+	results    []leaderboard.ScoreResult
+	ranksErr   error
+	month      *leaderboard.MonthInfo
+	monthErr   error
+	askedAbove int
+	askedBelow int
+}
+
+func (f *fakeStore) Standing(_ context.Context, _ leaderboard.Month, _ string, above, below int) (*leaderboard.Standing, error) {
+	f.askedAbove, f.askedBelow = above, below
+	return f.standing, f.standErr
+}
+
+func (f *fakeStore) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.LeaderboardPage, error) {
+	return &leaderboard.LeaderboardPage{}, nil
+}
+
+func (f *fakeStore) Month(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error) {
+	return f.month, f.monthErr
+}
+
+func (f *fakeStore) Months(context.Context, int) ([]leaderboard.MonthInfo, error) { return nil, nil }
+
+func (f *fakeStore) SubmitScores(context.Context, []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
+	return f.results, nil
+}
+
+func (f *fakeStore) LiveRanks(context.Context, []leaderboard.PlayerMonth) (map[leaderboard.PlayerMonth]int, error) {
+	return map[leaderboard.PlayerMonth]int{}, f.ranksErr
+}
+
+func (f *fakeStore) Players(context.Context, []string) (map[string]leaderboard.Player, error) {
+	return map[string]leaderboard.Player{}, nil
+}
+
+const serverToken = "server-token"
+
+// serve runs one GraphQL request against resolvers over store, as the
+// server wires them, and returns the HTTP status, headers and decoded body.
+func serve(t *testing.T, store *fakeStore, token, query string) (int, http.Header, map[string]any) {
+	t.Helper()
+	r := &resolvers.Resolver{StandingService: store, MonthService: store, ScoreService: store,
+		Logger: slog.New(slog.DiscardHandler)}
+	h := auth.New(auth.Config{ServerToken: serverToken}).Middleware(
+		loaders.Middleware(store, store)(resolvers.NewServer(r, resolvers.ServerOptions{})))
+	body, _ := json.Marshal(map[string]any{"query": query})
+	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	var out map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
+		t.Fatalf("%d %s: %v", w.Code, w.Body, err)
+	}
+	return w.Code, w.Header(), out
+}
+
+func codes(out map[string]any) []string {
+	var list []string
+	errs, _ := out["errors"].([]any)
+	for _, e := range errs {
+		ext, _ := e.(map[string]any)["extensions"].(map[string]any)
+		list = append(list, fmt.Sprint(ext["code"]))
+	}
+	return list
+}
+
+// Once the events are committed, a rank that cannot be read is null and
+// the answer carries no error: an error would read as "not saved".
+func TestSubmitScores_CommittedAnswerHasNoErrorWhenRanksFail(t *testing.T) {
+	m, _ := leaderboard.ParseMonth("2026-11")
+	store := &fakeStore{
+		results:  []leaderboard.ScoreResult{{EventID: "e1", Status: leaderboard.StatusApplied, Month: m, PlayerID: "p", Score: new(5)}},
+		ranksErr: errors.New("connection reset"),
+	}
+	status, _, out := serve(t, store, serverToken,
+		`mutation { submitScores(events: [{eventId: "e1", playerId: "p", mode: ADD, value: 5}]) { eventId status score rank } }`)
+	results := out["data"].(map[string]any)["submitScores"].([]any)
+	first := results[0].(map[string]any)
+	if status != http.StatusOK || out["errors"] != nil || first["status"] != "APPLIED" || first["rank"] != nil {
+		t.Fatalf("%d %v", status, out)
+	}
+}
+
+func TestErrorPresenter_CodesAndStatuses(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		err    error
+		status int
+		code   string
+		msg    string
+	}{
+		{"DomainError", leaderboard.Errorf(leaderboard.ENOTFOUND, "no such month"), http.StatusOK, "NOT_FOUND", "no such month"},
+		{"Unavailable", leaderboard.Errorf(leaderboard.EUNAVAILABLE, "retry later"), http.StatusServiceUnavailable, "UNAVAILABLE", "retry later"},
+		{"Deadline", fmt.Errorf("read: %w", context.DeadlineExceeded), http.StatusServiceUnavailable, "UNAVAILABLE", "took too long"},
+		{"Internal", errors.New("pq: secret table exploded"), http.StatusOK, "INTERNAL", "Internal error."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			status, header, out := serve(t, &fakeStore{monthErr: c.err}, "", `{ month(month: "2026-11") { month } }`)
+			errs := out["errors"].([]any)
+			msg := errs[0].(map[string]any)["message"].(string)
+			if status != c.status || fmt.Sprint(codes(out)) != "["+c.code+"]" || !strings.Contains(msg, c.msg) {
+				t.Fatalf("%d %v", status, out)
+			}
+			if strings.Contains(msg, "secret") {
+				t.Errorf("an internal detail leaked: %q", msg)
+			}
+			if c.status == http.StatusServiceUnavailable && header.Get("Retry-After") == "" {
+				t.Error("503 without Retry-After")
+			}
+		})
+	}
+}
+
+func TestErrorPresenter_ValidationIsBadUserInput(t *testing.T) {
+	for _, q := range []string{`{ month(month: "2026-13") { month } }`, `{ nope }`, `{ month(month: "2026-11") { month `} {
+		status, _, out := serve(t, &fakeStore{}, "", q)
+		if status == http.StatusInternalServerError || fmt.Sprint(codes(out)) != "[BAD_USER_INPUT]" {
+			t.Errorf("%s: %d %v", q, status, out)
+		}
+	}
+}
+
+// The standing is read with as many neighbours as any selection of
+// neighbours asks for, clamped to 0..50, so one read serves them all.
+func TestStanding_ReadsTheNeighboursTheQueryAsksFor(t *testing.T) {
+	for _, c := range []struct {
+		selection    string
+		above, below int
+	}{
+		{`neighbours { rank }`, 10, 10},
+		{`neighbours(above: 3, below: 0) { rank }`, 3, 0},
+		{`a: neighbours(above: 2) { rank } b: neighbours(below: 40) { rank }`, 10, 40},
+		{`... on Standing { neighbours(above: 7, below: 1) { rank } }`, 7, 1},
+		{`rank`, 0, 0},
+		{`neighbours(above: 99) { rank }`, 50, 10},
+	} {
+		store := &fakeStore{}
+		serve(t, store, "", `{ standing(month: "2026-11", playerId: "p") { `+c.selection+` } }`)
+		if store.askedAbove != c.above || store.askedBelow != c.below {
+			t.Errorf("%s: read %d above, %d below; want %d, %d", c.selection, store.askedAbove, store.askedBelow, c.above, c.below)
+		}
+	}
+}
