@@ -70,12 +70,14 @@ func (e ScoreEvent) Validate(now time.Time) *Error {
 	switch {
 	case e.EventID == "" || utf8.RuneCountInString(e.EventID) > MaxEventIDLen:
 		return Errorf(EBADINPUT, "eventId must be 1..%d characters", MaxEventIDLen)
-	case !utf8.ValidString(e.EventID):
-		return Errorf(EBADINPUT, "eventId must be valid UTF-8")
+	case !utf8.ValidString(e.EventID) || unsafeText(e.EventID):
+		return Errorf(EBADINPUT, "eventId must be valid UTF-8 without control or bidi characters")
 	case CheckPlayerID(e.PlayerID) != nil:
 		return CheckPlayerID(e.PlayerID)
-	case e.PlayerName != nil && (!utf8.ValidString(*e.PlayerName) || utf8.RuneCountInString(*e.PlayerName) > MaxPlayerNameLen):
-		return Errorf(EBADINPUT, "playerName must be valid UTF-8 of at most %d characters", MaxPlayerNameLen)
+	case e.PlayerName != nil && (!utf8.ValidString(*e.PlayerName) || utf8.RuneCountInString(*e.PlayerName) > MaxPlayerNameLen ||
+		unsafeText(*e.PlayerName)):
+		return Errorf(EBADINPUT, "playerName must be valid UTF-8 of at most %d characters, without control or bidi characters",
+			MaxPlayerNameLen)
 	case e.Mode != ModeAdd && e.Mode != ModeSet && e.Mode != ModeBest:
 		return Errorf(EBADINPUT, "mode %q is not one of ADD, SET, BEST", e.Mode)
 	case e.Mode == ModeAdd && (e.Value < -MaxScore || e.Value > MaxScore):
@@ -108,10 +110,10 @@ func OutOfRange(total int) *Error {
 }
 
 // CheckPlayerID returns an EBADINPUT error unless id is valid UTF-8 of
-// 1..MaxPlayerIDLen characters.
+// 1..MaxPlayerIDLen characters without control or bidi characters.
 func CheckPlayerID(id string) *Error {
-	if id == "" || !utf8.ValidString(id) || utf8.RuneCountInString(id) > MaxPlayerIDLen {
-		return Errorf(EBADINPUT, "playerId must be 1..%d characters of valid UTF-8", MaxPlayerIDLen)
+	if id == "" || !utf8.ValidString(id) || utf8.RuneCountInString(id) > MaxPlayerIDLen || unsafeText(id) {
+		return Errorf(EBADINPUT, "playerId must be 1..%d characters of valid UTF-8, without control or bidi characters", MaxPlayerIDLen)
 	}
 	return nil
 }

@@ -72,3 +72,37 @@ func TestCheckMonth_TakesThisMonthAndTheOneBefore(t *testing.T) {
 		}
 	}
 }
+
+func TestValidate_RefusesControlAndBidiCharacters(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	ok := leaderboard.ScoreEvent{EventID: "e1", PlayerID: "p1", Mode: leaderboard.ModeSet, Value: 1}
+	if err := ok.Validate(now); err != nil {
+		t.Fatalf("a clean event: %v", err)
+	}
+	for _, bad := range []string{"a\x00b", "a\tb", "a\nb", "\x7f", "a\u0085b", "\u202eevil", "a\u2066b", "\u200f", "\u061c"} {
+		for _, field := range []string{"eventId", "playerId", "playerName"} {
+			e := ok
+			switch field {
+			case "eventId":
+				e.EventID = bad
+			case "playerId":
+				e.PlayerID = bad
+			case "playerName":
+				e.PlayerName = &bad
+			}
+			if err := e.Validate(now); err == nil || err.Code != leaderboard.EBADINPUT || !strings.Contains(err.Message, field) {
+				t.Errorf("%s %q: %v", field, bad, err)
+			}
+		}
+		if err := leaderboard.CheckPlayerID(bad); err == nil {
+			t.Errorf("CheckPlayerID(%q) accepted it", bad)
+		}
+	}
+	for _, fine := range []string{"Zoë", "玩家一号", "ناصر", "a b", "emoji 🎮"} {
+		e := ok
+		e.PlayerName = &fine
+		if err := e.Validate(now); err != nil {
+			t.Errorf("name %q: %v", fine, err)
+		}
+	}
+}

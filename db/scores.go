@@ -201,26 +201,41 @@ func queueLockMonths(reads *pgx.Batch, months []leaderboard.Month) map[leaderboa
 	return status
 }
 
+// priorEvent is an event id accepted before: its outcome, reported again as
+// DUPLICATE, and what it asked, to tell a retry from a reused id.
+type priorEvent struct {
+	result leaderboard.ScoreResult
+	mode   leaderboard.ScoreMode
+	value  int
+}
+
+// sameAs reports whether e asks what the prior event asked.
+func (p priorEvent) sameAs(e leaderboard.ScoreEvent) bool {
+	return p.result.PlayerID == e.PlayerID && p.mode == e.Mode && p.value == e.Value
+}
+
 // queueAppliedEvents queues the read of the stored outcome of the batch's
 // event ids that were accepted before.
-func queueAppliedEvents(reads *pgx.Batch, events []leaderboard.ScoreEvent) map[string]leaderboard.ScoreResult {
-	const q = `SELECT event_id, month, player_id, new_score FROM score_events WHERE event_id = ANY($1)`
+func queueAppliedEvents(reads *pgx.Batch, events []leaderboard.ScoreEvent) map[string]priorEvent {
+	const q = `SELECT event_id, month, player_id, new_score, mode, value FROM score_events WHERE event_id = ANY($1)`
 	ids := make([]string, len(events))
 	for i, e := range events {
 		ids[i] = e.EventID
 	}
-	applied := map[string]leaderboard.ScoreResult{}
+	applied := map[string]priorEvent{}
 	reads.Queue(q, ids).Query(func(rows pgx.Rows) error {
 		var (
-			r     leaderboard.ScoreResult
+			p     priorEvent
 			date  time.Time
 			score int
+			mode  string
 		)
-		_, err := pgx.ForEachRow(rows, []any{&r.EventID, &date, &r.PlayerID, &score}, func() error {
-			r.Month = leaderboard.MonthFromDate(date)
-			r.Status = leaderboard.StatusDuplicate
-			r.Score = new(score)
-			applied[r.EventID] = r
+		_, err := pgx.ForEachRow(rows, []any{&p.result.EventID, &date, &p.result.PlayerID, &score, &mode, &p.value}, func() error {
+			p.result.Month = leaderboard.MonthFromDate(date)
+			p.result.Status = leaderboard.StatusDuplicate
+			p.result.Score = new(score)
+			p.mode = leaderboard.ScoreMode(mode)
+			applied[p.result.EventID] = p
 			return nil
 		})
 		if err != nil {
@@ -315,16 +330,21 @@ func queueSeqs(reads *pgx.Batch, n int) *[]int64 {
 
 // decide applies the score rules to every event in order, updating rows and
 // filling results, and returns the events to record as accepted.
-func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, applied map[string]leaderboard.ScoreResult,
+func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, applied map[string]priorEvent,
 	rows map[leaderboard.PlayerMonth]*scoreRow, results []leaderboard.ScoreResult) []acceptedEvent {
 	var accepted []acceptedEvent
 	for i, e := range b.events {
-		if r, bad := b.rejected[i]; bad {
-			results[i] = r
+		// A retry is DUPLICATE even once its month stopped taking events.
+		if prior, ok := applied[e.EventID]; ok && prior.sameAs(e) {
+			results[i] = prior.result
+			continue
+		} else if ok {
+			results[i] = leaderboard.Reject(e, leaderboard.Month{}, leaderboard.Errorf(leaderboard.EBADINPUT,
+				"eventId %q was used before for a different event (player, mode or value): an eventId names one event", e.EventID))
 			continue
 		}
-		if prior, ok := applied[e.EventID]; ok {
-			results[i] = prior
+		if r, bad := b.rejected[i]; bad {
+			results[i] = r
 			continue
 		}
 		m := b.month[i]
@@ -362,8 +382,8 @@ func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, appl
 		}
 		accepted = append(accepted, a)
 		results[i] = leaderboard.ScoreResult{EventID: e.EventID, Status: a.status, Month: m, PlayerID: e.PlayerID, Score: new(total)}
-		applied[e.EventID] = leaderboard.ScoreResult{EventID: e.EventID, Status: leaderboard.StatusDuplicate,
-			Month: m, PlayerID: e.PlayerID, Score: new(total)}
+		applied[e.EventID] = priorEvent{mode: e.Mode, value: e.Value, result: leaderboard.ScoreResult{
+			EventID: e.EventID, Status: leaderboard.StatusDuplicate, Month: m, PlayerID: e.PlayerID, Score: new(total)}}
 	}
 	return accepted
 }

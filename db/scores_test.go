@@ -267,3 +267,35 @@ func TestSubmitScores_ConcurrentFirstEvents(t *testing.T) {
 		}
 	}
 }
+
+// A retried event is DUPLICATE, even after its month stopped taking events;
+// an event id reused for another event is REJECTED and changes nothing.
+func TestSubmitScores_ReusedEventIDWithAnotherPayloadIsRejected(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store, event("e1", "a", leaderboard.ModeAdd, 5, at(1)))
+	results := mustSubmit(t, store,
+		event("e1", "a", leaderboard.ModeAdd, 5, at(1)),
+		event("e1", "a", leaderboard.ModeAdd, 6, at(1)),
+		event("e1", "b", leaderboard.ModeAdd, 5, at(1)),
+		event("e2", "a", leaderboard.ModeAdd, 1, at(2)),
+		event("e2", "a", leaderboard.ModeSet, 1, at(2)),
+	)
+	want := []leaderboard.ScoreStatus{leaderboard.StatusDuplicate, leaderboard.StatusRejected, leaderboard.StatusRejected,
+		leaderboard.StatusApplied, leaderboard.StatusRejected}
+	for i, r := range results {
+		if r.Status != want[i] || (r.Status == leaderboard.StatusRejected && !strings.Contains(r.Err.Message, "used before")) {
+			t.Errorf("event %d: %+v, want %s", i, r, want[i])
+		}
+	}
+	if s := mustStanding(t, store, "a"); s.Score != 6 {
+		t.Errorf("a's total %d, want 6", s.Score)
+	}
+	later, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return testNow.AddDate(0, 2, 0) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer later.Close()
+	if r := mustSubmit(t, later, event("e1", "a", leaderboard.ModeAdd, 5, at(1)))[0]; r.Status != leaderboard.StatusDuplicate {
+		t.Errorf("a retry two months later: %+v", r)
+	}
+}
