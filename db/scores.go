@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -16,7 +17,19 @@ import (
 
 // maxAttempts bounds how often SubmitScores runs a batch again after losing a
 // race with a concurrent batch (same new player, same event id, deadlock).
-const maxAttempts = 5
+const maxAttempts = 10
+
+// errContention is the answer when a batch lost its race every time: the
+// client retries it later, and its events apply once.
+var errContention = leaderboard.Errorf(leaderboard.EUNAVAILABLE,
+	"too many concurrent submissions for the same players: retry the call")
+
+// retryPause returns a random pause before attempt n+1 of a batch that lost
+// a race, growing with n: racing batches drift apart instead of colliding
+// again in step.
+func retryPause(n int) time.Duration {
+	return time.Duration(1+rand.IntN(1<<min(n, 6))) * time.Millisecond
+}
 
 // SubmitScores applies events in the order given and returns one result per
 // event. The whole call is one transaction: every result is decided in Go
@@ -42,8 +55,16 @@ func (db *DB) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent)
 					return nil, err
 				}
 			}
-		case attempt >= maxAttempts || !isRetryable(err):
+		case !isRetryable(err):
 			return nil, errorf("submit scores: %w", err)
+		case attempt >= maxAttempts:
+			return nil, errors.Join(errContention, err)
+		default:
+			select {
+			case <-ctx.Done():
+				return nil, errorf("submit scores: %w", ctx.Err())
+			case <-time.After(retryPause(attempt)):
+			}
 		}
 	}
 }
