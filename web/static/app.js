@@ -36,8 +36,6 @@ fragment Window on Standing {
 
 const numbers = new Intl.NumberFormat();
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-// A month ends on the first of the next: the day and month say it all.
-const endDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 // Table rows sit inside one month, so their times leave the year out; the
 // seconds stay, as they tell equal scores apart. Day and clock are apart so
 // that a narrow table can put one above the other.
@@ -253,24 +251,31 @@ const requests = { months: slot(), board: slot(), mine: slot(), lookup: slot() }
 
 // ---- months ----
 
+// optionText is short enough for a phone's select; the panel beside it says
+// when the month ends and closes.
 function optionText(info) {
   const kind = isFinal(info) ? 'final' : 'live';
-  const ends = Date.parse(info.endsAt) <= Date.now() ? 'ended' : 'ends';
-  return `${formatMonth(info.month)} · ${kind} · ${countOf(info.participants, 'player', 'players')} · ${ends} ${endDay.format(new Date(info.endsAt))}`;
+  return `${formatMonth(info.month)} · ${kind} · ${countOf(info.participants, 'player', 'players')}`;
 }
 
-// The countdown of the month shown: one timer for the page, stopped when the
-// month changes.
-const countdown = { timer: null, refreshed: false };
+// The countdown of the month shown: one ticking timer, and once the close is
+// due one pending reload, both stopped when the month panel is redrawn.
+const countdown = { ticking: null, reload: null };
+
+// CLOSE_DUE_RELOAD_MS is how often the page asks again whether a month past
+// its close is closed yet.
+const CLOSE_DUE_RELOAD_MS = 60_000;
 
 function stopCountdown() {
-  clearInterval(countdown.timer);
-  countdown.timer = null;
+  clearInterval(countdown.ticking);
+  clearTimeout(countdown.reload);
+  countdown.ticking = null;
+  countdown.reload = null;
 }
 
-// startCountdown ticks node down to the close of info each second. When the
-// close is due it says so and reloads the months once, so the page turns to
-// "final" without a manual refresh once the close has run.
+// startCountdown ticks node down to the close of info each second. Once the
+// close is due it says so and reloads the months now and then, so the page
+// turns to "final" by itself when the close has run.
 function startCountdown(node, info) {
   stopCountdown();
   const closesAt = Date.parse(info[CLOSES_AT]);
@@ -279,15 +284,13 @@ function startCountdown(node, info) {
       node.textContent = countdownText(closesAt);
       return;
     }
-    stopCountdown();
-    node.textContent = info.status === 'CLOSING' ? 'closing now' : 'due now';
-    if (!countdown.refreshed) {
-      countdown.refreshed = true;
-      setTimeout(() => loadMonths({ keep: true }), 5000);
-    }
+    clearInterval(countdown.ticking);
+    countdown.ticking = null;
+    node.textContent = info.status === 'CLOSING' ? 'now: closing' : 'any moment';
+    countdown.reload = setTimeout(() => loadMonths({ keep: true }), CLOSE_DUE_RELOAD_MS);
   };
   tick();
-  if (Date.now() < closesAt) countdown.timer = setInterval(tick, 1000);
+  if (Date.now() < closesAt) countdown.ticking = setInterval(tick, 1000);
 }
 
 function renderMonthInfo(info) {
@@ -365,7 +368,6 @@ async function loadMonths({ keep = false } = {}) {
     }
     const chosen = months.find((m) => m.month === wanted) ?? months[0];
     const sameMonth = keep && state.month?.month === chosen.month;
-    if (!sameMonth) countdown.refreshed = false;
     state.month = chosen;
     fillMonthSelect();
     renderMonthInfo(chosen);
@@ -426,7 +428,6 @@ $('month').addEventListener('change', (event) => {
   const info = state.months.find((m) => m.month === event.target.value);
   if (!info) return;
   state.month = info;
-  countdown.refreshed = false;
   renderMonthInfo(info);
   showMonth();
 });
