@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -73,6 +74,73 @@ func saveScreenshot(t *testing.T, ctx context.Context, name string) {
 	t.Logf("screenshot: %s", path)
 }
 
+// countdownPattern is the countdown to a month's close.
+var countdownPattern = regexp.MustCompile(`^(\d+ days? )?\d\d:\d\d:\d\d$`)
+
+// layout is how the page sits in the viewport, scrolled to the top.
+type layout struct {
+	Width       float64  `json:"width"`
+	Height      float64  `json:"height"`
+	ScrollWidth float64  `json:"scrollWidth"`
+	Overflowing []string `json:"overflowing"` // elements past the right edge, and tables scrolling sideways
+	OwnRow      *struct {
+		Top    float64 `json:"top"`
+		Bottom float64 `json:"bottom"`
+		Left   float64 `json:"left"`
+		Right  float64 `json:"right"`
+	} `json:"ownRow"` // the player's row in "My rank"; nil when absent
+}
+
+// measureLayout scrolls to the top and measures the page.
+const measureLayout = `(() => {
+	window.scrollTo(0, 0);
+	const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ').join('.') : '');
+	const overflowing = [...document.querySelectorAll('body *')]
+		.filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).map(name);
+	for (const box of document.querySelectorAll('.table-scroll')) {
+		if (box.scrollWidth > box.clientWidth) overflowing.push(name(box) + ' scrolls sideways');
+	}
+	const row = document.querySelector('#my-rank tr[aria-current="true"]');
+	const r = row && row.getBoundingClientRect();
+	return {width: innerWidth, height: innerHeight, scrollWidth: document.scrollingElement.scrollWidth, overflowing: overflowing.slice(0, 10),
+		ownRow: r && {top: r.top, bottom: r.bottom, left: r.left, right: r.right}};
+})()`
+
+// checkLayout shows the page at width x height CSS pixels (a phone when
+// width is under 480), saves a screenshot as NAME-WIDTH, and checks that
+// nothing is wider than the viewport and, when ownRowInView, that the
+// player's own row in "My rank" is in view without scrolling.
+func checkLayout(t *testing.T, ctx context.Context, name string, width, height int64, ownRowInView bool) {
+	t.Helper()
+	var options []chromedp.EmulateViewportOption
+	if width < 480 {
+		options = append(options, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, options...)); err != nil {
+		t.Fatalf("%s at %dpx: %v", name, width, err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[layout](measureLayout))
+	if err != nil {
+		t.Fatalf("%s at %dpx: %v", name, width, err)
+	}
+	saveScreenshot(t, ctx, fmt.Sprintf("%s-%d", name, width))
+	if got.Width != float64(width) {
+		t.Errorf("%s: the viewport is %vpx wide, want %d", name, got.Width, width)
+	}
+	if got.ScrollWidth > got.Width || len(got.Overflowing) > 0 {
+		t.Errorf("%s at %dpx: page %vpx wide in a %vpx viewport; too wide: %q", name, width, got.ScrollWidth, got.Width, got.Overflowing)
+	}
+	if !ownRowInView {
+		return
+	}
+	switch r := got.OwnRow; {
+	case r == nil:
+		t.Errorf("%s at %dpx: no row of the player's own in My rank", name, width)
+	case r.Top < 0 || r.Left < 0 || r.Bottom > got.Height || r.Right > got.Width:
+		t.Errorf("%s at %dpx: the player's own row at %+v is not in the %vx%v viewport", name, width, *r, got.Width, got.Height)
+	}
+}
+
 // A player opens the page from the game with their token, picks the closed
 // month, sees their rank with the ten above and below, and looks up another
 // player: every rank shown matches a plain sort of what was submitted.
@@ -80,7 +148,9 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	s := startServer(t)
 	closed, open := previousMonth(t), currentMonth(t)
 
-	// 40 players; scores repeat so that ties fall back to reachedAt.
+	// 40 players with ids and names as long as the demo's; scores repeat so
+	// that ties fall back to reachedAt. The open month has scores too, so
+	// that its page is laid out with a full "My rank" panel.
 	var events []scoreEvent
 	type expected struct {
 		player string
@@ -89,12 +159,13 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	}
 	var want []expected
 	for i := range 40 {
-		player, score := fmt.Sprintf("player-%02d", i), (i*37)%16*50
-		events = append(events, named(ev(fmt.Sprint("b", i), player, "SET", score, closed.at(i)), fmt.Sprintf("Name %02d", i)))
+		player, score := fmt.Sprintf("player-%08d", 1_000_000+i), (i*37)%16*500
+		name := fmt.Sprintf("SwiftFalcon%03d", 900+i)
+		events = append(events, named(ev(fmt.Sprint("b", i), player, "SET", score, closed.at(i)), name),
+			named(ev(fmt.Sprint("open-", i), player, "SET", 1_000+i*123, open.at(i)), name))
 		want = append(want, expected{player, score, i})
 	}
 	s.submit(t, events...)
-	s.submit(t, ev("open-1", "player-00", "SET", 10, open.at(0)))
 	s.closeMonth(t, closed.month)
 	slices.SortFunc(want, func(a, b expected) int { return cmp.Or(b.score-a.score, a.tick-b.tick) })
 	rankOf := map[string]int{}
@@ -124,11 +195,32 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	}
 
 	step("open the page", chromedp.Navigate(s.url+"/#token="+playerToken(t, me)),
-		chromedp.WaitVisible(chromedp.CSS(`#leaderboard tr[data-rank]`)))
+		chromedp.WaitVisible(chromedp.CSS(`#leaderboard tr[data-rank]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#my-rank tr[aria-current="true"]`)))
+
+	// The open month counts down to its close, live.
+	countdown := func() string {
+		t.Helper()
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="countdown"]')?.textContent ?? ''`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return text
+	}
+	before := countdown()
+	time.Sleep(1200 * time.Millisecond)
+	if after := countdown(); !countdownPattern.MatchString(before) || after == before {
+		t.Errorf("the open month's countdown reads %q, then %q a second later; want a ticking countdown like \"3 days 04:05:06\"", before, after)
+	}
+	checkLayout(t, ctx, "browser-open-month", 390, 844, true)
+	checkLayout(t, ctx, "browser-open-month", 1280, 800, false)
+
 	step("pick the closed month", chromedp.SetValue(chromedp.CSS("#month"), closed.month),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById('month').dispatchEvent(new Event('change', {bubbles: true}))`),
-		chromedp.WaitVisible(chromedp.CSS(`#leaderboard tr[data-player="`+want[0].player+`"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`#my-rank tr[aria-current="true"]`)))
+		// The change marks the panels busy at once, and they show the open
+		// month's rows until the closed month's arrive.
+		chromedp.WaitVisible(chromedp.CSS(`#top:not([aria-busy]) tr[data-player="`+want[0].player+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#my-rank:not([aria-busy]) tr[aria-current="true"]`)))
 
 	top, err := chromedp.Run(ctx, rowsOf("#leaderboard"))
 	if err != nil {
@@ -153,6 +245,13 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	if err != nil || !strings.Contains(strings.ToLower(final), "final") {
 		t.Errorf("the month panel does not say the month is final: %q, %v", final, err)
 	}
+	closedAt, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="closed-at"]')?.getAttribute('datetime') ?? ''`))
+	if at, parseErr := time.Parse(time.RFC3339Nano, closedAt); err != nil || parseErr != nil || time.Since(at) > time.Hour || time.Until(at) > time.Minute {
+		t.Errorf("the closed month shows closing time %q (%v, %v), want the close of a moment ago", closedAt, err, parseErr)
+	}
+	checkLayout(t, ctx, "browser-closed-month", 390, 844, true)
+	checkLayout(t, ctx, "browser-closed-month", 1280, 800, false)
+	step("back to the browser window's size", chromedp.EmulateReset())
 
 	step("look up a player", chromedp.SendKeys(chromedp.CSS("#player-id"), other),
 		chromedp.Click(chromedp.CSS(`#lookup button[type="submit"]`)),

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gamebackend/leaderboard/db"
 )
 
 // get answers a request to the page's handler.
@@ -43,6 +45,19 @@ func TestHandler_ServesIndexAtRoot(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("index.html lacks %s", want)
 		}
+	}
+}
+
+// The look-up hint names a player the demo seed creates, so that a new user
+// can copy it and see a result.
+func TestIndex_HintNamesADemoPlayer(t *testing.T) {
+	body := get(t, http.MethodGet, "/", nil).Body.String()
+	hint := regexp.MustCompile(`(?s)<p id="player-id-hint"[^>]*>(.*?)</p>`).FindStringSubmatch(body)
+	if hint == nil {
+		t.Fatal("index.html has no look-up hint")
+	}
+	if want := db.SeedPlayerID(500); !strings.Contains(hint[1], want) {
+		t.Errorf("the look-up hint reads %q, want it to name a demo player such as %s", hint[1], want)
 	}
 }
 

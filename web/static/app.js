@@ -7,7 +7,11 @@ const PAGE_SIZE = 25;
 const MONTHS_SHOWN = 24;
 const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-const MONTH_FIELDS = 'month status participants endsAt closedAt';
+// CLOSES_AT names the MonthInfo field that says when the month closes, which
+// the countdown counts down to. closesAt (endsAt plus the close grace)
+// replaces endsAt here once the API serves it.
+const CLOSES_AT = 'endsAt';
+const MONTH_FIELDS = `month status participants endsAt closedAt ${CLOSES_AT === 'endsAt' ? '' : CLOSES_AT}`;
 const QUERIES = {
   months: `query Months($first: Int!) { months(first: $first) { ${MONTH_FIELDS} } }`,
   month: `query Month($month: Month!) { month(month: $month) { ${MONTH_FIELDS} } }`,
@@ -32,13 +36,11 @@ fragment Window on Standing {
 
 const numbers = new Intl.NumberFormat();
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-// A month ends on the first of the next: the day and month say it all.
-const endDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 // Table rows sit inside one month, so their times leave the year out; the
-// seconds stay, as they tell equal scores apart.
-const reachedTime = new Intl.DateTimeFormat(undefined, {
-  month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit',
-});
+// seconds stay, as they tell equal scores apart. Day and clock are apart so
+// that a narrow table can put one above the other.
+const reachedDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const reachedClock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
 const monthName = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const plural = new Intl.PluralRules('en');
@@ -52,15 +54,14 @@ function countOf(n, one, many) {
   return `${numbers.format(n)} ${plural.select(n) === 'one' ? one : many}`;
 }
 
-function fromNow(iso) {
-  const seconds = (Date.parse(iso) - Date.now()) / 1000;
-  const units = [['day', 86400], ['hour', 3600], ['minute', 60]];
-  for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size || unit === 'minute') {
-      return relative.format(Math.round(seconds / size), unit);
-    }
-  }
-  return '';
+// countdownText says how long until the instant at, in days and a clock:
+// "3 days 04:05:06", "00:12:34".
+function countdownText(at) {
+  const total = Math.max(0, Math.floor((at - Date.now()) / 1000));
+  const days = Math.floor(total / 86400);
+  const clock = [Math.floor(total / 3600) % 24, Math.floor(total / 60) % 60, total % 60]
+    .map((n) => String(n).padStart(2, '0')).join(':');
+  return days > 0 ? `${countOf(days, 'day', 'days')} ${clock}` : clock;
 }
 
 function isFinal(info) {
@@ -86,6 +87,13 @@ function el(tag, attributes = {}, ...children) {
 
 function timeEl(iso, format) {
   return el('time', { datetime: iso }, format.format(new Date(iso)));
+}
+
+function reachedEl(iso) {
+  const at = new Date(iso);
+  return el('time', { datetime: iso },
+    el('span', { class: 'day' }, reachedDay.format(at)), ' ',
+    el('span', { class: 'clock' }, reachedClock.format(at)));
 }
 
 function loadingEl() {
@@ -115,11 +123,14 @@ function announce(message) {
   $('status').textContent = message;
 }
 
+// playerCell shows the name over the id, and the badge after the id: beside
+// the name it would push a long name onto two lines.
 function playerCell(player, badge) {
   const cell = el('th', { scope: 'row', class: 'player' });
+  const tag = badge ? el('span', { class: 'tag' }, badge) : null;
   cell.append(el('span', { class: 'name' }, player.name || player.id));
-  if (badge) cell.append(el('span', { class: 'tag' }, badge));
-  if (player.name) cell.append(el('span', { class: 'player-id' }, player.id));
+  if (player.name) cell.append(el('span', { class: 'player-id' }, el('span', { class: 'id' }, player.id), tag));
+  else if (tag) cell.append(' ', tag);
   return cell;
 }
 
@@ -136,7 +147,7 @@ function rankRow(entry, { provisional = false, current = false, badge = null } =
   rank,
   playerCell(entry.player, current ? badge : null),
   el('td', { class: 'num score' }, numbers.format(entry.score)),
-  el('td', { class: 'when' }, timeEl(entry.reachedAt, reachedTime)));
+  el('td', { class: 'when' }, reachedEl(entry.reachedAt)));
 }
 
 function provisionalNote() {
@@ -240,28 +251,69 @@ const requests = { months: slot(), board: slot(), mine: slot(), lookup: slot() }
 
 // ---- months ----
 
+// optionText is short enough for a phone's select; the panel beside it says
+// when the month ends and closes.
 function optionText(info) {
   const kind = isFinal(info) ? 'final' : 'live';
-  const ends = Date.parse(info.endsAt) <= Date.now() ? 'ended' : 'ends';
-  return `${formatMonth(info.month)} · ${kind} · ${countOf(info.participants, 'player', 'players')} · ${ends} ${endDay.format(new Date(info.endsAt))}`;
+  return `${formatMonth(info.month)} · ${kind} · ${countOf(info.participants, 'player', 'players')}`;
+}
+
+// The countdown of the month shown: one ticking timer, and once the close is
+// due one pending reload, both stopped when the month panel is redrawn.
+const countdown = { ticking: null, reload: null };
+
+// CLOSE_DUE_RELOAD_MS is how often the page asks again whether a month past
+// its close is closed yet.
+const CLOSE_DUE_RELOAD_MS = 60_000;
+
+function stopCountdown() {
+  clearInterval(countdown.ticking);
+  clearTimeout(countdown.reload);
+  countdown.ticking = null;
+  countdown.reload = null;
+}
+
+// startCountdown ticks node down to the close of info each second. Once the
+// close is due it says so and reloads the months now and then, so the page
+// turns to "final" by itself when the close has run.
+function startCountdown(node, info) {
+  stopCountdown();
+  const closesAt = Date.parse(info[CLOSES_AT]);
+  const tick = () => {
+    if (Date.now() < closesAt) {
+      node.textContent = countdownText(closesAt);
+      return;
+    }
+    clearInterval(countdown.ticking);
+    countdown.ticking = null;
+    node.textContent = info.status === 'CLOSING' ? 'now: closing' : 'any moment';
+    countdown.reload = setTimeout(() => loadMonths({ keep: true }), CLOSE_DUE_RELOAD_MS);
+  };
+  tick();
+  if (Date.now() < closesAt) countdown.ticking = setInterval(tick, 1000);
 }
 
 function renderMonthInfo(info) {
   const box = $('month-info');
   const status = {
-    OPEN: ['live', 'Live', 'Scores count; ranks are provisional.'],
+    OPEN: ['live', 'Live', 'Scores count until the month closes; ranks are provisional.'],
     CLOSING: ['live', 'Live · closing', 'The final standings are being built; ranks are provisional.'],
     CLOSED: ['final', 'Final', 'The month is closed; these are the final standings.'],
   }[info.status] ?? ['live', info.status, ''];
-  const ended = Date.parse(info.endsAt) <= Date.now();
-  const endsValue = el('dd', {}, timeEl(info.endsAt, dateTime));
-  if (!isFinal(info)) endsValue.append(el('span', { class: 'muted' }, ` (${fromNow(info.endsAt)})`));
+  const fact = (label, ...value) => el('div', {}, el('dt', {}, label), el('dd', {}, ...value));
   const facts = el('dl', { class: 'facts' },
-    el('div', {}, el('dt', {}, 'Status'), el('dd', {}, el('span', { class: `badge ${status[0]}` }, status[1]))),
-    el('div', {}, el('dt', {}, 'Participants'), el('dd', {}, numbers.format(info.participants))),
-    el('div', {}, el('dt', {}, ended ? 'Ended' : 'Ends'), endsValue));
-  if (info.closedAt) {
-    facts.append(el('div', {}, el('dt', {}, 'Closed'), el('dd', {}, timeEl(info.closedAt, dateTime))));
+    fact('Status', el('span', { class: `badge ${status[0]}`, 'data-testid': 'month-status' }, status[1])),
+    fact('Participants', numbers.format(info.participants)));
+  stopCountdown();
+  if (isFinal(info)) {
+    facts.append(fact('Ended', timeEl(info.endsAt, dateTime)));
+    if (info.closedAt) facts.append(fact('Closed', el('time', { datetime: info.closedAt, 'data-testid': 'closed-at' }, dateTime.format(new Date(info.closedAt)))));
+  } else {
+    // A timer, not a live region: a screen reader reads it when asked, rather
+    // than every second.
+    const left = el('span', { role: 'timer', 'data-testid': 'countdown' });
+    facts.append(fact('Closes', timeEl(info[CLOSES_AT], dateTime)), fact('Closes in', left));
+    startCountdown(left, info);
   }
   box.replaceChildren(facts, el('p', { class: 'muted small' }, status[2]));
 }
@@ -339,6 +391,7 @@ async function loadMonths({ keep = false } = {}) {
 
 // showNoMonth empties the panels that need a month, saying why with message.
 function showNoMonth(message) {
+  stopCountdown();
   state.month = null;
   requests.board();
   requests.mine();
