@@ -7,11 +7,7 @@ const PAGE_SIZE = 25;
 const MONTHS_SHOWN = 24;
 const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-// CLOSES_AT names the MonthInfo field that says when the month closes, which
-// the countdown counts down to. closesAt (endsAt plus the close grace)
-// replaces endsAt here once the API serves it.
-const CLOSES_AT = 'endsAt';
-const MONTH_FIELDS = `month status participants endsAt closedAt ${CLOSES_AT === 'endsAt' ? '' : CLOSES_AT}`;
+const MONTH_FIELDS = 'month status participants endsAt closesAt closedAt';
 const QUERIES = {
   months: `query Months($first: Int!) { months(first: $first) { ${MONTH_FIELDS} } }`,
   month: `query Month($month: Month!) { month(month: $month) { ${MONTH_FIELDS} } }`,
@@ -278,7 +274,7 @@ function stopCountdown() {
 // turns to "final" by itself when the close has run.
 function startCountdown(node, info) {
   stopCountdown();
-  const closesAt = Date.parse(info[CLOSES_AT]);
+  const closesAt = Date.parse(info.closesAt);
   const tick = () => {
     if (Date.now() < closesAt) {
       node.textContent = countdownText(closesAt);
@@ -312,7 +308,7 @@ function renderMonthInfo(info) {
     // A timer, not a live region: a screen reader reads it when asked, rather
     // than every second.
     const left = el('span', { role: 'timer', 'data-testid': 'countdown' });
-    facts.append(fact('Closes', timeEl(info[CLOSES_AT], dateTime)), fact('Closes in', left));
+    facts.append(fact('Closes', timeEl(info.closesAt, dateTime)), fact('Closes in', left));
     startCountdown(left, info);
   }
   box.replaceChildren(facts, el('p', { class: 'muted small' }, status[2]));
