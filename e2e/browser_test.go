@@ -184,7 +184,7 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	me := want[20].player // the middle of the table: ten above, ten below
 	other := want[2].player
 	ctx := newBrowser(t)
-	defer saveScreenshot(t, ctx, "browser-closed-month")
+	defer saveScreenshot(t, ctx, "browser-look-up")
 	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		stepCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
