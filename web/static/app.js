@@ -11,7 +11,8 @@ const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 // the countdown counts down to. closesAt (endsAt plus the close grace)
 // replaces endsAt here once the API serves it.
 const CLOSES_AT = 'endsAt';
-const MONTH_FIELDS = `month status participants endsAt closedAt ${CLOSES_AT === 'endsAt' ? '' : CLOSES_AT}`;
+// Naming endsAt twice is valid GraphQL: equal fields merge.
+const MONTH_FIELDS = `month status participants endsAt closedAt ${CLOSES_AT}`;
 const QUERIES = {
   months: `query Months($first: Int!) { months(first: $first) { ${MONTH_FIELDS} } }`,
   month: `query Month($month: Month!) { month(month: $month) { ${MONTH_FIELDS} } }`,
