@@ -141,9 +141,12 @@ func checkLayout(t *testing.T, ctx context.Context, name string, width, height i
 	}
 }
 
-// A player opens the page from the game with their token, picks the closed
-// month, sees their rank with the ten above and below, and looks up another
-// player: every rank shown matches a plain sort of what was submitted.
+// A player opens the page from the game with their token, sees the open
+// month count down to its close, picks the closed month, sees their rank with
+// the ten above and below, and looks up another player: every rank shown
+// matches a plain sort of what was submitted. On a 390px phone, in either
+// month, their own row is on the first screen, and at 390 and 1280px nothing
+// is wider than the viewport.
 func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	s := startServer(t)
 	closed, open := previousMonth(t), currentMonth(t)
@@ -184,7 +187,7 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	me := want[20].player // the middle of the table: ten above, ten below
 	other := want[2].player
 	ctx := newBrowser(t)
-	defer saveScreenshot(t, ctx, "browser-closed-month")
+	defer saveScreenshot(t, ctx, "browser-look-up")
 	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		stepCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
