@@ -43,7 +43,7 @@ lint:
 
 ## generate: regenerate graph/ from graph/schema/*.graphqls
 generate:
-	$(GO) tool gqlgen generate
+	$(GO) generate .
 
 clean:
 	rm -rf bin

@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/graph"
 )
 
@@ -17,6 +18,25 @@ func (r *monthInfoResolver) Digest(ctx context.Context, obj *leaderboard.MonthIn
 		return nil, nil
 	}
 	return &obj.Digest, nil
+}
+
+func (r *mutationResolver) CloseMonth(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error) {
+	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+		return nil, err
+	}
+	return r.Closer.CloseMonth(ctx, month)
+}
+
+func (r *queryResolver) Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error) {
+	return r.MonthService.Month(ctx, month)
+}
+
+func (r *queryResolver) Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error) {
+	n, err := intArg("first", first, 12, 1, leaderboard.MaxMonths)
+	if err != nil {
+		return nil, err
+	}
+	return r.MonthService.Months(ctx, n)
 }
 
 func (r *Resolver) MonthInfo() graph.MonthInfoResolver { return &monthInfoResolver{r} }

@@ -9,9 +9,17 @@ import (
 	"context"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/graph"
 	"github.com/gamebackend/leaderboard/loaders"
 )
+
+func (r *mutationResolver) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
+	if _, err := auth.Require(ctx, leaderboard.RoleGameServer); err != nil {
+		return nil, err
+	}
+	return r.ScoreService.SubmitScores(ctx, events)
+}
 
 func (r *scoreResultResolver) Rank(ctx context.Context, obj *leaderboard.ScoreResult) (*int, error) {
 	if obj.Status == leaderboard.StatusRejected {

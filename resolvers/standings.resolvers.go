@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/graph"
 	"github.com/gamebackend/leaderboard/graph/model"
 	"github.com/gamebackend/leaderboard/loaders"
@@ -24,6 +25,33 @@ func (r *leaderboardConnectionResolver) PageInfo(ctx context.Context, obj *leade
 
 func (r *leaderboardEdgeResolver) Node(ctx context.Context, obj *leaderboard.LeaderboardEdge) (*leaderboard.RankEntry, error) {
 	return &obj.Entry, nil
+}
+
+func (r *queryResolver) MyRank(ctx context.Context, month leaderboard.Month) (*leaderboard.Standing, error) {
+	p, err := auth.Require(ctx, leaderboard.RolePlayer)
+	if err != nil {
+		return nil, err
+	}
+	return r.standing(ctx, month, p.PlayerID)
+}
+
+func (r *queryResolver) Standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error) {
+	if err := leaderboard.CheckPlayerID(playerID); err != nil {
+		return nil, err
+	}
+	return r.standing(ctx, month, playerID)
+}
+
+func (r *queryResolver) Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.LeaderboardPage, error) {
+	n, err := intArg("first", first, 100, 1, leaderboard.MaxPageSize)
+	if err != nil {
+		return nil, err
+	}
+	var cursor string
+	if after != nil {
+		cursor = *after
+	}
+	return r.StandingService.Leaderboard(ctx, month, n, cursor)
 }
 
 func (r *rankEntryResolver) Player(ctx context.Context, obj *leaderboard.RankEntry) (*leaderboard.Player, error) {

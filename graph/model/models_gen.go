@@ -2,6 +2,7 @@
 
 package model
 
+// Writes. Each domain's file extends it with its fields.
 type Mutation struct {
 }
 
@@ -10,5 +11,6 @@ type PageInfo struct {
 	EndCursor   *string `json:"endCursor,omitempty"`
 }
 
+// Reads. Each domain's file extends it with its fields.
 type Query struct {
 }
