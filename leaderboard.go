@@ -10,16 +10,16 @@ import (
 
 // Limits of the API contract.
 const (
-	MinScore         = 0     // lowest event total
-	MaxScore         = 10000 // highest event total
-	MaxBatch         = 1000  // most events in one submitScores call
-	MaxNeighbours    = 50    // most neighbours above or below a standing
-	DefaultNeighbors = 10    // neighbours above and below when not asked
-	MaxPageSize      = 500   // most entries in one leaderboard page
-	MaxMonths        = 120   // most months in one months() answer
-	MaxPlayerIDLen   = 64    // longest player id, in characters
-	MaxPlayerNameLen = 64    // longest display name, in characters
-	MaxEventIDLen    = 128   // longest event id, in characters
+	MinScore          = 0     // lowest event total
+	MaxScore          = 10000 // highest event total
+	MaxBatch          = 1000  // most events in one submitScores call
+	MaxNeighbours     = 50    // most neighbours above or below a standing
+	DefaultNeighbours = 10    // neighbours above and below when not asked
+	MaxPageSize       = 500   // most entries in one leaderboard page
+	MaxMonths         = 120   // most months in one months() answer
+	MaxPlayerIDLen    = 64    // longest player id, in characters
+	MaxPlayerNameLen  = 64    // longest display name, in characters
+	MaxEventIDLen     = 128   // longest event id, in characters
 )
 
 // MonthStatus is where a month is in its life: OPEN while scores are taken,
@@ -91,15 +91,15 @@ func (s *Standing) Neighbours(above, below int) []RankEntry {
 	return append(out, s.Below[:below]...)
 }
 
-// LeaderboardEdge is one entry of a leaderboard page with its opaque cursor.
-type LeaderboardEdge struct {
+// Edge is one entry of a leaderboard page with its opaque cursor.
+type Edge struct {
 	Cursor string
 	Entry  RankEntry
 }
 
-// LeaderboardPage is one page of a month's table, from the top down.
-type LeaderboardPage struct {
-	Edges       []LeaderboardEdge
+// Page is one page of a month's table, from the top down.
+type Page struct {
+	Edges       []Edge
 	HasNextPage bool
 	Total       int
 }
@@ -111,7 +111,7 @@ type StandingService interface {
 	Standing(ctx context.Context, m Month, playerID string, above, below int) (*Standing, error)
 	// Leaderboard returns up to first entries after the cursor (from the top
 	// when after is ""). EBADINPUT for a malformed cursor.
-	Leaderboard(ctx context.Context, m Month, first int, after string) (*LeaderboardPage, error)
+	Leaderboard(ctx context.Context, m Month, first int, after string) (*Page, error)
 }
 
 // MonthService reads and closes months.
@@ -133,6 +133,10 @@ type ScoreService interface {
 	// SubmitScores applies events in order, each atomically on its own, and
 	// returns one result per event. EBADINPUT when there are more than MaxBatch.
 	SubmitScores(ctx context.Context, events []ScoreEvent) ([]ScoreResult, error)
+}
+
+// RankService reads live ranks.
+type RankService interface {
 	// LiveRanks returns the current rank of each (month, player) key that has a
 	// score; keys without one are absent.
 	LiveRanks(ctx context.Context, keys []PlayerMonth) (map[PlayerMonth]int, error)

@@ -21,7 +21,7 @@ import (
 // NewCommand returns the leaderboard command line: serve, migrate,
 // close-month and player-token.
 func NewCommand(logger *slog.Logger) *cobra.Command {
-	cfg := ConfigFromEnv()
+	cfg, envErr := ConfigFromEnv()
 	root := &cobra.Command{
 		Use:   "leaderboard",
 		Short: "Monthly event leaderboard service for online games",
@@ -33,6 +33,9 @@ players just above and below, over GraphQL at /graphql.
 Configuration comes from environment variables; each has a flag that overrides it.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// A variable that does not parse stops every command that uses
+		// the configuration, rather than being quietly replaced.
+		PersistentPreRunE: func(*cobra.Command, []string) error { return envErr },
 	}
 	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg, logger), closeMonthCommand(&cfg, logger),
 		exportCommand(&cfg, logger), seedCommand(&cfg, logger), playerTokenCommand(&cfg))

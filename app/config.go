@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"os"
@@ -71,49 +72,109 @@ type Config struct {
 	LockTimeout      time.Duration // LEADERBOARD_LOCK_TIMEOUT
 }
 
-// ConfigFromEnv reads the configuration from the environment.
-func ConfigFromEnv() Config {
-	return Config{
+// ConfigFromEnv reads the configuration from the environment. A variable
+// that is set but not a number, a duration or a boolean as its setting needs
+// is an error that names it; the configuration is then of no use.
+func ConfigFromEnv() (Config, error) {
+	var env envReader
+	c := Config{
 		ListenAddr:    envOr("LISTEN_ADDR", ":8080"),
 		DatabaseURL:   os.Getenv("DATABASE_URL"),
 		Timezone:      envOr("LEADERBOARD_TIMEZONE", "UTC"),
 		AdminToken:    os.Getenv("LEADERBOARD_ADMIN_TOKEN"),
 		ServerToken:   os.Getenv("LEADERBOARD_SERVER_TOKEN"),
 		JWTSecret:     os.Getenv("LEADERBOARD_JWT_SECRET"),
-		Introspection: os.Getenv("LEADERBOARD_INTROSPECTION") == "true",
-		GraphiQL:      os.Getenv("LEADERBOARD_GRAPHIQL") == "true",
-		DemoPlayers:   envInt("LEADERBOARD_DEMO_PLAYERS", 0),
+		Introspection: env.bool("LEADERBOARD_INTROSPECTION", false),
+		GraphiQL:      env.bool("LEADERBOARD_GRAPHIQL", false),
+		DemoPlayers:   env.int("LEADERBOARD_DEMO_PLAYERS", 0),
 		// Ten million players take about 600 MiB.
-		SnapshotPlayers:   envInt("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
-		CloseGrace:        envDuration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
-		AutoClose:         os.Getenv("LEADERBOARD_AUTO_CLOSE") != "false",
-		CloseWait:         envDuration("LEADERBOARD_CLOSE_WAIT", 10*time.Second),
-		SchedulerInterval: envDuration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
+		SnapshotPlayers:   env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
+		CloseGrace:        env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
+		AutoClose:         env.bool("LEADERBOARD_AUTO_CLOSE", true),
+		CloseWait:         env.duration("LEADERBOARD_CLOSE_WAIT", 10*time.Second),
+		SchedulerInterval: env.duration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
 		WebhookURL:        os.Getenv("LEADERBOARD_WEBHOOK_URL"),
 		WebhookSecret:     os.Getenv("LEADERBOARD_WEBHOOK_SECRET"),
-		WebhookTimeout:    envDuration("LEADERBOARD_WEBHOOK_TIMEOUT", 10*time.Second),
-		WebhookBackoff:    envDuration("LEADERBOARD_WEBHOOK_BACKOFF", time.Second),
-		WebhookMaxBackoff: envDuration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
-		RetainMonths:      envInt("LEADERBOARD_RETAIN_MONTHS", 0),
-		RateLimit:         envFloat("LEADERBOARD_RATE_LIMIT", 20),
-		ServerRateLimit:   envFloat("LEADERBOARD_SERVER_RATE_LIMIT", 500),
-		PlayerRateLimit:   envFloat("LEADERBOARD_PLAYER_RATE_LIMIT", 20),
+		WebhookTimeout:    env.duration("LEADERBOARD_WEBHOOK_TIMEOUT", 10*time.Second),
+		WebhookBackoff:    env.duration("LEADERBOARD_WEBHOOK_BACKOFF", time.Second),
+		WebhookMaxBackoff: env.duration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
+		RetainMonths:      env.int("LEADERBOARD_RETAIN_MONTHS", 0),
+		RateLimit:         env.float("LEADERBOARD_RATE_LIMIT", 20),
+		ServerRateLimit:   env.float("LEADERBOARD_SERVER_RATE_LIMIT", 500),
+		PlayerRateLimit:   env.float("LEADERBOARD_PLAYER_RATE_LIMIT", 20),
 		TrustedProxies:    os.Getenv("LEADERBOARD_TRUSTED_PROXIES"),
-		RequestTimeout:    envDuration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
-		ShutdownTimeout:   envDuration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
-		MaxConns:          envInt("DATABASE_MAX_CONNS", 10),
-		StatementTimeout:  envDuration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
-		LockTimeout:       envDuration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
+		RequestTimeout:    env.duration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
+		ShutdownTimeout:   env.duration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
+		MaxConns:          env.int("DATABASE_MAX_CONNS", 10),
+		StatementTimeout:  env.duration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
+		LockTimeout:       env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
 	}
+	return c, errors.Join(env.errs...)
 }
 
-// envFloat reads a number variable; unset or not a number reads as def.
-func envFloat(name string, def float64) float64 {
-	f, err := strconv.ParseFloat(os.Getenv(name), 64)
+// envReader reads typed environment variables, keeping an error for each
+// one that is set but does not parse.
+type envReader struct{ errs []error }
+
+func (r *envReader) lookup(name string) (string, bool) {
+	v, ok := os.LookupEnv(name)
+	return v, ok && v != ""
+}
+
+func (r *envReader) fail(name, v, want string) {
+	r.errs = append(r.errs, fmt.Errorf("%s=%q is not %s", name, v, want))
+}
+
+func (r *envReader) int(name string, def int) int {
+	v, ok := r.lookup(name)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(v)
 	if err != nil {
+		r.fail(name, v, "a whole number")
+		return def
+	}
+	return n
+}
+
+func (r *envReader) float(name string, def float64) float64 {
+	v, ok := r.lookup(name)
+	if !ok {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		r.fail(name, v, "a number")
 		return def
 	}
 	return f
+}
+
+func (r *envReader) duration(name string, def time.Duration) time.Duration {
+	v, ok := r.lookup(name)
+	if !ok {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		r.fail(name, v, "a duration such as 15m or 30s")
+		return def
+	}
+	return d
+}
+
+func (r *envReader) bool(name string, def bool) bool {
+	v, ok := r.lookup(name)
+	if !ok {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		r.fail(name, v, "true or false")
+		return def
+	}
+	return b
 }
 
 // rateLimits returns the server's rate limits, or an error naming a bad
@@ -133,25 +194,7 @@ func (c *Config) rateLimits() (server.RateLimits, error) {
 	return limits, nil
 }
 
-// envDuration reads a duration variable such as 15m; unset or not a
-// duration reads as def.
-func envDuration(name string, def time.Duration) time.Duration {
-	d, err := time.ParseDuration(os.Getenv(name))
-	if err != nil {
-		return def
-	}
-	return d
-}
-
-// envInt reads an integer variable; unset or not a number reads as def.
-func envInt(name string, def int) int {
-	n, err := strconv.Atoi(os.Getenv(name))
-	if err != nil {
-		return def
-	}
-	return n
-}
-
+// envOr reads a text variable; unset or empty reads as def.
 func envOr(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && v != "" {
 		return v

@@ -43,11 +43,6 @@ type Main struct {
 	releaseDatabase func(context.Context) error
 }
 
-// NewMain returns a Main configured from the environment.
-func NewMain(logger *slog.Logger) *Main {
-	return &Main{Config: ConfigFromEnv(), Logger: logger}
-}
-
 // Run migrates the database, connects and starts serving in the background.
 func (m *Main) Run(ctx context.Context) error {
 	loc, err := m.Config.location()
@@ -83,6 +78,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Months:         m.DB,
 		Scores:         m.DB,
 		Players:        m.DB,
+		Ranks:          m.DB,
 		Ping:           m.DB.Ping,
 		Standings:      standings,
 		Closer:         m.Closer,

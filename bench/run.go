@@ -196,7 +196,10 @@ func (r *runner) startPostgres(ctx context.Context) (string, func(context.Contex
 // without a demo month and with fresh tokens.
 func (r *runner) startService(ctx context.Context, url string) error {
 	r.adminToken, r.serverToken = randomToken(), randomToken()
-	config := app.ConfigFromEnv()
+	config, err := app.ConfigFromEnv()
+	if err != nil {
+		return err
+	}
 	config.ListenAddr, config.DatabaseURL, config.Timezone = "127.0.0.1:0", url, eventTimeZone.String()
 	config.AdminToken, config.ServerToken, config.JWTSecret = r.adminToken, r.serverToken, randomToken()
 	config.DemoPlayers = 0

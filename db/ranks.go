@@ -96,12 +96,12 @@ func rankRows(rows []liveRow, rank, step int) []leaderboard.RankEntry {
 // Leaderboard returns up to first entries of month m's table after the cursor
 // (from the top when after is ""). An empty page for a month that never
 // opened; EBADINPUT for a malformed cursor.
-func (db *DB) Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.LeaderboardPage, error) {
+func (db *DB) Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.Page, error) {
 	cur, err := decodeCursor(after, m)
 	if err != nil {
 		return nil, err
 	}
-	page := &leaderboard.LeaderboardPage{}
+	page := &leaderboard.Page{}
 	err = db.readTx(ctx, func(tx pgx.Tx) error {
 		status, participants, err := monthStatus(ctx, tx, m)
 		switch {
@@ -124,7 +124,7 @@ func (db *DB) Leaderboard(ctx context.Context, m leaderboard.Month, first int, a
 	return page, nil
 }
 
-func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.LeaderboardEdge, bool, error) {
+func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.Edge, bool, error) {
 	const q = `SELECT rank, score, reached_at, player_id FROM final_ranks
 		WHERE month = $1 AND rank > $2 ORDER BY rank LIMIT $3`
 	afterRank := 0
@@ -144,9 +144,9 @@ func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, a
 	}
 	hasNext := len(entries) > first
 	entries = entries[:min(first, len(entries))]
-	edges := make([]leaderboard.LeaderboardEdge, len(entries))
+	edges := make([]leaderboard.Edge, len(entries))
 	for i, e := range entries {
-		edges[i] = leaderboard.LeaderboardEdge{Cursor: cursor{rank: e.Rank}.encode(m), Entry: e}
+		edges[i] = leaderboard.Edge{Cursor: cursor{rank: e.Rank}.encode(m), Entry: e}
 	}
 	return edges, hasNext, nil
 }
@@ -154,7 +154,7 @@ func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, a
 // livePage reads the page after the cursor's key by keyset. Its first row is
 // ranked by counting afresh: ranks move while the month is open, so the
 // rank the cursor carries may be stale.
-func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.LeaderboardEdge, bool, error) {
+func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.Edge, bool, error) {
 	q, args := liveTopQuery, []any{m.Date(), first + 1}
 	if after != nil {
 		q, args = liveBelowQuery, []any{m.Date(), after.key.score, after.key.reachedAt, after.key.seq, first + 1}
@@ -179,9 +179,9 @@ func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, af
 			return nil, false, err
 		}
 	}
-	edges := make([]leaderboard.LeaderboardEdge, len(rows))
+	edges := make([]leaderboard.Edge, len(rows))
 	for i, e := range rankRows(rows, firstRank-1, +1) {
-		edges[i] = leaderboard.LeaderboardEdge{Cursor: cursor{rank: e.Rank, key: rows[i].liveKey}.encode(m), Entry: e}
+		edges[i] = leaderboard.Edge{Cursor: cursor{rank: e.Rank, key: rows[i].liveKey}.encode(m), Entry: e}
 	}
 	return edges, hasNext, nil
 }

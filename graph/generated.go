@@ -144,10 +144,10 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type LeaderboardConnectionResolver interface {
-	PageInfo(ctx context.Context, obj *leaderboard.LeaderboardPage) (*model.PageInfo, error)
+	PageInfo(ctx context.Context, obj *leaderboard.Page) (*model.PageInfo, error)
 }
 type LeaderboardEdgeResolver interface {
-	Node(ctx context.Context, obj *leaderboard.LeaderboardEdge) (*leaderboard.RankEntry, error)
+	Node(ctx context.Context, obj *leaderboard.Edge) (*leaderboard.RankEntry, error)
 }
 type MonthInfoResolver interface {
 	Digest(ctx context.Context, obj *leaderboard.MonthInfo) (*string, error)
@@ -163,7 +163,7 @@ type QueryResolver interface {
 	Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error)
 	MyRank(ctx context.Context, month leaderboard.Month) (*leaderboard.Standing, error)
 	Standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error)
-	Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.LeaderboardPage, error)
+	Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.Page, error)
 }
 type RankEntryResolver interface {
 	Player(ctx context.Context, obj *leaderboard.RankEntry) (*leaderboard.Player, error)
@@ -1405,7 +1405,7 @@ func (ec *executionContext) fieldContext_Correction_at(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _LeaderboardConnection_edges(ctx context.Context, field graphql.CollectedField, obj *leaderboard.LeaderboardPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _LeaderboardConnection_edges(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Page) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1417,8 +1417,8 @@ func (ec *executionContext) _LeaderboardConnection_edges(ctx context.Context, fi
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.LeaderboardEdge) graphql.Marshaler {
-			return ec.marshalNLeaderboardEdge2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐLeaderboardEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.Edge) graphql.Marshaler {
+			return ec.marshalNLeaderboardEdge2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -1437,7 +1437,7 @@ func (ec *executionContext) fieldContext_LeaderboardConnection_edges(_ context.C
 	return fc, nil
 }
 
-func (ec *executionContext) _LeaderboardConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *leaderboard.LeaderboardPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _LeaderboardConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Page) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1469,7 +1469,7 @@ func (ec *executionContext) fieldContext_LeaderboardConnection_pageInfo(_ contex
 	return fc, nil
 }
 
-func (ec *executionContext) _LeaderboardConnection_total(ctx context.Context, field graphql.CollectedField, obj *leaderboard.LeaderboardPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _LeaderboardConnection_total(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Page) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1492,7 +1492,7 @@ func (ec *executionContext) fieldContext_LeaderboardConnection_total(_ context.C
 	return graphql.NewScalarFieldContext("LeaderboardConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _LeaderboardEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *leaderboard.LeaderboardEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _LeaderboardEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Edge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1515,7 +1515,7 @@ func (ec *executionContext) fieldContext_LeaderboardEdge_cursor(_ context.Contex
 	return graphql.NewScalarFieldContext("LeaderboardEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _LeaderboardEdge_node(ctx context.Context, field graphql.CollectedField, obj *leaderboard.LeaderboardEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _LeaderboardEdge_node(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Edge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2197,8 +2197,8 @@ func (ec *executionContext) _Query_leaderboard(ctx context.Context, field graphq
 			return ec.Resolvers.Query().Leaderboard(ctx, fc.Args["month"].(leaderboard.Month), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.LeaderboardPage) graphql.Marshaler {
-			return ec.marshalNLeaderboardConnection2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐLeaderboardPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Page) graphql.Marshaler {
+			return ec.marshalNLeaderboardConnection2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4074,7 +4074,7 @@ func (ec *executionContext) _Correction(ctx context.Context, sel ast.SelectionSe
 
 var leaderboardConnectionImplementors = []string{"LeaderboardConnection"}
 
-func (ec *executionContext) _LeaderboardConnection(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.LeaderboardPage) graphql.Marshaler {
+func (ec *executionContext) _LeaderboardConnection(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Page) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, leaderboardConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -4155,7 +4155,7 @@ func (ec *executionContext) _LeaderboardConnection(ctx context.Context, sel ast.
 
 var leaderboardEdgeImplementors = []string{"LeaderboardEdge"}
 
-func (ec *executionContext) _LeaderboardEdge(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.LeaderboardEdge) graphql.Marshaler {
+func (ec *executionContext) _LeaderboardEdge(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Edge) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, leaderboardEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -5618,7 +5618,7 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
-func (ec *executionContext) marshalNLeaderboardConnection2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐLeaderboardPage(ctx context.Context, sel ast.SelectionSet, v *leaderboard.LeaderboardPage) graphql.Marshaler {
+func (ec *executionContext) marshalNLeaderboardConnection2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPage(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Page) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -5628,15 +5628,15 @@ func (ec *executionContext) marshalNLeaderboardConnection2ᚖgithubᚗcomᚋgame
 	return ec._LeaderboardConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNLeaderboardEdge2githubᚗcomᚋgamebackendᚋleaderboardᚐLeaderboardEdge(ctx context.Context, sel ast.SelectionSet, v leaderboard.LeaderboardEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNLeaderboardEdge2githubᚗcomᚋgamebackendᚋleaderboardᚐEdge(ctx context.Context, sel ast.SelectionSet, v leaderboard.Edge) graphql.Marshaler {
 	return ec._LeaderboardEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNLeaderboardEdge2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐLeaderboardEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []leaderboard.LeaderboardEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNLeaderboardEdge2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []leaderboard.Edge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNLeaderboardEdge2githubᚗcomᚋgamebackendᚋleaderboardᚐLeaderboardEdge(ctx, sel, v[i])
+		return ec.marshalNLeaderboardEdge2githubᚗcomᚋgamebackendᚋleaderboardᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -25,10 +25,10 @@ type Loaders struct {
 }
 
 // New returns fresh loaders reading through the given services.
-func New(players leaderboard.PlayerService, scores leaderboard.ScoreService) *Loaders {
+func New(players leaderboard.PlayerService, ranks leaderboard.RankService) *Loaders {
 	return &Loaders{
 		players:   dataloadgen.NewMappedLoader(players.Players, dataloadgen.WithWait(wait)),
-		liveRanks: dataloadgen.NewMappedLoader(scores.LiveRanks, dataloadgen.WithWait(wait)),
+		liveRanks: dataloadgen.NewMappedLoader(ranks.LiveRanks, dataloadgen.WithWait(wait)),
 	}
 }
 
@@ -36,10 +36,10 @@ type loadersKey struct{}
 
 // Middleware gives every request fresh loaders, so nothing is cached across
 // requests.
-func Middleware(players leaderboard.PlayerService, scores leaderboard.ScoreService) func(http.Handler) http.Handler {
+func Middleware(players leaderboard.PlayerService, ranks leaderboard.RankService) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx := context.WithValue(r.Context(), loadersKey{}, New(players, scores))
+			ctx := context.WithValue(r.Context(), loadersKey{}, New(players, ranks))
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/loaders"
 )
 
 // intArg returns *v, or def when the argument was null, and an EBADINPUT
@@ -20,17 +19,6 @@ func intArg(name string, v *int, def, lo, hi int) (int, error) {
 		return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "%s must be %d..%d, got %d", name, lo, hi, *v)
 	}
 	return *v, nil
-}
-
-// standing reads a standing with as many neighbours as the query selects,
-// and primes the loaders with the players read along.
-func (r *Resolver) standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error) {
-	above, below := neighbourCounts(ctx)
-	s, err := r.StandingService.Standing(ctx, month, playerID, above, below)
-	if s != nil {
-		loaders.For(ctx).PrimePlayers(s.Players)
-	}
-	return s, err
 }
 
 // neighbourCounts returns the most neighbours above and below that any
@@ -60,10 +48,10 @@ func clampedCount(v any) int {
 	case json.Number:
 		var err error
 		if n, err = v.Int64(); err != nil {
-			return leaderboard.DefaultNeighbors
+			return leaderboard.DefaultNeighbours
 		}
 	default:
-		return leaderboard.DefaultNeighbors
+		return leaderboard.DefaultNeighbours
 	}
 	return int(min(max(n, 0), leaderboard.MaxNeighbours))
 }

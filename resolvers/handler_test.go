@@ -35,8 +35,8 @@ func (f *fakeStore) Standing(_ context.Context, _ leaderboard.Month, _ string, a
 	return f.standing, f.standErr
 }
 
-func (f *fakeStore) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.LeaderboardPage, error) {
-	return &leaderboard.LeaderboardPage{}, nil
+func (f *fakeStore) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.Page, error) {
+	return &leaderboard.Page{}, nil
 }
 
 func (f *fakeStore) Month(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error) {
@@ -66,7 +66,7 @@ func serve(t *testing.T, store *fakeStore, token, query string) (int, http.Heade
 	r := &resolvers.Resolver{StandingService: store, MonthService: store, ScoreService: store,
 		Logger: slog.New(slog.DiscardHandler)}
 	h := auth.New(auth.Config{ServerToken: serverToken}).Middleware(
-		loaders.Middleware(store, store)(resolvers.NewServer(r, resolvers.ServerOptions{})))
+		loaders.Middleware(store, store)(resolvers.NewHandler(r, resolvers.HandlerOptions{})))
 	body, _ := json.Marshal(map[string]any{"query": query})
 	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
 	req.Header.Set("Content-Type", "application/json")

@@ -100,8 +100,8 @@ func complexity() graph.ComplexityRoot {
 	c.Query.Months = func(child int, first *int) int { return 1 + child*listSize(first, 12, leaderboard.MaxMonths) }
 	c.Query.Corrections = func(child int, _ leaderboard.Month) int { return 1 + child*100 }
 	c.Standing.Neighbours = func(child int, above, below *int) int {
-		return 1 + child*(listSize(above, leaderboard.DefaultNeighbors, leaderboard.MaxNeighbours)+
-			listSize(below, leaderboard.DefaultNeighbors, leaderboard.MaxNeighbours))
+		return 1 + child*(listSize(above, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours)+
+			listSize(below, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours))
 	}
 	c.Mutation.SubmitScores = func(child int, events []leaderboard.ScoreEvent) int { return 1 + child*len(events) }
 	return c

@@ -1,6 +1,6 @@
 // Package resolvers holds the hand-written GraphQL resolvers: they parse and
 // check arguments, authorize, call the domain services and shape the answer.
-// They build no SQL. NewServer wires them into a gqlgen server.
+// They build no SQL. NewHandler wires them into a gqlgen handler.
 package resolvers
 
 import (

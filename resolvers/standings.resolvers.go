@@ -15,7 +15,7 @@ import (
 	"github.com/gamebackend/leaderboard/loaders"
 )
 
-func (r *leaderboardConnectionResolver) PageInfo(ctx context.Context, obj *leaderboard.LeaderboardPage) (*model.PageInfo, error) {
+func (r *leaderboardConnectionResolver) PageInfo(ctx context.Context, obj *leaderboard.Page) (*model.PageInfo, error) {
 	info := &model.PageInfo{HasNextPage: obj.HasNextPage}
 	if n := len(obj.Edges); n > 0 {
 		info.EndCursor = &obj.Edges[n-1].Cursor
@@ -23,7 +23,7 @@ func (r *leaderboardConnectionResolver) PageInfo(ctx context.Context, obj *leade
 	return info, nil
 }
 
-func (r *leaderboardEdgeResolver) Node(ctx context.Context, obj *leaderboard.LeaderboardEdge) (*leaderboard.RankEntry, error) {
+func (r *leaderboardEdgeResolver) Node(ctx context.Context, obj *leaderboard.Edge) (*leaderboard.RankEntry, error) {
 	return &obj.Entry, nil
 }
 
@@ -42,7 +42,7 @@ func (r *queryResolver) Standing(ctx context.Context, month leaderboard.Month, p
 	return r.standing(ctx, month, playerID)
 }
 
-func (r *queryResolver) Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.LeaderboardPage, error) {
+func (r *queryResolver) Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.Page, error) {
 	n, err := intArg("first", first, 100, 1, leaderboard.MaxPageSize)
 	if err != nil {
 		return nil, err
@@ -65,11 +65,11 @@ func (r *standingResolver) Player(ctx context.Context, obj *leaderboard.Standing
 }
 
 func (r *standingResolver) Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error) {
-	a, err := intArg("above", above, leaderboard.DefaultNeighbors, 0, leaderboard.MaxNeighbours)
+	a, err := intArg("above", above, leaderboard.DefaultNeighbours, 0, leaderboard.MaxNeighbours)
 	if err != nil {
 		return nil, err
 	}
-	b, err := intArg("below", below, leaderboard.DefaultNeighbors, 0, leaderboard.MaxNeighbours)
+	b, err := intArg("below", below, leaderboard.DefaultNeighbours, 0, leaderboard.MaxNeighbours)
 	if err != nil {
 		return nil, err
 	}

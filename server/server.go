@@ -40,6 +40,7 @@ type Config struct {
 	Months        leaderboard.MonthService
 	Scores        leaderboard.ScoreService
 	Players       leaderboard.PlayerService
+	Ranks         leaderboard.RankService
 	Closer        leaderboard.Closer
 	Exporter      leaderboard.StandingsExporter
 	Corrections   leaderboard.CorrectionService
@@ -86,17 +87,17 @@ func New(cfg Config) *Server {
 	}, []string{"route", "code"})
 	registry.MustRegister(requests)
 
-	gql := resolvers.NewServer(&resolvers.Resolver{
+	gql := resolvers.NewHandler(&resolvers.Resolver{
 		StandingService:   cfg.Standings,
 		MonthService:      cfg.Months,
 		Closer:            cfg.Closer,
 		CorrectionService: cfg.Corrections,
 		ScoreService:      cfg.Scores,
 		Logger:            cfg.Logger,
-	}, resolvers.ServerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
+	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
 	authn := auth.New(cfg.Auth)
-	withLoaders := loaders.Middleware(cfg.Players, cfg.Scores)
+	withLoaders := loaders.Middleware(cfg.Players, cfg.Ranks)
 
 	mux := http.NewServeMux()
 	route := func(pattern string, h http.Handler) {

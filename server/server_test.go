@@ -22,8 +22,8 @@ func (services) Standing(context.Context, leaderboard.Month, string, int, int) (
 	return nil, nil
 }
 
-func (services) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.LeaderboardPage, error) {
-	return &leaderboard.LeaderboardPage{}, nil
+func (services) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.Page, error) {
+	return &leaderboard.Page{}, nil
 }
 
 func (services) Month(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error) {
@@ -56,7 +56,7 @@ func (services) ExportStandings(_ context.Context, m leaderboard.Month, w io.Wri
 func start(t *testing.T, ping func(context.Context) error, ready func() bool) string {
 	t.Helper()
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Players: services{},
+		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Players: services{}, Ranks: services{},
 		Exporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
 		Logger: slog.New(slog.DiscardHandler),
 	})

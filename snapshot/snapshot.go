@@ -88,7 +88,7 @@ func (c *Cache) Standing(ctx context.Context, m leaderboard.Month, playerID stri
 }
 
 // Leaderboard reads pages from the source.
-func (c *Cache) Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.LeaderboardPage, error) {
+func (c *Cache) Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.Page, error) {
 	return c.source.Leaderboard(ctx, m, first, after)
 }
 

@@ -19,19 +19,19 @@ import (
 	"github.com/gamebackend/leaderboard/graph"
 )
 
-// ServerOptions tunes the GraphQL server.
-type ServerOptions struct {
+// HandlerOptions tunes the GraphQL handler.
+type HandlerOptions struct {
 	// Introspection lets clients read the schema (needed by GraphiQL).
 	Introspection bool
 	// Limits bound the work of one request.
 	Limits Limits
 }
 
-// NewServer returns the GraphQL HTTP handler for r: the POST transport,
+// NewHandler returns the GraphQL HTTP handler for r: the POST transport,
 // a parsed-query cache, automatic persisted queries, limits on the query's
 // size, tokens, cost and root fields, no "did you mean" suggestions, and
 // errors that always carry one of the domain's codes in extensions.code.
-func NewServer(r *Resolver, opts ServerOptions) http.Handler {
+func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	limits := opts.Limits.withDefaults()
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r, Complexity: complexity()}))
 	srv.AddTransport(transport.POST{})
