@@ -25,14 +25,6 @@ import (
 //
 // so its cost stays flat across the table, even inside a tie group of 300k.
 
-// blockSize is the number of scores one score_block_counts row covers.
-const blockSize = 100
-
-// liveRankArgs returns liveRankQuery's parameters for key in month m.
-func liveRankArgs(m leaderboard.Month, key liveKey) []any {
-	return []any{m.Date(), key.score, key.reachedAt, key.seq}
-}
-
 // hourOf returns the hours since the Unix epoch at t, rounded down (also
 // before 1970), as the migration computes them.
 func hourOf(t time.Time) int32 {
@@ -138,8 +130,8 @@ func fillRankCounts(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table s
 		pgx.Identifier{table}.Sanitize())
 	const scores = `INSERT INTO score_counts (month, score, players)
 		SELECT month, score, sum(players) FROM score_hour_counts WHERE month = $1 GROUP BY 1, 2 ORDER BY 1, 2`
-	const blocks = `INSERT INTO score_block_counts (month, block, players)
-		SELECT month, score / 100, sum(players) FROM score_counts WHERE month = $1 GROUP BY 1, 2 ORDER BY 1, 2`
+	blocks := fmt.Sprintf(`INSERT INTO score_block_counts (month, block, players)
+		SELECT month, score / %d, sum(players) FROM score_counts WHERE month = $1 GROUP BY 1, 2 ORDER BY 1, 2`, blockSize)
 	if _, err := tx.Exec(ctx, hours); err != nil {
 		return errorf("fill rank counts: %w", err)
 	}

@@ -14,8 +14,8 @@ import (
 // monthColumns are the columns scanned by scanMonth, from months m joined
 // with the month's newest settlement message o. An open month's participants
 // are counted live; a closed month's were frozen with its ranks.
-const monthColumns = `m.month, m.status, m.ends_at, m.closed_at,
-	COALESCE(m.participants, (SELECT COALESCE(sum(c.players), 0) FROM score_block_counts c WHERE c.month = m.month)),
+var monthColumns = `m.month, m.status, m.ends_at, m.closed_at,
+	COALESCE(m.participants, ` + liveTotalSQL("m.month") + `),
 	m.digest, o.id IS NOT NULL, COALESCE(o.attempts, 0), o.delivered_at, o.last_error`
 
 // monthFrom is the FROM clause of monthColumns.
@@ -61,7 +61,7 @@ func (db *DB) scanMonth(row pgx.Row) (*leaderboard.MonthInfo, error) {
 
 // Month returns the month's info, or nil when it never opened.
 func (db *DB) Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
-	const q = `SELECT ` + monthColumns + monthFrom + ` WHERE m.month = $1`
+	q := `SELECT ` + monthColumns + monthFrom + ` WHERE m.month = $1`
 	info, err := db.scanMonth(db.pool.QueryRow(ctx, q, m.Date()))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -73,7 +73,7 @@ func (db *DB) Month(ctx context.Context, m leaderboard.Month) (*leaderboard.Mont
 
 // Months returns up to first months, newest first.
 func (db *DB) Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error) {
-	const q = `SELECT ` + monthColumns + monthFrom + ` ORDER BY m.month DESC LIMIT $1`
+	q := `SELECT ` + monthColumns + monthFrom + ` ORDER BY m.month DESC LIMIT $1`
 	rows, err := db.pool.Query(ctx, q, first)
 	if err != nil {
 		return nil, errorf("list months: %w", err)
@@ -165,4 +165,19 @@ func (db *DB) RanksVersions(ctx context.Context) (map[leaderboard.Month]int, err
 		return nil, errorf("read ranks versions: %w", err)
 	}
 	return versions, nil
+}
+
+// monthStatus returns the month's status ("" when it never opened) and, once
+// it is closed, its participants.
+func monthStatus(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (leaderboard.MonthStatus, int, error) {
+	const q = `SELECT status, COALESCE(participants, 0) FROM months WHERE month = $1`
+	var (
+		status       string
+		participants int
+	)
+	err := tx.QueryRow(ctx, q, m.Date()).Scan(&status, &participants)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", 0, nil
+	}
+	return leaderboard.MonthStatus(status), participants, err
 }

@@ -3,9 +3,7 @@ package db
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,84 +12,6 @@ import (
 
 	"github.com/gamebackend/leaderboard"
 )
-
-// Live ranks are read from scores in index order (score DESC, reached_at ASC,
-// seq ASC); see liveAboveSQL for the windows around a key.
-
-// liveKey is a position in a month's live ranking order.
-type liveKey struct {
-	score     int
-	reachedAt time.Time
-	seq       int64
-}
-
-// before reports whether k ranks above o.
-func (k liveKey) before(o liveKey) bool {
-	if k.score != o.score {
-		return k.score > o.score
-	}
-	if !k.reachedAt.Equal(o.reachedAt) {
-		return k.reachedAt.Before(o.reachedAt)
-	}
-	return k.seq < o.seq
-}
-
-// liveRow is a row of the live table.
-type liveRow struct {
-	liveKey
-	playerID string
-}
-
-const (
-	// liveTopQuery returns the first $2 rows of the table.
-	liveTopQuery = `SELECT player_id, score, reached_at, seq FROM scores
-		WHERE month = $1 ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $2`
-	liveTotalQuery = `SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1`
-)
-
-// monthStatus returns the month's status ("" when it never opened) and, once
-// it is closed, its participants.
-func monthStatus(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (leaderboard.MonthStatus, int, error) {
-	const q = `SELECT status, COALESCE(participants, 0) FROM months WHERE month = $1`
-	var (
-		status       string
-		participants int
-	)
-	err := tx.QueryRow(ctx, q, m.Date()).Scan(&status, &participants)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", 0, nil
-	}
-	return leaderboard.MonthStatus(status), participants, err
-}
-
-func collectLiveRows(rows pgx.Rows) ([]liveRow, error) {
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (liveRow, error) {
-		var r liveRow
-		err := row.Scan(&r.playerID, &r.score, &r.reachedAt, &r.seq)
-		return r, err
-	})
-}
-
-// nearest sorts rows by closer (nearest first) and keeps at most n.
-func nearest(rows []liveRow, n int, closer func(a, b liveKey) bool) []liveRow {
-	slices.SortFunc(rows, func(a, b liveRow) int {
-		if closer(a.liveKey, b.liveKey) {
-			return -1
-		}
-		return 1
-	})
-	return rows[:min(n, len(rows))]
-}
-
-// rankRows turns rows, nearest first, into entries ranked from rank+step on.
-func rankRows(rows []liveRow, rank, step int) []leaderboard.RankEntry {
-	out := make([]leaderboard.RankEntry, len(rows))
-	for i, r := range rows {
-		rank += step
-		out[i] = leaderboard.RankEntry{Rank: rank, Score: r.score, ReachedAt: r.reachedAt, PlayerID: r.playerID}
-	}
-	return out
-}
 
 // Leaderboard returns up to first entries of month m's table after the cursor
 // (from the top when after is ""). An empty page for a month that never

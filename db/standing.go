@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -13,64 +12,6 @@ import (
 
 // A standing is read with one statement, so that its rank, total and
 // neighbours come from one snapshot without a transaction's round trips.
-
-// liveRankSQL returns the SQL expression of the live rank of the key held in
-// the columns score, reached_at, seq, hour and hour_start of row t, in month
-// $1 (see counts.go).
-func liveRankSQL(t string) string {
-	return strings.ReplaceAll(`(1
-	+ (SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1 AND block > {t}.score / 100)
-	+ (SELECT COALESCE(sum(players), 0) FROM score_counts
-		WHERE month = $1 AND score > {t}.score AND score < ({t}.score / 100 + 1) * 100)
-	+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts
-		WHERE month = $1 AND score = {t}.score AND hour < {t}.hour)
-	+ (SELECT count(*) FROM scores
-		WHERE month = $1 AND score = {t}.score AND reached_at >= {t}.hour_start
-		AND (reached_at, seq) < ({t}.reached_at, {t}.seq)))`, "{t}", t)
-}
-
-// hourColumnsSQL adds the columns hour and hour_start of reached_at, as
-// hourOf and hourStart compute them.
-const hourColumnsSQL = `floor(extract(EPOCH FROM reached_at) / 3600)::int AS hour,
-	to_timestamp(floor(extract(EPOCH FROM reached_at) / 3600) * 3600) AS hour_start`
-
-// liveAboveSQL returns the rows ranked just above the key in the columns
-// score, reached_at and seq of row t, at most limit of them from each of two
-// index range scans: the rest of the key's own score group, nearest first,
-// and the higher scores, nearest first. A mixed-direction order has no single
-// row-value comparison, hence the two.
-func liveAboveSQL(t, limit string) string {
-	return strings.NewReplacer("{t}", t, "{limit}", limit).Replace(`(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score = {t}.score AND (reached_at, seq) < ({t}.reached_at, {t}.seq)
-			ORDER BY reached_at DESC, seq DESC LIMIT {limit})
-		UNION ALL
-		(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score > {t}.score
-			ORDER BY score ASC, reached_at DESC, seq DESC LIMIT {limit})`)
-}
-
-// liveBelowSQL is liveAboveSQL's mirror: the rows ranked just below the key.
-func liveBelowSQL(t, limit string) string {
-	return strings.NewReplacer("{t}", t, "{limit}", limit).Replace(`(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score = {t}.score AND (reached_at, seq) > ({t}.reached_at, {t}.seq)
-			ORDER BY reached_at ASC, seq ASC LIMIT {limit})
-		UNION ALL
-		(SELECT player_id, score, reached_at, seq FROM scores
-			WHERE month = $1 AND score < {t}.score
-			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT {limit})`)
-}
-
-// keySQL is a row k holding the key ($2 score, $3 reached_at, $4 seq).
-const keySQL = `(SELECT $2::int AS score, $3::timestamptz AS reached_at, $4::bigint AS seq) AS k`
-
-// liveBelowQuery returns up to $5 rows ranked just below the key
-// ($2, $3, $4) in month $1.
-var liveBelowQuery = `SELECT b.* FROM ` + keySQL + ` CROSS JOIN LATERAL (` + liveBelowSQL("k", "$5") + `) AS b`
-
-// liveRankQuery returns the live rank of the key ($2 score, $3 reached_at,
-// $4 seq) in month $1.
-var liveRankQuery = `SELECT ` + liveRankSQL("k") + ` FROM (SELECT score, reached_at, seq, ` + hourColumnsSQL + `
-	FROM ` + keySQL + `) AS k`
 
 // liveStandingQuery returns the month's status and, when the player $2 has a
 // score, their row (kind 0) with its rank and the month's total, then up to $3

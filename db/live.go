@@ -1,0 +1,153 @@
+package db
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// This file is the one home of the live ranking: its key, its rows, and the
+// SQL that counts a key's rank (see counts.go for the counters it sums) and
+// reads the rows around it.
+
+// Live ranks are read from scores in index order (score DESC, reached_at ASC,
+// seq ASC); see liveAboveSQL for the windows around a key.
+
+// liveKey is a position in a month's live ranking order.
+type liveKey struct {
+	score     int
+	reachedAt time.Time
+	seq       int64
+}
+
+// before reports whether k ranks above o.
+func (k liveKey) before(o liveKey) bool {
+	if k.score != o.score {
+		return k.score > o.score
+	}
+	if !k.reachedAt.Equal(o.reachedAt) {
+		return k.reachedAt.Before(o.reachedAt)
+	}
+	return k.seq < o.seq
+}
+
+// liveRow is a row of the live table.
+type liveRow struct {
+	liveKey
+	playerID string
+}
+
+const (
+	// liveTopQuery returns the first $2 rows of the table.
+	liveTopQuery = `SELECT player_id, score, reached_at, seq FROM scores
+		WHERE month = $1 ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $2`
+)
+
+// liveTotalQuery returns the players ranked live in month $1.
+var liveTotalQuery = `SELECT ` + liveTotalSQL("$1")
+
+// liveTotalSQL returns the SQL expression of the players ranked live in the
+// month given by the SQL expression month: the sum of its block counters.
+func liveTotalSQL(month string) string {
+	return `(SELECT COALESCE(sum(c.players), 0) FROM score_block_counts c WHERE c.month = ` + month + `)`
+}
+
+// blockSize is the number of scores one score_block_counts row covers.
+const blockSize = 100
+
+// liveRankArgs returns liveRankQuery's parameters for key in month m.
+func liveRankArgs(m leaderboard.Month, key liveKey) []any {
+	return []any{m.Date(), key.score, key.reachedAt, key.seq}
+}
+
+func collectLiveRows(rows pgx.Rows) ([]liveRow, error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (liveRow, error) {
+		var r liveRow
+		err := row.Scan(&r.playerID, &r.score, &r.reachedAt, &r.seq)
+		return r, err
+	})
+}
+
+// nearest sorts rows by closer (nearest first) and keeps at most n.
+func nearest(rows []liveRow, n int, closer func(a, b liveKey) bool) []liveRow {
+	slices.SortFunc(rows, func(a, b liveRow) int {
+		if closer(a.liveKey, b.liveKey) {
+			return -1
+		}
+		return 1
+	})
+	return rows[:min(n, len(rows))]
+}
+
+// rankRows turns rows, nearest first, into entries ranked from rank+step on.
+func rankRows(rows []liveRow, rank, step int) []leaderboard.RankEntry {
+	out := make([]leaderboard.RankEntry, len(rows))
+	for i, r := range rows {
+		rank += step
+		out[i] = leaderboard.RankEntry{Rank: rank, Score: r.score, ReachedAt: r.reachedAt, PlayerID: r.playerID}
+	}
+	return out
+}
+
+// liveRankSQL returns the SQL expression of the live rank of the key held in
+// the columns score, reached_at, seq, hour and hour_start of row t, in month
+// $1 (see counts.go).
+func liveRankSQL(t string) string {
+	return strings.NewReplacer("{t}", t, "{block}", strconv.Itoa(blockSize)).Replace(`(1
+	+ (SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1 AND block > {t}.score / {block})
+	+ (SELECT COALESCE(sum(players), 0) FROM score_counts
+		WHERE month = $1 AND score > {t}.score AND score < ({t}.score / {block} + 1) * {block})
+	+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts
+		WHERE month = $1 AND score = {t}.score AND hour < {t}.hour)
+	+ (SELECT count(*) FROM scores
+		WHERE month = $1 AND score = {t}.score AND reached_at >= {t}.hour_start
+		AND (reached_at, seq) < ({t}.reached_at, {t}.seq)))`)
+}
+
+// hourColumnsSQL adds the columns hour, as hourOf computes it, and
+// hour_start, the first instant of that hour, of reached_at.
+const hourColumnsSQL = `floor(extract(EPOCH FROM reached_at) / 3600)::int AS hour,
+	to_timestamp(floor(extract(EPOCH FROM reached_at) / 3600) * 3600) AS hour_start`
+
+// liveAboveSQL returns the rows ranked just above the key in the columns
+// score, reached_at and seq of row t, at most limit of them from each of two
+// index range scans: the rest of the key's own score group, nearest first,
+// and the higher scores, nearest first. A mixed-direction order has no single
+// row-value comparison, hence the two.
+func liveAboveSQL(t, limit string) string {
+	return strings.NewReplacer("{t}", t, "{limit}", limit).Replace(`(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score = {t}.score AND (reached_at, seq) < ({t}.reached_at, {t}.seq)
+			ORDER BY reached_at DESC, seq DESC LIMIT {limit})
+		UNION ALL
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score > {t}.score
+			ORDER BY score ASC, reached_at DESC, seq DESC LIMIT {limit})`)
+}
+
+// liveBelowSQL is liveAboveSQL's mirror: the rows ranked just below the key.
+func liveBelowSQL(t, limit string) string {
+	return strings.NewReplacer("{t}", t, "{limit}", limit).Replace(`(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score = {t}.score AND (reached_at, seq) > ({t}.reached_at, {t}.seq)
+			ORDER BY reached_at ASC, seq ASC LIMIT {limit})
+		UNION ALL
+		(SELECT player_id, score, reached_at, seq FROM scores
+			WHERE month = $1 AND score < {t}.score
+			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT {limit})`)
+}
+
+// keySQL is a row k holding the key ($2 score, $3 reached_at, $4 seq).
+const keySQL = `(SELECT $2::int AS score, $3::timestamptz AS reached_at, $4::bigint AS seq) AS k`
+
+// liveBelowQuery returns up to $5 rows ranked just below the key
+// ($2, $3, $4) in month $1.
+var liveBelowQuery = `SELECT b.* FROM ` + keySQL + ` CROSS JOIN LATERAL (` + liveBelowSQL("k", "$5") + `) AS b`
+
+// liveRankQuery returns the live rank of the key ($2 score, $3 reached_at,
+// $4 seq) in month $1.
+var liveRankQuery = `SELECT ` + liveRankSQL("k") + ` FROM (SELECT score, reached_at, seq, ` + hourColumnsSQL + `
+	FROM ` + keySQL + `) AS k`
