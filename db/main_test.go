@@ -24,14 +24,7 @@ var november = mustMonth("2026-11")
 // stands at testNow.
 func mustOpenDB(tb testing.TB, opts ...db.Option) *db.DB {
 	tb.Helper()
-	pg.Reset(tb)
-	opts = append([]db.Option{db.WithClock(func() time.Time { return testNow })}, opts...)
-	store, err := db.Open(context.Background(), pg.URL, opts...)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(store.Close)
-	return store
+	return pg.OpenDB(tb, append([]db.Option{db.WithClock(func() time.Time { return testNow })}, opts...)...)
 }
 
 func mustMonth(s string) leaderboard.Month {

@@ -35,12 +35,7 @@ func (c *countingPlayers) Players(ctx context.Context, ids []string) (map[string
 // The players of a ±10 window, resolved concurrently as gqlgen does, are read
 // with one query.
 func TestPlayer_BatchesConcurrentLoads(t *testing.T) {
-	pg.Reset(t)
-	store, err := db.Open(context.Background(), pg.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := pg.OpenDB(t)
 	name := "Named"
 	events := make([]leaderboard.ScoreEvent, 21)
 	occurred := time.Now().Add(-time.Minute)

@@ -24,13 +24,8 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, &pg)) }
 // closes it.
 func closedMonth(t *testing.T) (*db.DB, leaderboard.Month) {
 	t.Helper()
-	pg.Reset(t)
 	now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
-	store, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return now }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(store.Close)
+	store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
 	rng := rand.New(rand.NewPCG(1, 2))
 	var events []leaderboard.ScoreEvent
 	for i := range 300 {

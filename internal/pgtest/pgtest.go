@@ -131,3 +131,16 @@ func (p *Postgres) docker(tb testing.TB, verb string) {
 		tb.Fatalf("docker %s: %v: %s", verb, err, out)
 	}
 }
+
+// OpenDB restores the database to its freshly migrated snapshot and returns
+// a store on it, closed when the test ends.
+func (p *Postgres) OpenDB(tb testing.TB, opts ...db.Option) *db.DB {
+	tb.Helper()
+	p.Reset(tb)
+	store, err := db.Open(context.Background(), p.URL, opts...)
+	if err != nil {
+		tb.Fatalf("open the test database: %v", err)
+	}
+	tb.Cleanup(store.Close)
+	return store
+}
