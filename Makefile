@@ -37,7 +37,8 @@ bench:
 	$(GO) run ./cmd/leaderboard-bench $(BENCH_FLAGS)
 
 # Each fuzz target as package:name. Their seed corpora (testdata/fuzz) run in make test.
-FUZZ_TARGETS := .:FuzzParseMonth .:FuzzScoreEvent_Validate ./auth:FuzzAuthorizationHeader ./db:FuzzDecodeCursor
+FUZZ_TARGETS := .:FuzzParseMonth .:FuzzScoreEvent_Validate ./auth:FuzzAuthorizationHeader \
+                ./db:FuzzDecodeCursor ./resolvers:FuzzGraphQLRequest
 FUZZTIME     ?= 20s
 
 ## fuzz: run each fuzz target for FUZZTIME (default 20s); the db target starts PostgreSQL
