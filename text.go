@@ -51,6 +51,9 @@ func checkText(field, s string, k textKind, minLen, maxLen int) *Error {
 		return Errorf(EBADINPUT, "%s must be valid UTF-8", field)
 	}
 	if n := utf8.RuneCountInString(s); n < minLen || n > maxLen {
+		if minLen == 0 {
+			return Errorf(EBADINPUT, "%s must be at most %d characters", field, maxLen)
+		}
 		return Errorf(EBADINPUT, "%s must be %d..%d characters", field, minLen, maxLen)
 	}
 	if r, bad := forbiddenRune(s, k); bad {
