@@ -5,7 +5,7 @@ export LEADERBOARD_PG_IMAGE ?= $(PG_IMAGE)
 # No registry here: the reaper image cannot be pulled; tests remove their own containers.
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: run build test test-deps test-image bench lint generate clean
+.PHONY: run build test test-deps test-image bench fuzz lint generate clean
 
 ## run: serve on :8080 with a demo month; without DATABASE_URL on a project-local PostgreSQL
 run: build
@@ -35,6 +35,18 @@ test-image:
 ##        (BENCH_FLAGS="--players 10000000" for the 10M targets); never part of make test
 bench:
 	$(GO) run ./cmd/leaderboard-bench $(BENCH_FLAGS)
+
+# Each fuzz target as package:name. Their seed corpora (testdata/fuzz) run in make test.
+FUZZ_TARGETS := .:FuzzParseMonth .:FuzzScoreEvent_Validate ./auth:FuzzAuthorizationHeader \
+                ./db:FuzzDecodeCursor ./resolvers:FuzzGraphQLRequest
+FUZZTIME     ?= 20s
+
+## fuzz: run each fuzz target for FUZZTIME (default 20s); the db target starts PostgreSQL
+fuzz: test-image
+	@set -e; for target in $(FUZZ_TARGETS); do \
+		pkg=$${target%%:*}; name=$${target##*:}; echo "== $$name ($$pkg), $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 ## lint: gofmt and go vet
 lint:

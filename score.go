@@ -1,9 +1,6 @@
 package leaderboard
 
-import (
-	"time"
-	"unicode/utf8"
-)
+import "time"
 
 // ScoreMode says how an event's value changes a player's total.
 type ScoreMode string
@@ -63,21 +60,23 @@ func Reject(e ScoreEvent, m Month, err *Error) ScoreResult {
 	return ScoreResult{EventID: e.EventID, Status: StatusRejected, Month: m, PlayerID: e.PlayerID, Err: err}
 }
 
-// Validate checks what can be checked of e without the database: the ids, the
-// name, the mode, the value's range for SET and BEST, and that it did not
+// Validate checks what can be checked of e without the database: the ids and
+// the name (length, UTF-8, no control or bidi formatting characters: see
+// text.go), the mode, the value's range for SET and BEST, and that it did not
 // occur after now. It returns an EBADINPUT error or nil.
 func (e ScoreEvent) Validate(now time.Time) *Error {
+	if err := checkText("eventId", e.EventID, idText, 1, MaxEventIDLen); err != nil {
+		return err
+	}
+	if err := CheckPlayerID(e.PlayerID); err != nil {
+		return err
+	}
+	if e.PlayerName != nil {
+		if err := checkText("playerName", *e.PlayerName, nameText, 0, MaxPlayerNameLen); err != nil {
+			return err
+		}
+	}
 	switch {
-	case e.EventID == "" || utf8.RuneCountInString(e.EventID) > MaxEventIDLen:
-		return Errorf(EBADINPUT, "eventId must be 1..%d characters", MaxEventIDLen)
-	case !utf8.ValidString(e.EventID) || unsafeText(e.EventID):
-		return Errorf(EBADINPUT, "eventId must be valid UTF-8 without control or bidi characters")
-	case CheckPlayerID(e.PlayerID) != nil:
-		return CheckPlayerID(e.PlayerID)
-	case e.PlayerName != nil && (!utf8.ValidString(*e.PlayerName) || utf8.RuneCountInString(*e.PlayerName) > MaxPlayerNameLen ||
-		unsafeText(*e.PlayerName)):
-		return Errorf(EBADINPUT, "playerName must be valid UTF-8 of at most %d characters, without control or bidi characters",
-			MaxPlayerNameLen)
 	case e.Mode != ModeAdd && e.Mode != ModeSet && e.Mode != ModeBest:
 		return Errorf(EBADINPUT, "mode %q is not one of ADD, SET, BEST", e.Mode)
 	case e.Mode == ModeAdd && (e.Value < -MaxScore || e.Value > MaxScore):
@@ -110,10 +109,19 @@ func OutOfRange(total int) *Error {
 }
 
 // CheckPlayerID returns an EBADINPUT error unless id is valid UTF-8 of
-// 1..MaxPlayerIDLen characters without control or bidi characters.
+// 1..MaxPlayerIDLen characters with no control characters (NUL included), no
+// bidi formatting characters and no direction marks: the rules of text.go.
 func CheckPlayerID(id string) *Error {
-	if id == "" || !utf8.ValidString(id) || utf8.RuneCountInString(id) > MaxPlayerIDLen || unsafeText(id) {
-		return Errorf(EBADINPUT, "playerId must be 1..%d characters of valid UTF-8, without control or bidi characters", MaxPlayerIDLen)
+	return checkText("playerId", id, idText, 1, MaxPlayerIDLen)
+}
+
+// ParseOccurredAt reads an event's occurredAt, an RFC 3339 time; anything else
+// is an EBADINPUT error. A resolver that takes occurredAt as a string calls it
+// per event, so that one malformed time rejects that event only.
+func ParseOccurredAt(s string) (time.Time, *Error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, Errorf(EBADINPUT, "occurredAt %q is not an RFC 3339 time", s)
 	}
-	return nil
+	return t, nil
 }

@@ -7,39 +7,124 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/gamebackend/leaderboard"
 )
 
-// Config holds the secrets. An empty token or secret disables that role.
+// Config holds the secrets and the checks on player tokens. An empty token
+// list or secret disables that role.
 type Config struct {
+	// AdminToken and ServerToken each hold one or more static tokens of their
+	// role, separated by commas: during a rotation the old and the new token
+	// are both accepted. Spaces around each token are ignored.
 	AdminToken  string
 	ServerToken string
-	JWTSecret   []byte
+	// JWTSecret is the HS256 key of player tokens.
+	JWTSecret []byte
+	// Issuer and Audience, when set, must be a player token's iss and one of
+	// its aud; empty skips the check.
+	Issuer   string
+	Audience string
+	// MaxTokenLifetime is the longest a player token may be valid from its
+	// iat to its exp; a token without iat is refused. Zero means
+	// DefaultMaxTokenLifetime: a leaked token must not work for months.
+	MaxTokenLifetime time.Duration
 }
+
+// DefaultMaxTokenLifetime is the lifetime limit of player tokens when
+// Config.MaxTokenLifetime is zero.
+const DefaultMaxTokenLifetime = 24 * time.Hour
 
 // Authenticator identifies callers by their bearer tokens.
 type Authenticator struct {
-	cfg    Config
-	parser *jwt.Parser
+	adminTokens, serverTokens []string
+	secret                    []byte
+	maxLifetime               time.Duration
+	parser                    *jwt.Parser
 }
 
 // New returns an Authenticator for cfg.
 func New(cfg Config) *Authenticator {
+	options := []jwt.ParserOption{
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(clockLeeway),
+	}
+	if cfg.Issuer != "" {
+		options = append(options, jwt.WithIssuer(cfg.Issuer))
+	}
+	if cfg.Audience != "" {
+		options = append(options, jwt.WithAudience(cfg.Audience))
+	}
+	maxLifetime := cfg.MaxTokenLifetime
+	if maxLifetime <= 0 {
+		maxLifetime = DefaultMaxTokenLifetime
+	}
 	return &Authenticator{
-		cfg: cfg,
-		parser: jwt.NewParser(
-			jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
-			jwt.WithExpirationRequired(),
-			jwt.WithLeeway(5*time.Second),
-		),
+		adminTokens:  splitTokens(cfg.AdminToken),
+		serverTokens: splitTokens(cfg.ServerToken),
+		secret:       cfg.JWTSecret,
+		maxLifetime:  maxLifetime,
+		parser:       jwt.NewParser(options...),
+	}
+}
+
+// clockLeeway absorbs the difference between the issuer's clock and ours.
+const clockLeeway = 5 * time.Second
+
+// splitTokens returns the non-empty comma-separated tokens of list.
+func splitTokens(list string) []string {
+	var tokens []string
+	for _, t := range strings.Split(list, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			tokens = append(tokens, t)
+		}
+	}
+	return tokens
+}
+
+// Roles describes which roles cfg enables, for the startup log: one attribute
+// per role, keyed by the role's name, saying how many static tokens it
+// accepts, how player tokens are checked, or "disabled". A role left
+// unconfigured must not go unnoticed.
+func (cfg Config) Roles() []slog.Attr {
+	describe := func(n int) string {
+		switch n {
+		case 0:
+			return "disabled"
+		case 1:
+			return "1 token"
+		}
+		return fmt.Sprintf("%d tokens", n)
+	}
+	player := "disabled"
+	if len(cfg.JWTSecret) > 0 {
+		player = "HS256 tokens"
+		if cfg.Issuer != "" {
+			player += fmt.Sprintf(", iss %q", cfg.Issuer)
+		}
+		if cfg.Audience != "" {
+			player += fmt.Sprintf(", aud %q", cfg.Audience)
+		}
+		lifetime := cfg.MaxTokenLifetime
+		if lifetime <= 0 {
+			lifetime = DefaultMaxTokenLifetime
+		}
+		player += ", lifetime at most " + lifetime.String()
+	}
+	return []slog.Attr{
+		slog.String(string(leaderboard.RoleAdmin), describe(len(splitTokens(cfg.AdminToken)))),
+		slog.String(string(leaderboard.RoleGameServer), describe(len(splitTokens(cfg.ServerToken)))),
+		slog.String(string(leaderboard.RolePlayer), player),
 	}
 }
 
@@ -69,11 +154,11 @@ func (a *Authenticator) authenticate(header string) (leaderboard.Principal, erro
 			"the Authorization header must be \"Bearer <token>\"")
 	}
 	switch {
-	case equalSecret(token, a.cfg.AdminToken):
+	case matchesAny(token, a.adminTokens):
 		return leaderboard.Principal{Role: leaderboard.RoleAdmin}, nil
-	case equalSecret(token, a.cfg.ServerToken):
+	case matchesAny(token, a.serverTokens):
 		return leaderboard.Principal{Role: leaderboard.RoleGameServer}, nil
-	case len(a.cfg.JWTSecret) > 0:
+	case len(a.secret) > 0:
 		return a.player(token)
 	}
 	return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the bearer token is not valid")
@@ -81,21 +166,33 @@ func (a *Authenticator) authenticate(header string) (leaderboard.Principal, erro
 
 func (a *Authenticator) player(token string) (leaderboard.Principal, error) {
 	claims := &jwt.RegisteredClaims{}
-	_, err := a.parser.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return a.cfg.JWTSecret, nil })
+	_, err := a.parser.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return a.secret, nil })
 	switch {
 	case errors.Is(err, jwt.ErrTokenExpired):
 		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the player token has expired")
+	case errors.Is(err, jwt.ErrTokenInvalidIssuer) || errors.Is(err, jwt.ErrTokenInvalidAudience):
+		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the player token was issued by or for someone else")
 	case err != nil:
 		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the bearer token is not valid")
-	case claims.Subject == "" || utf8.RuneCountInString(claims.Subject) > leaderboard.MaxPlayerIDLen:
+	case claims.IssuedAt == nil:
+		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the player token has no iat")
+	case claims.ExpiresAt.Sub(claims.IssuedAt.Time) > a.maxLifetime:
+		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED,
+			"the player token is valid for longer than %s", a.maxLifetime)
+	case leaderboard.CheckPlayerID(claims.Subject) != nil:
 		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the player token has no valid sub")
 	}
 	return leaderboard.Principal{Role: leaderboard.RolePlayer, PlayerID: claims.Subject}, nil
 }
 
-// equalSecret compares in constant time; an unset secret matches nothing.
-func equalSecret(token, secret string) bool {
-	return secret != "" && subtle.ConstantTimeCompare([]byte(token), []byte(secret)) == 1
+// matchesAny reports whether token is one of tokens, comparing each in
+// constant time; an empty list matches nothing.
+func matchesAny(token string, tokens []string) bool {
+	found := 0
+	for _, t := range tokens {
+		found |= subtle.ConstantTimeCompare([]byte(token), []byte(t))
+	}
+	return found == 1
 }
 
 // Require returns the caller when it holds one of roles. UNAUTHENTICATED when
@@ -114,9 +211,24 @@ func Require(ctx context.Context, roles ...leaderboard.Role) (leaderboard.Princi
 	return p, nil
 }
 
-// PlayerToken signs an HS256 player token for playerID that expires at exp:
-// what a game's login service hands its players.
+// PlayerToken signs an HS256 player token for playerID, issued now and
+// expiring at exp: what a game's login service hands its players.
 func PlayerToken(secret []byte, playerID string, exp time.Time) (string, error) {
-	claims := jwt.RegisteredClaims{Subject: playerID, ExpiresAt: jwt.NewNumericDate(exp)}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(secret)
+	return Config{JWTSecret: secret}.SignPlayerToken(playerID, exp)
+}
+
+// SignPlayerToken signs an HS256 player token for playerID, issued now and
+// expiring at exp, with cfg's issuer and audience when they are set: a token
+// that an Authenticator for cfg accepts while its lifetime is within bounds.
+func (cfg Config) SignPlayerToken(playerID string, exp time.Time) (string, error) {
+	claims := jwt.RegisteredClaims{
+		Subject:   playerID,
+		Issuer:    cfg.Issuer,
+		IssuedAt:  jwt.NewNumericDate(time.Now()),
+		ExpiresAt: jwt.NewNumericDate(exp),
+	}
+	if cfg.Audience != "" {
+		claims.Audience = jwt.ClaimStrings{cfg.Audience}
+	}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(cfg.JWTSecret)
 }

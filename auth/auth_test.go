@@ -2,8 +2,10 @@ package auth_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,7 +68,7 @@ func TestRequire_Roles(t *testing.T) {
 func TestRequire_RefusesBadTokens(t *testing.T) {
 	hour := time.Hour
 	claims := func(sub string, exp *time.Duration) jwt.RegisteredClaims {
-		c := jwt.RegisteredClaims{Subject: sub}
+		c := jwt.RegisteredClaims{Subject: sub, IssuedAt: jwt.NewNumericDate(time.Now())}
 		if exp != nil {
 			c.ExpiresAt = jwt.NewNumericDate(time.Now().Add(*exp))
 		}
@@ -81,6 +83,8 @@ func TestRequire_RefusesBadTokens(t *testing.T) {
 		"expired":       "Bearer " + sign(t, jwt.SigningMethodHS256, secret, claims("alice", &expired)),
 		"no exp":        "Bearer " + sign(t, jwt.SigningMethodHS256, secret, claims("alice", nil)),
 		"no sub":        "Bearer " + sign(t, jwt.SigningMethodHS256, secret, claims("", &hour)),
+		"NUL in sub":    "Bearer " + sign(t, jwt.SigningMethodHS256, secret, claims("al\x00ice", &hour)),
+		"RLO in sub":    "Bearer " + sign(t, jwt.SigningMethodHS256, secret, claims("al\u202eice", &hour)),
 		"wrong secret":  "Bearer " + sign(t, jwt.SigningMethodHS256, []byte("other"), claims("alice", &hour)),
 		"HS512":         "Bearer " + sign(t, jwt.SigningMethodHS512, secret, claims("alice", &hour)),
 		"alg none":      "Bearer " + sign(t, jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, claims("alice", &hour)),
@@ -102,5 +106,119 @@ func TestRequire_EmptySecretsMatchNothing(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), r)
 	if leaderboard.ErrorCode(err) != leaderboard.EUNAUTHENTICATED {
 		t.Errorf("with no secrets configured: %v, want UNAUTHENTICATED", err)
+	}
+}
+
+// roleOf runs a request with the bearer token through an Authenticator for
+// cfg and returns the caller's role, or the error of Require for any role.
+func roleOf(t *testing.T, cfg auth.Config, token string) (leaderboard.Role, error) {
+	t.Helper()
+	var (
+		p   leaderboard.Principal
+		err error
+	)
+	h := auth.New(cfg).Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err = auth.Require(r.Context(), leaderboard.RoleAdmin, leaderboard.RoleGameServer, leaderboard.RolePlayer)
+	}))
+	r := httptest.NewRequest(http.MethodPost, "/graphql", nil)
+	r.Header.Set("Authorization", "Bearer "+token)
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	return p.Role, err
+}
+
+func TestNew_SeveralTokensPerRoleForRotation(t *testing.T) {
+	cfg := auth.Config{AdminToken: "old-admin, new-admin", ServerToken: "s1,s2,,s3 "}
+	for token, want := range map[string]leaderboard.Role{
+		"old-admin": leaderboard.RoleAdmin, "new-admin": leaderboard.RoleAdmin,
+		"s1": leaderboard.RoleGameServer, "s2": leaderboard.RoleGameServer, "s3": leaderboard.RoleGameServer,
+	} {
+		if role, err := roleOf(t, cfg, token); err != nil || role != want {
+			t.Errorf("token %q: %s, %v; want %s", token, role, err, want)
+		}
+	}
+	for _, token := range []string{"old-admin, new-admin", "old-admin,", " new-admin", "s1,s2", "s", ","} {
+		if _, err := roleOf(t, cfg, token); leaderboard.ErrorCode(err) != leaderboard.EUNAUTHENTICATED {
+			t.Errorf("token %q: %v, want UNAUTHENTICATED", token, err)
+		}
+	}
+}
+
+func TestNew_PlayerTokenIssuerAudienceAndLifetime(t *testing.T) {
+	now := time.Now()
+	token := func(c jwt.RegisteredClaims) string { return sign(t, jwt.SigningMethodHS256, secret, c) }
+	claims := func(lifetime time.Duration) jwt.RegisteredClaims {
+		return jwt.RegisteredClaims{Subject: "alice", Issuer: "login", Audience: jwt.ClaimStrings{"leaderboard"},
+			IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(lifetime))}
+	}
+	strict := auth.Config{JWTSecret: secret, Issuer: "login", Audience: "leaderboard", MaxTokenLifetime: time.Hour}
+	with := func(change func(*jwt.RegisteredClaims)) string {
+		c := claims(time.Hour)
+		change(&c)
+		return token(c)
+	}
+	for label, c := range map[string]struct {
+		cfg  auth.Config
+		tok  string
+		want bool
+	}{
+		"all checks pass":           {strict, token(claims(time.Hour)), true},
+		"signed by SignPlayerToken": {strict, mustSign(t, strict, now.Add(time.Hour)), true},
+		"other issuer":              {strict, with(func(c *jwt.RegisteredClaims) { c.Issuer = "elsewhere" }), false},
+		"no issuer":                 {strict, with(func(c *jwt.RegisteredClaims) { c.Issuer = "" }), false},
+		"other audience":            {strict, with(func(c *jwt.RegisteredClaims) { c.Audience = jwt.ClaimStrings{"chat"} }), false},
+		"no audience":               {strict, with(func(c *jwt.RegisteredClaims) { c.Audience = nil }), false},
+		"audience among several":    {strict, with(func(c *jwt.RegisteredClaims) { c.Audience = jwt.ClaimStrings{"chat", "leaderboard"} }), true},
+		"no iat":                    {strict, with(func(c *jwt.RegisteredClaims) { c.IssuedAt = nil }), false},
+		"iat in the future":         {strict, with(func(c *jwt.RegisteredClaims) { c.IssuedAt = jwt.NewNumericDate(now.Add(time.Minute)) }), false},
+		"lifetime over the limit":   {strict, token(claims(time.Hour + time.Second)), false},
+		"default limit is 24h":      {auth.Config{JWTSecret: secret}, token(claims(24*time.Hour + time.Second)), false},
+		"within the default limit":  {auth.Config{JWTSecret: secret}, token(claims(24 * time.Hour)), true},
+		"iss and aud not checked":   {auth.Config{JWTSecret: secret}, with(func(c *jwt.RegisteredClaims) { c.Issuer, c.Audience = "x", nil }), true},
+	} {
+		role, err := roleOf(t, c.cfg, c.tok)
+		if c.want && (err != nil || role != leaderboard.RolePlayer) {
+			t.Errorf("%s: %s, %v; want PLAYER", label, role, err)
+		}
+		if !c.want && leaderboard.ErrorCode(err) != leaderboard.EUNAUTHENTICATED {
+			t.Errorf("%s: %s, %v; want UNAUTHENTICATED", label, role, err)
+		}
+	}
+}
+
+func mustSign(t *testing.T, cfg auth.Config, exp time.Time) string {
+	t.Helper()
+	token, err := cfg.SignPlayerToken("alice", exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
+func TestConfig_Roles(t *testing.T) {
+	describe := func(cfg auth.Config) map[string]string {
+		got := map[string]string{}
+		for _, a := range cfg.Roles() {
+			got[a.Key] = a.Value.String()
+		}
+		return got
+	}
+	none := describe(auth.Config{})
+	for _, role := range []string{"ADMIN", "GAME_SERVER", "PLAYER"} {
+		if none[role] != "disabled" {
+			t.Errorf("unconfigured %s: %q, want disabled", role, none[role])
+		}
+	}
+	all := describe(auth.Config{AdminToken: "a,b", ServerToken: "s", JWTSecret: secret, Issuer: "login", MaxTokenLifetime: time.Hour})
+	for role, want := range map[string]string{
+		"ADMIN":       "2 tokens",
+		"GAME_SERVER": "1 token",
+		"PLAYER":      `HS256 tokens, iss "login", lifetime at most 1h0m0s`,
+	} {
+		if all[role] != want {
+			t.Errorf("%s: %q, want %q", role, all[role], want)
+		}
+	}
+	if strings.Contains(fmt.Sprint(all), "a,b") || strings.Contains(fmt.Sprint(all), string(secret)) {
+		t.Errorf("the description shows a secret: %v", all)
 	}
 }
