@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
 )
@@ -197,7 +196,7 @@ func playerTokenCommand(cfg *Config) *cobra.Command {
 		if cfg.JWTSecret == "" {
 			return fmt.Errorf("no secret: set LEADERBOARD_JWT_SECRET or --jwt-secret")
 		}
-		token, err := auth.PlayerToken([]byte(cfg.JWTSecret), args[0], time.Now().Add(*ttl))
+		token, err := cfg.authConfig().SignPlayerToken(args[0], time.Now().Add(*ttl))
 		if err != nil {
 			return err
 		}

@@ -11,21 +11,32 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gamebackend/leaderboard/auth"
+	"github.com/gamebackend/leaderboard/internal/secrets"
 	"github.com/gamebackend/leaderboard/server"
 )
 
 // Config is the program's configuration: environment variables first, flags
 // override them.
 type Config struct {
-	ListenAddr    string // LISTEN_ADDR
-	DatabaseURL   string // DATABASE_URL
-	Timezone      string // LEADERBOARD_TIMEZONE
-	AdminToken    string // LEADERBOARD_ADMIN_TOKEN
-	ServerToken   string // LEADERBOARD_SERVER_TOKEN
-	JWTSecret     string // LEADERBOARD_JWT_SECRET
-	Introspection bool   // LEADERBOARD_INTROSPECTION
-	GraphiQL      bool   // LEADERBOARD_GRAPHIQL
-	DemoPlayers   int    // LEADERBOARD_DEMO_PLAYERS
+	ListenAddr  string // LISTEN_ADDR
+	DatabaseURL string // DATABASE_URL
+	Timezone    string // LEADERBOARD_TIMEZONE
+	// The secrets come from the variable, or from the file its _FILE
+	// variable names (LEADERBOARD_ADMIN_TOKEN_FILE and so on). Tokens are
+	// comma-separated lists, so that a new one can be rolled out before the
+	// old one is withdrawn.
+	AdminToken  string // LEADERBOARD_ADMIN_TOKEN
+	ServerToken string // LEADERBOARD_SERVER_TOKEN
+	JWTSecret   string // LEADERBOARD_JWT_SECRET
+	// JWTIssuer and JWTAudience, when set, must be a player token's iss and
+	// aud; JWTMaxLifetime bounds exp - iat.
+	JWTIssuer      string        // LEADERBOARD_JWT_ISSUER
+	JWTAudience    string        // LEADERBOARD_JWT_AUDIENCE
+	JWTMaxLifetime time.Duration // LEADERBOARD_JWT_MAX_LIFETIME
+	Introspection  bool          // LEADERBOARD_INTROSPECTION
+	GraphiQL       bool          // LEADERBOARD_GRAPHIQL
+	DemoPlayers    int           // LEADERBOARD_DEMO_PLAYERS
 	// SnapshotPlayers bounds the players of closed months held in memory
 	// (about 60 bytes each); 0 serves closed months from the database only.
 	SnapshotPlayers int // LEADERBOARD_SNAPSHOT_PLAYERS
@@ -78,15 +89,18 @@ type Config struct {
 func ConfigFromEnv() (Config, error) {
 	var env envReader
 	c := Config{
-		ListenAddr:    envOr("LISTEN_ADDR", ":8080"),
-		DatabaseURL:   os.Getenv("DATABASE_URL"),
-		Timezone:      envOr("LEADERBOARD_TIMEZONE", "UTC"),
-		AdminToken:    os.Getenv("LEADERBOARD_ADMIN_TOKEN"),
-		ServerToken:   os.Getenv("LEADERBOARD_SERVER_TOKEN"),
-		JWTSecret:     os.Getenv("LEADERBOARD_JWT_SECRET"),
-		Introspection: env.bool("LEADERBOARD_INTROSPECTION", false),
-		GraphiQL:      env.bool("LEADERBOARD_GRAPHIQL", false),
-		DemoPlayers:   env.int("LEADERBOARD_DEMO_PLAYERS", 0),
+		ListenAddr:     envOr("LISTEN_ADDR", ":8080"),
+		DatabaseURL:    os.Getenv("DATABASE_URL"),
+		Timezone:       envOr("LEADERBOARD_TIMEZONE", "UTC"),
+		AdminToken:     env.secret("LEADERBOARD_ADMIN_TOKEN"),
+		ServerToken:    env.secret("LEADERBOARD_SERVER_TOKEN"),
+		JWTSecret:      env.secret("LEADERBOARD_JWT_SECRET"),
+		JWTIssuer:      os.Getenv("LEADERBOARD_JWT_ISSUER"),
+		JWTAudience:    os.Getenv("LEADERBOARD_JWT_AUDIENCE"),
+		JWTMaxLifetime: env.duration("LEADERBOARD_JWT_MAX_LIFETIME", auth.DefaultMaxTokenLifetime),
+		Introspection:  env.bool("LEADERBOARD_INTROSPECTION", false),
+		GraphiQL:       env.bool("LEADERBOARD_GRAPHIQL", false),
+		DemoPlayers:    env.int("LEADERBOARD_DEMO_PLAYERS", 0),
 		// Ten million players take about 600 MiB.
 		SnapshotPlayers:   env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
 		CloseGrace:        env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
@@ -123,6 +137,15 @@ func (r *envReader) lookup(name string) (string, bool) {
 
 func (r *envReader) fail(name, v, want string) {
 	r.errs = append(r.errs, fmt.Errorf("%s=%q is not %s", name, v, want))
+}
+
+// secret reads name, or the file that name_FILE names.
+func (r *envReader) secret(name string) string {
+	v, err := secrets.FromEnv(name)
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	return v
 }
 
 func (r *envReader) int(name string, def int) int {
@@ -214,9 +237,9 @@ func (c *Config) bindDatabase(flags *pflag.FlagSet) {
 func (c *Config) bindServe(flags *pflag.FlagSet) {
 	flags.StringVar(&c.ListenAddr, "listen", c.ListenAddr, "HTTP listen address (env LISTEN_ADDR)")
 	flags.Var(secret{&c.AdminToken}, "admin-token",
-		"static bearer token of the admin role; empty disables it (env LEADERBOARD_ADMIN_TOKEN)")
+		"static bearer tokens of the admin role, comma-separated; empty disables it (env LEADERBOARD_ADMIN_TOKEN or _FILE)")
 	flags.Var(secret{&c.ServerToken}, "server-token",
-		"static bearer token of the game-server role; empty disables it (env LEADERBOARD_SERVER_TOKEN)")
+		"static bearer tokens of the game-server role, comma-separated; empty disables it (env LEADERBOARD_SERVER_TOKEN or _FILE)")
 	bindJWTSecret(flags, &c.JWTSecret)
 	flags.BoolVar(&c.Introspection, "introspection", c.Introspection,
 		"let clients read the GraphQL schema (env LEADERBOARD_INTROSPECTION=true)")
@@ -248,3 +271,15 @@ type secret struct{ p *string }
 func (s secret) String() string     { return "" }
 func (s secret) Set(v string) error { *s.p = v; return nil }
 func (s secret) Type() string       { return "string" }
+
+// authConfig is the configuration of bearer tokens.
+func (c *Config) authConfig() auth.Config {
+	return auth.Config{
+		AdminToken:       c.AdminToken,
+		ServerToken:      c.ServerToken,
+		JWTSecret:        []byte(c.JWTSecret),
+		Issuer:           c.JWTIssuer,
+		Audience:         c.JWTAudience,
+		MaxTokenLifetime: c.JWTMaxLifetime,
+	}
+}

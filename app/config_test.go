@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -33,5 +34,21 @@ func TestRateLimits_RefusesABadTrustedProxy(t *testing.T) {
 	c.TrustedProxies = "10.0.0.0/8, ::1/128"
 	if limits, err := c.rateLimits(); err != nil || len(limits.TrustedProxies) != 2 {
 		t.Fatalf("%+v, %v", limits, err)
+	}
+}
+
+func TestConfigFromEnv_SecretsFromFiles(t *testing.T) {
+	path := t.TempDir() + "/admin"
+	if err := os.WriteFile(path, []byte("new-token,old-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LEADERBOARD_ADMIN_TOKEN_FILE", path)
+	cfg, err := ConfigFromEnv()
+	if err != nil || cfg.AdminToken != "new-token,old-token" {
+		t.Fatalf("%q, %v", cfg.AdminToken, err)
+	}
+	t.Setenv("LEADERBOARD_ADMIN_TOKEN", "also-set")
+	if _, err := ConfigFromEnv(); err == nil {
+		t.Error("a secret set both ways was accepted")
 	}
 }

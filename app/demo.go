@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -32,7 +33,8 @@ func (m *Main) seedDemo(ctx context.Context, loc *time.Location) error {
 	link := m.Server.URL() + "/?month=" + month.String()
 	if m.Config.JWTSecret != "" {
 		player := db.SeedPlayerID(min(42, m.Config.DemoPlayers))
-		token, err := auth.PlayerToken([]byte(m.Config.JWTSecret), player, time.Now().Add(24*time.Hour))
+		lifetime := cmp.Or(m.Config.JWTMaxLifetime, auth.DefaultMaxTokenLifetime)
+		token, err := m.Config.authConfig().SignPlayerToken(player, time.Now().Add(lifetime))
 		if err != nil {
 			return err
 		}

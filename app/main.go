@@ -15,7 +15,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
 	"github.com/gamebackend/leaderboard/server"
@@ -88,18 +87,15 @@ func (m *Main) Run(ctx context.Context) error {
 		Ready:          ready,
 		RateLimits:     limits,
 		RequestTimeout: m.Config.RequestTimeout,
-		Auth: auth.Config{
-			AdminToken:  m.Config.AdminToken,
-			ServerToken: m.Config.ServerToken,
-			JWTSecret:   []byte(m.Config.JWTSecret),
-		},
-		Introspection: m.Config.Introspection,
-		GraphiQL:      m.Config.GraphiQL,
-		Logger:        m.Logger,
+		Auth:           m.Config.authConfig(),
+		Introspection:  m.Config.Introspection,
+		GraphiQL:       m.Config.GraphiQL,
+		Logger:         m.Logger,
 	})
 	if err := m.Server.Open(); err != nil {
 		return err
 	}
+	m.Logger.LogAttrs(ctx, slog.LevelInfo, "roles", m.Config.authConfig().Roles()...)
 	m.Logger.Info("serving", "url", m.Server.URL(), "schema_version", version, "timezone", loc.String())
 	if m.Config.DemoPlayers > 0 {
 		return m.seedDemo(ctx, loc)
