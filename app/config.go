@@ -19,7 +19,9 @@ import (
 // Config is the program's configuration: environment variables first, flags
 // override them.
 type Config struct {
-	ListenAddr  string // LISTEN_ADDR
+	ListenAddr string // LISTEN_ADDR
+	// MetricsAddr, when set, serves /metrics there instead of on ListenAddr.
+	MetricsAddr string // LEADERBOARD_METRICS_ADDR
 	DatabaseURL string // DATABASE_URL
 	Timezone    string // LEADERBOARD_TIMEZONE
 	// The secrets come from the variable, or from the file its _FILE
@@ -90,6 +92,7 @@ func ConfigFromEnv() (Config, error) {
 	var env envReader
 	c := Config{
 		ListenAddr:     envOr("LISTEN_ADDR", ":8080"),
+		MetricsAddr:    os.Getenv("LEADERBOARD_METRICS_ADDR"),
 		DatabaseURL:    os.Getenv("DATABASE_URL"),
 		Timezone:       envOr("LEADERBOARD_TIMEZONE", "UTC"),
 		AdminToken:     env.secret("LEADERBOARD_ADMIN_TOKEN"),

@@ -87,6 +87,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Ready:          ready,
 		RateLimits:     limits,
 		RequestTimeout: m.Config.RequestTimeout,
+		MetricsAddr:    m.Config.MetricsAddr,
 		Auth:           m.Config.authConfig(),
 		Introspection:  m.Config.Introspection,
 		GraphiQL:       m.Config.GraphiQL,

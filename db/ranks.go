@@ -143,7 +143,9 @@ func decodeCursor(s string, m leaderboard.Month) (*cursor, error) {
 			return nil, bad
 		}
 	}
-	if n[0] < 0 || n[0] > 1<<31-1 {
+	// Every field must be one this API could have written: a forged score
+	// or sequence out of range is bad input, not a query that fails.
+	if n[0] < 0 || n[0] > 1<<31-1 || n[1] < leaderboard.MinScore || n[1] > leaderboard.MaxScore || n[3] < 0 {
 		return nil, bad
 	}
 	return &cursor{rank: int(n[0]), key: liveKey{score: int(n[1]), reachedAt: time.Unix(0, n[2]), seq: n[3]}}, nil

@@ -55,6 +55,9 @@ type Config struct {
 	RequestTimeout time.Duration
 	// RateLimits are the request budgets of clients of /graphql.
 	RateLimits RateLimits
+	// MetricsAddr, when set, moves /metrics to a listener of its own
+	// (LEADERBOARD_METRICS_ADDR), off the public one.
+	MetricsAddr string
 	// Ping checks that the database answers, for /readyz.
 	Ping func(context.Context) error
 	// Ready reports whether the instance is ready for traffic besides its
@@ -70,7 +73,9 @@ type Server struct {
 	http           *http.Server
 	listener       net.Listener
 	cancelRequests context.CancelFunc
-	logger         *slog.Logger
+	// metrics serves /metrics on a listener of its own, when configured.
+	metrics *http.Server
+	logger  *slog.Logger
 }
 
 // New returns a Server for cfg; Open starts it.
@@ -123,7 +128,16 @@ func New(cfg Config) *Server {
 		fmt.Fprintln(w, "ready")
 	}))
 	route("GET /admin/months/{month}/standings.csv", authn.Middleware(exportHandler(cfg.Exporter, cfg.Logger)))
-	mux.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
+	metrics := promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
+	var metricsServer *http.Server
+	if cfg.MetricsAddr == "" {
+		mux.Handle("GET /metrics", metrics)
+	} else {
+		// Operators keep /metrics off the public listener.
+		metricsMux := http.NewServeMux()
+		metricsMux.Handle("GET /metrics", metrics)
+		metricsServer = &http.Server{Addr: cfg.MetricsAddr, Handler: metricsMux, ReadHeaderTimeout: 10 * time.Second}
+	}
 	if cfg.GraphiQL {
 		route("GET /graphiql", playground.Handler("leaderboard", "/graphql"))
 	}
@@ -135,7 +149,7 @@ func New(cfg Config) *Server {
 	return &Server{
 		http: &http.Server{
 			Addr:              cfg.Addr,
-			Handler:           mux,
+			Handler:           withRequestID(mux),
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
 			// Closes run as jobs, not in requests; only an export streams
@@ -147,6 +161,7 @@ func New(cfg Config) *Server {
 			BaseContext: func(net.Listener) context.Context { return base },
 		},
 		cancelRequests: cancelRequests,
+		metrics:        metricsServer,
 		logger:         cfg.Logger,
 	}
 }
@@ -158,12 +173,22 @@ func (s *Server) Open() error {
 		return fmt.Errorf("listen on %s: %w", s.http.Addr, err)
 	}
 	s.listener = ln
-	go func() {
-		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			s.logger.Error("http server stopped", "err", err)
+	go s.serve(s.http, ln)
+	if s.metrics != nil {
+		mln, err := net.Listen("tcp", s.metrics.Addr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("listen for metrics on %s: %w", s.metrics.Addr, err)
 		}
-	}()
+		go s.serve(s.metrics, mln)
+	}
 	return nil
+}
+
+func (s *Server) serve(srv *http.Server, ln net.Listener) {
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		s.logger.Error("http server stopped", "addr", srv.Addr, "err", err)
+	}
 }
 
 // URL returns the base URL the server answers on, such as http://127.0.0.1:8080.
@@ -181,6 +206,9 @@ func (s *Server) URL() string {
 // stop and they answer UNAVAILABLE, for up to answerTime more; then their
 // connections are closed.
 func (s *Server) Close(ctx context.Context) error {
+	if s.metrics != nil {
+		defer s.metrics.Close()
+	}
 	err := s.http.Shutdown(ctx)
 	if err == nil {
 		return nil

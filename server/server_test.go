@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -139,5 +140,71 @@ func TestServer_ReadyzFailsOnlyWhenNotReady(t *testing.T) {
 	}
 	if status, _, _ := do(t, "GET", loading+"/healthz", "", "", ""); status != 200 {
 		t.Errorf("healthz while loading: %d", status)
+	}
+}
+
+func TestServer_RequestIDAndAMetricsListenerOfItsOwn(t *testing.T) {
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metricsAddr := free.Addr().String()
+	free.Close()
+	s := server.New(server.Config{
+		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Players: services{}, Ranks: services{},
+		Ping: func(context.Context) error { return nil }, MetricsAddr: metricsAddr, Logger: slog.New(slog.DiscardHandler),
+	})
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	if status, _, _ := do(t, "GET", s.URL()+"/metrics", "", "", ""); status != 404 {
+		t.Errorf("/metrics on the public listener: %d", status)
+	}
+	if status, _, body := do(t, "GET", "http://"+metricsAddr+"/metrics", "", "", ""); status != 200 || !strings.Contains(body, "go_goroutines") {
+		t.Errorf("/metrics on its own listener: %d", status)
+	}
+	req, _ := http.NewRequest("GET", s.URL()+"/healthz", nil)
+	req.Header.Set("X-Request-Id", "trace-42.a_b")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if got := res.Header.Get("X-Request-Id"); got != "trace-42.a_b" {
+		t.Errorf("a sane request id came back as %q", got)
+	}
+	req.Header.Set("X-Request-Id", "bad id")
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if got := res.Header.Get("X-Request-Id"); len(got) != 16 || strings.Contains(got, " ") {
+		t.Errorf("a bad request id was replaced by %q", got)
+	}
+}
+
+func TestLogHandler_AddsTheRequestID(t *testing.T) {
+	var out strings.Builder
+	logger := slog.New(server.LogHandler(slog.NewTextHandler(&out, nil)))
+	h := server.New(server.Config{Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{},
+		Players: services{}, Ranks: services{}, Ping: func(ctx context.Context) error {
+			logger.InfoContext(ctx, "pinged")
+			return nil
+		}, Logger: logger})
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	req, _ := http.NewRequest("GET", h.URL()+"/readyz", nil)
+	req.Header.Set("X-Request-Id", "r-1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if !strings.Contains(out.String(), "request_id=r-1") {
+		t.Errorf("log: %s", out.String())
 	}
 }
