@@ -85,8 +85,8 @@ func TestSubmit_StatusesScoresAndLiveRanksCallByCall(t *testing.T) {
 	}{
 		{ev("a1", "alice", "ADD", 100, c.at(10)), "APPLIED", 100, 1, 10},
 		{ev("b1", "bob", "SET", 300, c.at(11)), "APPLIED", 300, 1, 11},
-		// A retry of an applied event, even with other content, is applied once.
-		{ev("a1", "alice", "ADD", 9999, c.at(12)), "DUPLICATE", 100, 2, 10},
+		// A retry of an applied event is applied once, whenever it comes.
+		{ev("a1", "alice", "ADD", 100, c.at(12)), "DUPLICATE", 100, 2, 10},
 		{ev("a2", "alice", "ADD", 0, c.at(13)), "UNCHANGED", 100, 2, 10},
 		{ev("a3", "alice", "BEST", 50, c.at(14)), "UNCHANGED", 100, 2, 10},
 		{ev("a4", "alice", "SET", 100, c.at(15)), "UNCHANGED", 100, 2, 10},
@@ -112,6 +112,8 @@ func TestSubmit_StatusesScoresAndLiveRanksCallByCall(t *testing.T) {
 				step.event.PlayerID, st.Score, st.Rank, st.ReachedAt, step.score, step.rank, c.at(step.reachedAtIdx))
 		}
 	}
+	// An event id reused for another event is refused, saying so.
+	checkRejected(t, s.submit(t, ev("a1", "alice", "ADD", 9999, c.at(24)))[0], "BAD_USER_INPUT", "used before")
 	if st := s.mustStanding(t, c.month, "alice"); st.Total != 4 || st.Final {
 		t.Errorf("alice: total %d final %t, want 4 players, not final", st.Total, st.Final)
 	}
