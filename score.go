@@ -83,6 +83,8 @@ func (e ScoreEvent) Validate(now time.Time) *Error {
 		return Errorf(EBADINPUT, "value %d of an ADD is outside %d..%d", e.Value, -MaxScore, MaxScore)
 	case e.Mode != ModeAdd && (e.Value < MinScore || e.Value > MaxScore):
 		return OutOfRange(e.Value)
+	case e.OccurredAt != nil && e.OccurredAt.IsZero():
+		return Errorf(EBADINPUT, "occurredAt must be an RFC 3339 time such as 2026-11-22T10:04:05Z")
 	case e.OccurredAt != nil && e.OccurredAt.After(now.Add(MaxClockSkew)):
 		return Errorf(EBADINPUT, "occurredAt %s lies in the future", e.OccurredAt.Format(time.RFC3339Nano))
 	}

@@ -219,8 +219,6 @@ func TestInput_BadVariablesAreBadUserInputNot500(t *testing.T) {
 		return map[string]any{"events": []any{e}}
 	}
 	for _, vars := range []map[string]any{
-		with("occurredAt", "yesterday"),
-		with("occurredAt", "2026-11-05 10:00:00"),
 		with("mode", "DOUBLE"),
 		with("value", 1.5),
 		with("mode", nil),
@@ -234,6 +232,26 @@ func TestInput_BadVariablesAreBadUserInputNot500(t *testing.T) {
 		}
 	}
 	checkNothingWritten(t, s)
+}
+
+// A malformed occurredAt rejects its own event; the rest of the call applies.
+func TestInput_BadOccurredAtRejectsThatEventOnly(t *testing.T) {
+	s := startServer(t)
+	cur := currentMonth(t)
+	events := []any{
+		map[string]any{"eventId": "1", "playerId": "ann", "mode": "SET", "value": 1, "occurredAt": "yesterday"},
+		map[string]any{"eventId": "2", "playerId": "bob", "mode": "SET", "value": 2, "occurredAt": "2026-11-05 10:00:00"},
+		map[string]any{"eventId": "3", "playerId": "cid", "mode": "SET", "value": 3, "occurredAt": 1234},
+		map[string]any{"eventId": "4", "playerId": "dan", "mode": "SET", "value": 4, "occurredAt": cur.at(1)},
+	}
+	var data struct {
+		SubmitScores []scoreResult `json:"submitScores"`
+	}
+	s.mustDo(t, serverToken, submitMutation, map[string]any{"events": events}, &data)
+	for _, r := range data.SubmitScores[:3] {
+		checkRejected(t, r, "BAD_USER_INPUT", "occurredAt")
+	}
+	checkResult(t, data.SubmitScores[3], "APPLIED", 4, 1)
 }
 
 func TestInput_MalformedRequestsGetACodeNot500(t *testing.T) {

@@ -35,15 +35,15 @@ func MarshalTime(t time.Time) graphql.Marshaler {
 	})
 }
 
-// UnmarshalTime reads an RFC 3339 string.
+// UnmarshalTime reads an RFC 3339 string. The only Time the API takes is a
+// score event's occurredAt, and a bad one must reject that event only, not
+// the whole call: anything else reads as the zero time, which
+// ScoreEvent.Validate rejects with BAD_USER_INPUT.
 func UnmarshalTime(v any) (time.Time, error) {
-	s, ok := v.(string)
-	if !ok {
-		return time.Time{}, leaderboard.Errorf(leaderboard.EBADINPUT, "time must be an RFC 3339 string")
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	s, _ := v.(string)
+	t, err := leaderboard.ParseOccurredAt(s)
 	if err != nil {
-		return time.Time{}, leaderboard.Errorf(leaderboard.EBADINPUT, "time %q is not RFC 3339", s)
+		return time.Time{}, nil
 	}
 	return t, nil
 }
