@@ -103,6 +103,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	// A transaction left open by a stalled client must not hold its locks
 	// for ever; the longest the service keeps one idle is a webhook call.
 	params["idle_in_transaction_session_timeout"] = "60000"
+	// An answer says "stored" only once the commit is on disk, whatever the
+	// server's default: a crash must not lose an acknowledged event.
+	params["synchronous_commit"] = "on"
 	// JIT compiles a plan per execution and, on a bad row estimate, turns a
 	// sub-millisecond rank window into many milliseconds.
 	params["jit"] = "off"

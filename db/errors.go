@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 
 	"github.com/jackc/pgerrcode"
@@ -37,7 +38,9 @@ func interpretError(err error) error {
 		netErr net.Error
 	)
 	switch {
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), pgconn.Timeout(err):
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), pgconn.Timeout(err),
+		// The connection broke: the server crashed, restarted or was cut off.
+		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF), pgconn.SafeToRetry(err):
 		return errors.Join(errUnavailable, err)
 	case errors.As(err, &pgErr):
 		switch {

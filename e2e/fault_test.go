@@ -14,11 +14,13 @@ import (
 
 // outcome is what one call under a fault got back.
 type outcome struct {
-	status  int
-	codes   []string
-	applied []string // event ids acknowledged APPLIED
-	took    time.Duration
-	err     error
+	status     int
+	codes      []string
+	applied    []string // event ids acknowledged APPLIED
+	duplicates int      // events answered DUPLICATE
+	body       string
+	took       time.Duration
+	err        error
 }
 
 // call sends one operation and records its outcome.
@@ -34,14 +36,17 @@ func (s *server) call(ctx context.Context, token, query string, vars map[string]
 	if err != nil {
 		return o
 	}
-	o.status, o.codes = r.Status, r.Codes()
+	o.status, o.codes, o.body = r.Status, r.Codes(), r.Body
 	var data struct {
 		SubmitScores []scoreResult `json:"submitScores"`
 	}
 	if json.Unmarshal(r.Data, &data) == nil {
 		for _, res := range data.SubmitScores {
-			if res.Status == "APPLIED" {
+			switch res.Status {
+			case "APPLIED":
 				o.applied = append(o.applied, res.EventID)
+			case "DUPLICATE":
+				o.duplicates++
 			}
 		}
 	}
@@ -190,4 +195,89 @@ func allUnavailable(codes []string) bool {
 		}
 	}
 	return len(codes) > 0
+}
+
+// The database crashes twice under a stream of submissions: every event a
+// call acknowledged is stored once, and a call that failed, sent again with
+// the same event ids until it is answered, applies each of its events once.
+func TestFault_DatabaseCrashUnderWritesLosesAndDoublesNothing(t *testing.T) {
+	s := startServer(t, func(c *app.Config) { c.RequestTimeout = 3 * time.Second })
+	submit := `mutation($e: [ScoreEvent!]!) { submitScores(events: $e) { eventId status } }`
+	const writers, perCall = 4, 20
+	var (
+		wg                 sync.WaitGroup
+		mu                 sync.Mutex
+		failures, answered int
+		calls              [writers]int // calls each writer got answered
+	)
+	stop := time.Now().Add(3 * time.Second)
+	for w := range writers {
+		wg.Go(func() {
+			for call := 0; time.Now().Before(stop); call++ {
+				events := make([]any, perCall)
+				for i := range events {
+					// Each event adds 1 to a player of its own writer and index.
+					events[i] = map[string]any{"eventId": fmt.Sprintf("w%d-c%d-e%d", w, call, i),
+						"playerId": fmt.Sprintf("w%d-p%d", w, i), "mode": "ADD", "value": 1}
+				}
+				for attempt := 0; ; attempt++ {
+					o := s.call(context.Background(), serverToken, submit, map[string]any{"e": events})
+					if o.err == nil && len(o.codes) == 0 {
+						mu.Lock()
+						answered++
+						mu.Unlock()
+						calls[w]++
+						if len(o.applied)+o.duplicates != perCall {
+							t.Errorf("writer %d call %d (attempt %d): %d APPLIED, %d DUPLICATE of %d events: %s",
+								w, call, attempt, len(o.applied), o.duplicates, perCall, o.body)
+						}
+						break
+					}
+					mu.Lock()
+					failures++
+					mu.Unlock()
+					if o.err != nil || !allUnavailable(o.codes) {
+						t.Errorf("writer %d call %d: status %d codes %v err %v", w, call, o.status, o.codes, o.err)
+						return
+					}
+					if attempt > 100 {
+						t.Errorf("writer %d call %d never got through", w, call)
+						return
+					}
+					time.Sleep(50 * time.Millisecond)
+				}
+			}
+		})
+	}
+	time.Sleep(500 * time.Millisecond)
+	pg.Crash(t)
+	time.Sleep(time.Second)
+	pg.Crash(t)
+	wg.Wait()
+	t.Logf("%d calls of %d events answered, %d failed attempts (UNAVAILABLE) sent again, 2 crashes", answered, perCall, failures)
+	if failures == 0 {
+		t.Error("no call was disturbed by the crashes")
+	}
+	c := currentMonth(t)
+	for w := range writers {
+		for i := range perCall {
+			player := fmt.Sprintf("w%d-p%d", w, i)
+			var st *standing
+			for range 50 { // the first reads after a crash may find broken connections
+				if r := s.do(t, "", `query($m: Month!, $p: ID!) { standing(month: $m, playerId: $p) { score } }`,
+					map[string]any{"m": c.month, "p": player}); len(r.Errors) == 0 {
+					st = s.standing(t, c.month, player)
+					break
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if st == nil || st.Score != calls[w] {
+				score := -1
+				if st != nil {
+					score = st.Score
+				}
+				t.Errorf("%s: total %d after %d answered calls of +1", player, score, calls[w])
+			}
+		}
+	}
 }

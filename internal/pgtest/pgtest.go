@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // Snapshot and Restore run SQL through database/sql
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/modules/postgres"
@@ -143,4 +144,34 @@ func (p *Postgres) OpenDB(tb testing.TB, opts ...db.Option) *db.DB {
 	}
 	tb.Cleanup(store.Close)
 	return store
+}
+
+// Crash kills one of the database's server processes with SIGKILL, which
+// makes PostgreSQL end every session and recover from its write-ahead log,
+// as after a crash: every connection breaks, committed data stays.
+func (p *Postgres) Crash(tb testing.TB) {
+	tb.Helper()
+	// After an earlier crash the server takes a moment to take connections.
+	var (
+		conn *pgx.Conn
+		err  error
+	)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if conn, err = pgx.Connect(context.Background(), p.URL); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("connect: %v", err)
+		}
+	}
+	var pid int
+	err = conn.QueryRow(context.Background(), `SELECT pg_backend_pid()`).Scan(&pid)
+	if err != nil {
+		tb.Fatalf("find a server process: %v", err)
+	}
+	out, err := exec.Command("docker", "exec", p.container.GetContainerID(), "kill", "-KILL", fmt.Sprint(pid)).CombinedOutput()
+	if err != nil {
+		tb.Fatalf("kill server process %d: %v: %s", pid, err, out)
+	}
+	conn.Close(context.Background())
 }
