@@ -17,7 +17,7 @@ run: build
 
 ## build: compile bin/leaderboard
 build:
-	$(GO) build -o bin/leaderboard ./cmd/leaderboard
+	$(GO) build -buildvcs=auto -o bin/leaderboard ./cmd/leaderboard
 
 ## test: lint, then every test (unit, db integration, end to end, browser) against real PostgreSQL
 test: lint test-deps test-image

@@ -37,7 +37,8 @@ Configuration comes from environment variables; each has a flag that overrides i
 		PersistentPreRunE: func(*cobra.Command, []string) error { return envErr },
 	}
 	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg, logger), closeMonthCommand(&cfg, logger),
-		exportCommand(&cfg, logger), seedCommand(&cfg, logger), playerTokenCommand(&cfg))
+		exportCommand(&cfg, logger), seedCommand(&cfg, logger), playerTokenCommand(&cfg), versionCommand())
+	root.Version = Version()
 	return root
 }
 
@@ -124,7 +125,7 @@ service.`,
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		month, err := leaderboard.ParseMonth(args[0])
 		if err != nil {
-			return fmt.Errorf("%s", leaderboard.ErrorMessage(err))
+			return err
 		}
 		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
@@ -168,7 +169,7 @@ columns hash to the month's digest.`,
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		month, err := leaderboard.ParseMonth(args[0])
 		if err != nil {
-			return fmt.Errorf("%s", leaderboard.ErrorMessage(err))
+			return err
 		}
 		store, closeDB, err := openDB(cmd.Context(), cfg, logger)
 		if err != nil {

@@ -43,7 +43,7 @@ gives the same data; without it a random seed is drawn and printed.`,
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		m, err := leaderboard.ParseMonth(*month)
 		if err != nil {
-			return fmt.Errorf("%s", leaderboard.ErrorMessage(err))
+			return err
 		}
 		if !cmd.Flags().Changed("seed") {
 			*seed = rand.Uint64()
@@ -61,7 +61,7 @@ gives the same data; without it a random seed is drawn and printed.`,
 		stats, err := store.Seed(ctx, m, *players, db.SeedOptions{RandomSeed: *seed, Progress: progress})
 		finish()
 		if leaderboard.ErrorCode(err) == leaderboard.EBADINPUT {
-			return fmt.Errorf("%s", leaderboard.ErrorMessage(err))
+			return err
 		} else if err != nil {
 			return err
 		}
