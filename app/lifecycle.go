@@ -12,7 +12,7 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
 	"github.com/gamebackend/leaderboard/settlement"
-	"github.com/gamebackend/leaderboard/snapshot"
+	"github.com/gamebackend/leaderboard/closedmonths"
 )
 
 // closeMetrics shows close jobs in /metrics: the phase each month's close
@@ -74,23 +74,23 @@ func (c *closeMetrics) observer(logger *slog.Logger) func(leaderboard.Month, lea
 }
 
 // closeHooks are the hooks of the close jobs this instance runs: progress to
-// logs and metrics and, with snapshots on, the month's in-memory table built
+// logs and metrics and, with closed months in memory, the month.s table built
 // from the close's own read of its ranks and installed the moment the close
 // commits, so that its first reads are answered from memory.
 func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	hooks := leaderboard.CloseHooks{Phase: metrics.observer(m.Logger)}
-	if m.Snapshots == nil {
+	if m.ClosedMonths == nil {
 		return hooks
 	}
 	var (
 		mu    sync.Mutex
-		built = map[leaderboard.Month]*snapshot.Frozen{}
+		built = map[leaderboard.Month]*closedmonths.Frozen{}
 	)
 	hooks.Ranks = func(month leaderboard.Month, participants int, ranks leaderboard.RankStream) error {
 		if participants > m.Config.SnapshotPlayers {
 			return ranks(func(leaderboard.RankEntry, leaderboard.Player) error { return nil })
 		}
-		f, err := snapshot.Build(month, participants, ranks)
+		f, err := closedmonths.Build(month, participants, ranks)
 		if err != nil {
 			return err
 		}
@@ -104,7 +104,7 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 		f := built[month]
 		delete(built, month)
 		mu.Unlock()
-		if f != nil && m.Snapshots.Install(f) {
+		if f != nil && m.ClosedMonths.Install(f) {
 			m.Logger.Info("closed month installed in memory from its close", "month", month.String())
 		}
 		m.ranks.record(month, version)
@@ -123,9 +123,9 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopBackground = cancel
-	if m.Snapshots != nil {
+	if m.ClosedMonths != nil {
 		m.background.Go(func() {
-			if err := m.Snapshots.Preload(ctx); err != nil && ctx.Err() == nil {
+			if err := m.ClosedMonths.Preload(ctx); err != nil && ctx.Err() == nil {
 				m.Logger.Error("preload closed months into memory", "err", err)
 			}
 		})
@@ -208,7 +208,7 @@ func (c *Config) dbOptions(loc *time.Location) []db.Option {
 // the scheduler's check, it has a month whose version changed read afresh.
 //
 // The first check only records the versions: at start, nothing of those
-// months is in memory yet, and the snapshot's preload loads them.
+// months is in memory yet, and the preload of closed months loads them.
 type ranksWatcher struct {
 	mu       sync.Mutex
 	seen     map[leaderboard.Month]int
@@ -271,14 +271,14 @@ func (m *Main) listenForRanks(ctx context.Context) {
 // load them into memory at once rather than at the first read.
 func (m *Main) ranksChanged(month leaderboard.Month) {
 	m.DB.ForgetClosedMonth(month)
-	if m.Snapshots == nil {
+	if m.ClosedMonths == nil {
 		return
 	}
-	m.Snapshots.Invalidate(month)
+	m.ClosedMonths.Invalidate(month)
 	m.background.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
-		if err := m.Snapshots.Load(ctx, month); err != nil {
+		if err := m.ClosedMonths.Load(ctx, month); err != nil {
 			m.Logger.Warn("load a changed closed month into memory", "month", month.String(), "err", err)
 		}
 	})

@@ -18,7 +18,7 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
 	"github.com/gamebackend/leaderboard/server"
-	"github.com/gamebackend/leaderboard/snapshot"
+	"github.com/gamebackend/leaderboard/closedmonths"
 )
 
 // Main is the running service: its database and HTTP server.
@@ -26,8 +26,8 @@ type Main struct {
 	Config Config
 	Logger *slog.Logger
 	DB     *db.DB
-	// Snapshots serves closed months from memory; nil when disabled.
-	Snapshots *snapshot.Cache
+	// ClosedMonths serves closed months from memory; nil when disabled.
+	ClosedMonths *closedmonths.Cache
 	Server    *server.Server
 	// Closer runs month closes as background jobs.
 	Closer *lifecycle.Closer
@@ -63,8 +63,8 @@ func (m *Main) Run(ctx context.Context) error {
 	var standings leaderboard.StandingService = m.DB
 	ready := func() bool { return true }
 	if m.Config.SnapshotPlayers > 0 {
-		m.Snapshots = snapshot.New(m.DB, m.Config.SnapshotPlayers, m.Logger)
-		standings, ready = m.Snapshots, m.Snapshots.Ready
+		m.ClosedMonths = closedmonths.New(m.DB, m.Config.SnapshotPlayers, m.Logger)
+		standings, ready = m.ClosedMonths, m.ClosedMonths.Ready
 	}
 	limits, err := m.Config.rateLimits()
 	if err != nil {
@@ -118,8 +118,8 @@ func (m *Main) Close() error {
 		}
 	}
 	m.stopLifecycle()
-	if m.Snapshots != nil {
-		m.Snapshots.Close()
+	if m.ClosedMonths != nil {
+		m.ClosedMonths.Close()
 	}
 	if m.DB != nil {
 		m.DB.Close()

@@ -35,7 +35,7 @@ const maxBodyBytes = 4 << 20
 type Config struct {
 	Addr string // host:port to listen on; ":0" picks a free port
 	// Standings answers standings and pages: the database, or a cache such
-	// as the snapshot of closed months in front of it.
+	// as the closed months held in memory in front of it.
 	Standings     leaderboard.StandingService
 	Months        leaderboard.MonthService
 	Scores        leaderboard.ScoreService

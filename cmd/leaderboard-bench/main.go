@@ -1,5 +1,5 @@
 // Command leaderboard-bench measures the leaderboard service against the
-// Redis design on this machine and writes docs/PERFORMANCE.md (issue 4);
+// Redis design on this machine and writes docs/PERFORMANCE.md;
 // `make bench` runs it. See package bench.
 package main
 
@@ -17,7 +17,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/gamebackend/leaderboard/bench"
+	"github.com/gamebackend/leaderboard/internal/bench"
 )
 
 func main() {

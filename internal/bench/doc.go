@@ -1,4 +1,4 @@
-// Package bench is the leaderboard's benchmark (issue 4): it seeds a closed
+// Package bench is the leaderboard's benchmark: it seeds a closed
 // and an open month with the demo data's tie-heavy distribution, starts the
 // real program, drives it over HTTP with a closed-loop load generator, runs
 // the same reads against a Redis sorted set, and renders what it measured as

@@ -1,4 +1,4 @@
-package snapshot
+package closedmonths
 
 import (
 	"hash/maphash"

@@ -176,8 +176,8 @@ func (r *runner) redis(ctx context.Context) (err error) {
 func (r *runner) afterClose(ctx context.Context) error {
 	clients := slices.Max(r.cfg.ReadClients)
 	m := r.closed
-	if r.service.Snapshots != nil {
-		r.service.Snapshots.Invalidate(r.closed)
+	if r.service.ClosedMonths != nil {
+		r.service.ClosedMonths.Invalidate(r.closed)
 	}
 	for range r.cfg.Repeat {
 		m = m.Prev()
@@ -187,8 +187,8 @@ func (r *runner) afterClose(ctx context.Context) error {
 		}
 		took()
 		var loaded func() bool
-		if r.service.Snapshots != nil {
-			loaded = func() bool { return r.service.Snapshots.Loaded(m) }
+		if r.service.ClosedMonths != nil {
+			loaded = func() bool { return r.service.ClosedMonths.Loaded(m) }
 		}
 		run, err := CloseAndRead(ctx, r.gql, r.adminToken, m, r.cfg.Players, AnySeeded(r.cfg.Players), clients, AfterCloseWindow, loaded)
 		r.report.AfterClose = append(r.report.AfterClose, run)
@@ -205,8 +205,8 @@ func (r *runner) afterClose(ctx context.Context) error {
 			}
 			r.fail("reads around the close of %s: %d errors, first: %s", m, n, first)
 		}
-		if r.service.Snapshots != nil {
-			r.service.Snapshots.Invalidate(m)
+		if r.service.ClosedMonths != nil {
+			r.service.ClosedMonths.Invalidate(m)
 		}
 	}
 	return nil

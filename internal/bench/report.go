@@ -144,7 +144,7 @@ func (r *Report) writeMachine(p printer) {
 }
 
 func (r *Report) writeTargets(p printer) {
-	p("## Targets of issue 4")
+	p("## Performance targets")
 	p("")
 	if r.Players != 10_000_000 {
 		p("The targets are set for 10M players; this run has %s (run with `--players 10000000` for the real test).", thousands(float64(r.Players)))
@@ -476,6 +476,6 @@ func (r *Report) writeAfterClose(p printer) {
 	p("read now takes the player's rank as a scalar subquery, then one primary-key range with a LIMIT: an index range scan")
 	p("with or without statistics (0.17 ms, 93 buffers). Until the month is in memory its reads still go to PostgreSQL,")
 	p("which 64 clients keep CPU-bound on this machine: to read at warm speed from the first request, a month must be in")
-	p("memory when it turns CLOSED, built from the close's own output (snapshot.Build, then Install after the commit).")
+	p("memory when it turns CLOSED, built from the close's own output (closedmonths.Build, then Install after the commit).")
 	p("")
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// The targets of issue 4 on the 2-core machine, for 10M players.
+// The performance targets on the 2-core machine, for 10M players.
 const (
 	TargetClosedRate    = 8000.0 // requests/s at 64 clients, over HTTP
 	TargetClosedP99     = 10.0   // ms at 64 clients, over HTTP
@@ -22,7 +22,7 @@ const (
 	targetDBOnlyClients = 8
 )
 
-// Verdict is one target of issue 4 set against what was measured.
+// Verdict is one performance target set against what was measured.
 type Verdict struct {
 	Target, Measured, Verdict string
 }
@@ -30,7 +30,7 @@ type Verdict struct {
 // openCases are the open-month read cases, each a part of the table.
 var openCases = []string{CaseOpen, CaseOpenTop, CaseOpenMiddle, CaseOpenBottom, CaseOpenTieGroup}
 
-// Targets sets each target of issue 4 against the report's medians.
+// Targets sets each performance target against the report's medians.
 func (r *Report) Targets() []Verdict {
 	var out []Verdict
 	notMeasured := func(target string) Verdict { return Verdict{target, "not measured", "n/a"} }

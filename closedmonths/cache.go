@@ -1,4 +1,4 @@
-// Package snapshot serves the standings of closed months from memory. A
+// Package closedmonths serves the standings of closed months from memory. A
 // closed month never changes, so its final ranks are loaded once: at start
 // (Preload), when the month closes (Install of a table the close built from
 // its own output, or Load), or in the background after the first read that
@@ -7,7 +7,7 @@
 // range scans, which stay the source of truth.
 //
 // Player names are those of the moment the month was loaded.
-package snapshot
+package closedmonths
 
 import (
 	"context"
