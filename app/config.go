@@ -152,55 +152,34 @@ func (r *envReader) secret(name string) string {
 }
 
 func (r *envReader) int(name string, def int) int {
-	v, ok := r.lookup(name)
-	if !ok {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		r.fail(name, v, "a whole number")
-		return def
-	}
-	return n
+	return envParse(r, name, def, strconv.Atoi, "a whole number")
 }
 
 func (r *envReader) float(name string, def float64) float64 {
-	v, ok := r.lookup(name)
-	if !ok {
-		return def
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		r.fail(name, v, "a number")
-		return def
-	}
-	return f
+	return envParse(r, name, def, func(v string) (float64, error) { return strconv.ParseFloat(v, 64) }, "a number")
 }
 
 func (r *envReader) duration(name string, def time.Duration) time.Duration {
-	v, ok := r.lookup(name)
-	if !ok {
-		return def
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		r.fail(name, v, "a duration such as 15m or 30s")
-		return def
-	}
-	return d
+	return envParse(r, name, def, time.ParseDuration, "a duration such as 15m or 30s")
 }
 
 func (r *envReader) bool(name string, def bool) bool {
+	return envParse(r, name, def, strconv.ParseBool, "true or false")
+}
+
+// envParse reads name with parse: def when unset, def and an error saying
+// it should be want when it does not parse.
+func envParse[T any](r *envReader, name string, def T, parse func(string) (T, error), want string) T {
 	v, ok := r.lookup(name)
 	if !ok {
 		return def
 	}
-	b, err := strconv.ParseBool(v)
+	t, err := parse(v)
 	if err != nil {
-		r.fail(name, v, "true or false")
+		r.fail(name, v, want)
 		return def
 	}
-	return b
+	return t
 }
 
 // rateLimits returns the server's rate limits, or an error naming a bad

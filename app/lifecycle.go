@@ -9,10 +9,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/closedmonths"
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
 	"github.com/gamebackend/leaderboard/settlement"
-	"github.com/gamebackend/leaderboard/closedmonths"
 )
 
 // closeMetrics shows close jobs in /metrics: the phase each month's close

@@ -15,10 +15,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/closedmonths"
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
 	"github.com/gamebackend/leaderboard/server"
-	"github.com/gamebackend/leaderboard/closedmonths"
 )
 
 // Main is the running service: its database and HTTP server.
@@ -28,7 +28,7 @@ type Main struct {
 	DB     *db.DB
 	// ClosedMonths serves closed months from memory; nil when disabled.
 	ClosedMonths *closedmonths.Cache
-	Server    *server.Server
+	Server       *server.Server
 	// Closer runs month closes as background jobs.
 	Closer *lifecycle.Closer
 	// background runs the scheduler and the settlement deliverer until
