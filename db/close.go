@@ -142,7 +142,7 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 		status  string
 		version int
 	)
-	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version); errors.Is(err, pgx.ErrNoRows) {
+	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version); noRows(err) {
 		return 0, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
 	} else if err != nil {
 		return 0, err

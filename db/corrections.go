@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -73,7 +72,7 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 		version  int
 		closedAt *time.Time
 	)
-	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version, &closedAt); errors.Is(err, pgx.ErrNoRows) {
+	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version, &closedAt); noRows(err) {
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
 	} else if err != nil {
 		return nil, err
@@ -109,7 +108,7 @@ func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playe
 		reachedAt time.Time
 	)
 	err := tx.QueryRow(ctx, lockRow, m.Date(), playerID).Scan(&before, &reachedAt)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+	if err != nil && !noRows(err) {
 		return nil, err
 	}
 	deltas := map[counterCell]int32{}

@@ -8,6 +8,7 @@ import (
 	"net"
 
 	"github.com/jackc/pgerrcode"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/gamebackend/leaderboard"
@@ -76,3 +77,7 @@ func isRetryable(err error) bool {
 	}
 	return false
 }
+
+// noRows reports whether err says a query found no row: what each caller
+// then answers (nil, NOT_FOUND with its own message) is its own to say.
+func noRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }

@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -63,7 +62,7 @@ func (db *DB) scanMonth(row pgx.Row) (*leaderboard.MonthInfo, error) {
 func (db *DB) Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
 	q := `SELECT ` + monthColumns + monthFrom + ` WHERE m.month = $1`
 	info, err := db.scanMonth(db.pool.QueryRow(ctx, q, m.Date()))
-	if errors.Is(err, pgx.ErrNoRows) {
+	if noRows(err) {
 		return nil, nil
 	} else if err != nil {
 		return nil, errorf("read month %s: %w", m, err)
@@ -176,7 +175,7 @@ func monthStatus(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (leaderboa
 		participants int
 	)
 	err := tx.QueryRow(ctx, q, m.Date()).Scan(&status, &participants)
-	if errors.Is(err, pgx.ErrNoRows) {
+	if noRows(err) {
 		return "", 0, nil
 	}
 	return leaderboard.MonthStatus(status), participants, err

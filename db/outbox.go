@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -97,7 +96,7 @@ func (db *DB) DeliverNext(ctx context.Context, send func(context.Context, leader
 			body string
 		)
 		err := tx.QueryRow(ctx, claim).Scan(&msg.ID, &msg.Type, &date, &body, &msg.Attempts)
-		if errors.Is(err, pgx.ErrNoRows) {
+		if noRows(err) {
 			return nil
 		} else if err != nil {
 			return err
