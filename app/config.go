@@ -23,7 +23,9 @@ type Config struct {
 	// MetricsAddr, when set, serves /metrics there instead of on ListenAddr.
 	MetricsAddr string // LEADERBOARD_METRICS_ADDR
 	DatabaseURL string // DATABASE_URL
-	Timezone    string // LEADERBOARD_TIMEZONE
+	// DataDir holds the local PostgreSQL used when DatabaseURL is empty.
+	DataDir  string // LEADERBOARD_DATA_DIR
+	Timezone string // LEADERBOARD_TIMEZONE
 	// The secrets come from the variable, or from the file its _FILE
 	// variable names (LEADERBOARD_ADMIN_TOKEN_FILE and so on). Tokens are
 	// comma-separated lists, so that a new one can be rolled out before the
@@ -94,6 +96,7 @@ func ConfigFromEnv() (Config, error) {
 		ListenAddr:     envOr("LISTEN_ADDR", ":8080"),
 		MetricsAddr:    os.Getenv("LEADERBOARD_METRICS_ADDR"),
 		DatabaseURL:    os.Getenv("DATABASE_URL"),
+		DataDir:        os.Getenv("LEADERBOARD_DATA_DIR"),
 		Timezone:       envOr("LEADERBOARD_TIMEZONE", "UTC"),
 		AdminToken:     env.secret("LEADERBOARD_ADMIN_TOKEN"),
 		ServerToken:    env.secret("LEADERBOARD_SERVER_TOKEN"),

@@ -14,20 +14,23 @@ import (
 // demoSeed makes the demo data the same on every machine.
 const demoSeed = 2026
 
-// seedDemo fills the current month with the configured number of demo
-// players when it has no scores yet, and logs a link to the page that shows
-// one of them their rank.
+// seedDemo fills the current month and the one before with the configured
+// number of demo players when they have no scores yet, and logs a link to
+// the page that shows one of them their rank. The month before is past its
+// end: the scheduler closes it, so the demo has a final month too.
 func (m *Main) seedDemo(ctx context.Context, loc *time.Location) error {
 	month := leaderboard.MonthOf(time.Now(), loc)
-	info, err := m.DB.Month(ctx, month)
-	if err != nil {
-		return err
-	}
-	// An earlier start may have opened the month and failed to seed it.
-	if info == nil || (info.Status == leaderboard.MonthOpen && info.Participants == 0) {
-		m.Logger.Info("seeding the demo month", "month", month.String(), "players", m.Config.DemoPlayers)
-		if _, err := m.DB.Seed(ctx, month, m.Config.DemoPlayers, db.SeedOptions{RandomSeed: demoSeed}); err != nil {
-			return fmt.Errorf("seed the demo month: %w", err)
+	for _, demo := range []leaderboard.Month{month.Prev(), month} {
+		info, err := m.DB.Month(ctx, demo)
+		if err != nil {
+			return err
+		}
+		// An earlier start may have opened the month and failed to seed it.
+		if info == nil || (info.Status == leaderboard.MonthOpen && info.Participants == 0) {
+			m.Logger.Info("seeding a demo month", "month", demo.String(), "players", m.Config.DemoPlayers)
+			if _, err := m.DB.Seed(ctx, demo, m.Config.DemoPlayers, db.SeedOptions{RandomSeed: demoSeed}); err != nil {
+				return fmt.Errorf("seed the demo month %s: %w", demo, err)
+			}
 		}
 	}
 	link := m.Server.URL() + "/?month=" + month.String()
