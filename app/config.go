@@ -24,8 +24,10 @@ type Config struct {
 	MetricsAddr string // LEADERBOARD_METRICS_ADDR
 	DatabaseURL string // DATABASE_URL
 	// DataDir holds the local PostgreSQL used when DatabaseURL is empty.
-	DataDir  string // LEADERBOARD_DATA_DIR
-	Timezone string // LEADERBOARD_TIMEZONE
+	DataDir string // LEADERBOARD_DATA_DIR
+	// DatabaseReadURL, when set, is a streaming replica for reads that may lag.
+	DatabaseReadURL string // DATABASE_READ_URL
+	Timezone        string // LEADERBOARD_TIMEZONE
 	// The secrets come from the variable, or from the file its _FILE
 	// variable names (LEADERBOARD_ADMIN_TOKEN_FILE and so on). Tokens are
 	// comma-separated lists, so that a new one can be rolled out before the
@@ -93,20 +95,21 @@ type Config struct {
 func ConfigFromEnv() (Config, error) {
 	var env envReader
 	c := Config{
-		ListenAddr:     envOr("LISTEN_ADDR", ":8080"),
-		MetricsAddr:    os.Getenv("LEADERBOARD_METRICS_ADDR"),
-		DatabaseURL:    os.Getenv("DATABASE_URL"),
-		DataDir:        os.Getenv("LEADERBOARD_DATA_DIR"),
-		Timezone:       envOr("LEADERBOARD_TIMEZONE", "UTC"),
-		AdminToken:     env.secret("LEADERBOARD_ADMIN_TOKEN"),
-		ServerToken:    env.secret("LEADERBOARD_SERVER_TOKEN"),
-		JWTSecret:      env.secret("LEADERBOARD_JWT_SECRET"),
-		JWTIssuer:      os.Getenv("LEADERBOARD_JWT_ISSUER"),
-		JWTAudience:    os.Getenv("LEADERBOARD_JWT_AUDIENCE"),
-		JWTMaxLifetime: env.duration("LEADERBOARD_JWT_MAX_LIFETIME", auth.DefaultMaxTokenLifetime),
-		Introspection:  env.bool("LEADERBOARD_INTROSPECTION", false),
-		GraphiQL:       env.bool("LEADERBOARD_GRAPHIQL", false),
-		DemoPlayers:    env.int("LEADERBOARD_DEMO_PLAYERS", 0),
+		ListenAddr:      envOr("LISTEN_ADDR", ":8080"),
+		MetricsAddr:     os.Getenv("LEADERBOARD_METRICS_ADDR"),
+		DatabaseURL:     os.Getenv("DATABASE_URL"),
+		DataDir:         os.Getenv("LEADERBOARD_DATA_DIR"),
+		DatabaseReadURL: os.Getenv("DATABASE_READ_URL"),
+		Timezone:        envOr("LEADERBOARD_TIMEZONE", "UTC"),
+		AdminToken:      env.secret("LEADERBOARD_ADMIN_TOKEN"),
+		ServerToken:     env.secret("LEADERBOARD_SERVER_TOKEN"),
+		JWTSecret:       env.secret("LEADERBOARD_JWT_SECRET"),
+		JWTIssuer:       os.Getenv("LEADERBOARD_JWT_ISSUER"),
+		JWTAudience:     os.Getenv("LEADERBOARD_JWT_AUDIENCE"),
+		JWTMaxLifetime:  env.duration("LEADERBOARD_JWT_MAX_LIFETIME", auth.DefaultMaxTokenLifetime),
+		Introspection:   env.bool("LEADERBOARD_INTROSPECTION", false),
+		GraphiQL:        env.bool("LEADERBOARD_GRAPHIQL", false),
+		DemoPlayers:     env.int("LEADERBOARD_DEMO_PLAYERS", 0),
 		// Ten million players take about 600 MiB.
 		SnapshotPlayers:   env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
 		CloseGrace:        env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),

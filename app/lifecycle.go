@@ -199,6 +199,7 @@ func (c *Config) dbOptions(loc *time.Location) []db.Option {
 		db.WithLocation(loc),
 		db.WithCloseGrace(c.CloseGrace),
 		db.WithSettlement(c.WebhookURL != ""),
+		db.WithReadURL(c.DatabaseReadURL),
 		db.WithLimits(db.Limits{MaxConns: int32(c.MaxConns), StatementTimeout: c.StatementTimeout, LockTimeout: c.LockTimeout}),
 	}
 }

@@ -60,10 +60,14 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.DB, err = db.Open(ctx, url, m.Config.dbOptions(loc)...); err != nil {
 		return err
 	}
-	var standings leaderboard.StandingService = m.DB
+	// Reads that may lag a little go to the replica, when there is one;
+	// writes, closes, settlement and reads that must see a write just made
+	// (a submitted score's rank) to the primary.
+	reader := m.DB.Reader()
+	var standings leaderboard.StandingService = reader
 	ready := func() bool { return true }
 	if m.Config.SnapshotPlayers > 0 {
-		m.ClosedMonths = closedmonths.New(m.DB, m.Config.SnapshotPlayers, m.Logger)
+		m.ClosedMonths = closedmonths.New(replicaSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, m.Logger)
 		standings, ready = m.ClosedMonths, m.ClosedMonths.Ready
 	}
 	limits, err := m.Config.rateLimits()
@@ -74,9 +78,9 @@ func (m *Main) Run(ctx context.Context) error {
 	m.startLifecycle(registry)
 	m.Server = server.New(server.Config{
 		Addr:           m.Config.ListenAddr,
-		Months:         m.DB,
+		Months:         reader,
 		Scores:         m.DB,
-		Players:        m.DB,
+		Players:        reader,
 		Ranks:          m.DB,
 		Ping:           m.DB.Ping,
 		Standings:      standings,
@@ -130,4 +134,23 @@ func (m *Main) Close() error {
 		err = errors.Join(err, m.releaseDatabase(ctx))
 	}
 	return err
+}
+
+// replicaSource is what the closed months in memory read through: standings
+// and pages of months not loaded from the replica, the months' state and
+// the final ranks to load from the primary, which a close or correction
+// announced has surely reached.
+type replicaSource struct {
+	*db.DB
+	reader *db.DB
+}
+
+// Standing reads from the replica.
+func (s replicaSource) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+	return s.reader.Standing(ctx, m, playerID, above, below)
+}
+
+// Leaderboard reads from the replica.
+func (s replicaSource) Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.Page, error) {
+	return s.reader.Leaderboard(ctx, m, first, after)
 }

@@ -35,12 +35,15 @@ type DB struct {
 	closeGrace time.Duration
 	// limits bound the database calls.
 	limits Limits
+	// readURL is the replica's address; replica the read view over it.
+	readURL string
+	replica *DB
 	// settlement says whether closes and corrections record messages for
 	// the studio's reward system.
 	settlement bool
 	// closedMonths maps each month known to be CLOSED to its participants:
 	// a closed month never changes again.
-	closedMonths sync.Map
+	closedMonths *sync.Map
 }
 
 // Option configures a DB.
@@ -82,7 +85,7 @@ func WithLimits(l Limits) Option { return func(db *DB) { db.limits = l } }
 // Open connects to the database at dsn (a URL or key=value string). It does
 // not migrate; call Migrate first.
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
-	db := &DB{loc: time.UTC, now: time.Now}
+	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}}
 	for _, opt := range opts {
 		opt(db)
 	}
@@ -121,6 +124,26 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, errorf("reach database: %w", err)
 	}
 	db.pool = pool
+	if db.readURL != "" {
+		replicaCfg, err := pgxpool.ParseConfig(db.readURL)
+		if err != nil {
+			pool.Close()
+			return nil, errorf("parse DATABASE_READ_URL: %w", err)
+		}
+		replicaCfg.MaxConns = cfg.MaxConns
+		replicaCfg.ConnConfig.ConnectTimeout = cfg.ConnConfig.ConnectTimeout
+		for k, v := range params {
+			replicaCfg.ConnConfig.RuntimeParams[k] = v
+		}
+		replicaPool, err := pgxpool.NewWithConfig(ctx, replicaCfg)
+		if err != nil {
+			pool.Close()
+			return nil, errorf("open the read replica: %w", err)
+		}
+		view := *db
+		view.pool, view.replica, view.readURL = replicaPool, nil, ""
+		db.replica = &view
+	}
 	return db, nil
 }
 
@@ -135,8 +158,28 @@ func longJob(ctx context.Context, tx pgx.Tx) error {
 	return err
 }
 
-// Close closes every connection.
-func (db *DB) Close() { db.pool.Close() }
+// Close closes every connection, the replica's too.
+func (db *DB) Close() {
+	db.pool.Close()
+	if db.replica != nil {
+		db.replica.pool.Close()
+	}
+}
+
+// WithReadURL adds a streaming replica at dsn for reads that may lag the
+// primary a little: Reader returns a view of it.
+func WithReadURL(dsn string) Option { return func(db *DB) { db.readURL = dsn } }
+
+// Reader returns the DB to serve reads that may lag the primary (standings,
+// pages, months, player names) from: the replica's view when WithReadURL
+// was given, otherwise db itself. Reads that must see a write just made (the
+// rank of a submitted score, a correction, a close) stay on db.
+func (db *DB) Reader() *DB {
+	if db.replica != nil {
+		return db.replica
+	}
+	return db
+}
 
 // Ping checks that the database answers, on a connection of its own: a
 // pool whose connections are all busy is not an unreachable database.
