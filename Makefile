@@ -19,6 +19,10 @@ run: build
 build:
 	$(GO) build -buildvcs=auto -o bin/leaderboard ./cmd/leaderboard
 
+## image: build the container image leaderboard:latest (no registry needed; see Dockerfile)
+image:
+	@bash scripts/docker-image/build.sh
+
 ## test: lint, then every test (unit, db integration, end to end, browser) against real PostgreSQL
 test: lint test-deps test-image
 	$(GO) test -count=1 -timeout 20m ./...

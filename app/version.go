@@ -7,6 +7,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// revision is the VCS revision set at link time (-X) where the build had
+// no VCS information, as in a container build.
+var revision string
+
 // Version is the program's version: the module version and the VCS
 // revision it was built from, as the Go toolchain stamped them.
 func Version() string {
@@ -14,7 +18,7 @@ func Version() string {
 	if !ok {
 		return "unknown"
 	}
-	version, revision, modified := info.Main.Version, "", false
+	version, revision, modified := info.Main.Version, revision, false
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
