@@ -284,3 +284,31 @@ func (m *Main) ranksChanged(month leaderboard.Month) {
 		}
 	})
 }
+
+// registerStateMetrics shows the pool and the closed months in memory in
+// /metrics, read at each scrape.
+func (m *Main) registerStateMetrics(registry prometheus.Registerer) {
+	pool := func(name, help string, value func(db.PoolStats) float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help},
+			func() float64 { return value(m.DB.PoolStats()) })
+	}
+	registry.MustRegister(
+		pool("leaderboard_db_pool_max_connections", "Size of the database pool.",
+			func(s db.PoolStats) float64 { return float64(s.Max) }),
+		pool("leaderboard_db_pool_acquired_connections", "Database connections in use.",
+			func(s db.PoolStats) float64 { return float64(s.Acquired) }),
+		pool("leaderboard_db_pool_idle_connections", "Open database connections not in use.",
+			func(s db.PoolStats) float64 { return float64(s.Idle) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_db_pool_acquires_total",
+			Help: "Connections handed out by the pool."}, func() float64 { return float64(m.DB.PoolStats().Acquires) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_db_pool_waited_acquires_total",
+			Help: "Connections handed out after waiting for one to be free."}, func() float64 { return float64(m.DB.PoolStats().Empty) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_db_pool_acquire_wait_seconds_total",
+			Help: "Time spent waiting for connections."}, func() float64 { return m.DB.PoolStats().AcquireWait.Seconds() }),
+	)
+	if m.ClosedMonths != nil {
+		registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_players",
+			Help: "Players of closed months held in memory (about 60 bytes each)."},
+			func() float64 { return float64(m.ClosedMonths.Players()) }))
+	}
+}

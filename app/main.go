@@ -76,6 +76,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	registry := prometheus.NewRegistry()
 	m.startLifecycle(registry)
+	m.registerStateMetrics(registry)
 	m.Server = server.New(server.Config{
 		Addr:           m.Config.ListenAddr,
 		Months:         reader,

@@ -289,3 +289,19 @@ func partitionName(table string, m leaderboard.Month) string {
 func dateLiteral(m leaderboard.Month) string {
 	return fmt.Sprintf("DATE '%04d-%02d-01'", m.Year(), int(m.Month()))
 }
+
+// PoolStats is a moment's view of the connection pool.
+type PoolStats struct {
+	Max, Total, Acquired, Idle int32
+	// Acquires counts every connection handed out; AcquireWait is the time
+	// they waited in all; Empty the acquires that had to wait.
+	Acquires, Empty int64
+	AcquireWait     time.Duration
+}
+
+// PoolStats returns the pool's counters, for metrics.
+func (db *DB) PoolStats() PoolStats {
+	s := db.pool.Stat()
+	return PoolStats{Max: s.MaxConns(), Total: s.TotalConns(), Acquired: s.AcquiredConns(), Idle: s.IdleConns(),
+		Acquires: s.AcquireCount(), Empty: s.EmptyAcquireCount(), AcquireWait: s.AcquireDuration()}
+}

@@ -16,6 +16,8 @@ func TestOps_HealthReadinessAndMetrics(t *testing.T) {
 		}
 	}
 	s.months(t, 1) // one GraphQL request to be measured too
+	c := currentMonth(t)
+	s.submit(t, ev("m1", "p1", "SET", 5, c.at(1)), ev("m2", "p1", "SET", 20000, c.at(2)))
 
 	status, body := s.get(t, "/metrics")
 	if status != http.StatusOK {
@@ -26,6 +28,12 @@ func TestOps_HealthReadinessAndMetrics(t *testing.T) {
 		`route="GET /healthz"`,
 		`route="/graphql"`,
 		"go_goroutines",
+		`leaderboard_score_events_total{code="",status="APPLIED"} 1`,
+		`leaderboard_score_events_total{code="BAD_USER_INPUT",status="REJECTED"} 1`,
+		`leaderboard_graphql_operation_duration_seconds_count{code="none",field="submitScores"} 1`,
+		`leaderboard_graphql_operation_duration_seconds_count{code="none",field="months"} 1`,
+		"leaderboard_db_pool_max_connections 10",
+		"leaderboard_closed_months_players 0",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("GET /metrics does not contain %s", want)

@@ -44,6 +44,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	srv.Use(extension.FixedComplexityLimit(limits.MaxCost))
+	srv.AroundResponses(observeOperations(r.Observer))
 	srv.SetErrorPresenter(presentError(r.Logger))
 	srv.SetRecoverFunc(recoverPanic(r.Logger))
 	return withUnavailableStatus(srv)

@@ -17,4 +17,6 @@ type Resolver struct {
 	CorrectionService leaderboard.CorrectionService
 	ScoreService      leaderboard.ScoreService
 	Logger            *slog.Logger
+	// Observer is told what the API did, for metrics.
+	Observer Observer
 }

@@ -18,7 +18,9 @@ func (r *mutationResolver) SubmitScores(ctx context.Context, events []leaderboar
 	if _, err := auth.Require(ctx, leaderboard.RoleGameServer); err != nil {
 		return nil, err
 	}
-	return r.ScoreService.SubmitScores(ctx, events)
+	results, err := r.ScoreService.SubmitScores(ctx, events)
+	r.observeEvents(results)
+	return results, err
 }
 
 func (r *scoreResultResolver) Rank(ctx context.Context, obj *leaderboard.ScoreResult) (*int, error) {

@@ -92,7 +92,30 @@ func New(cfg Config) *Server {
 	}, []string{"route", "code"})
 	registry.MustRegister(requests)
 
+	operations := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "leaderboard_graphql_operation_duration_seconds",
+		Help:    "Time to answer GraphQL operations, by first root field and error code (none, or each code the answer carries).",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+	}, []string{"field", "code"})
+	events := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "leaderboard_score_events_total",
+		Help: "Score events submitted, by status (APPLIED, DUPLICATE, UNCHANGED, REJECTED) and, when rejected, error code.",
+	}, []string{"status", "code"})
+	registry.MustRegister(operations, events)
 	gql := resolvers.NewHandler(&resolvers.Resolver{
+		Observer: resolvers.Observer{
+			Operation: func(field string, codes []string, took time.Duration) {
+				if len(codes) == 0 {
+					codes = []string{"none"}
+				}
+				for _, code := range codes {
+					operations.WithLabelValues(field, code).Observe(took.Seconds())
+				}
+			},
+			Events: func(status leaderboard.ScoreStatus, code string, n int) {
+				events.WithLabelValues(string(status), code).Add(float64(n))
+			},
+		},
 		StandingService:   cfg.Standings,
 		MonthService:      cfg.Months,
 		Closer:            cfg.Closer,
