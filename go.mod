@@ -20,6 +20,7 @@ require (
 	github.com/testcontainers/testcontainers-go/modules/postgres v0.44.0
 	github.com/vektah/gqlparser/v2 v2.5.37
 	github.com/vikstrous/dataloadgen v0.0.10
+	github.com/wundergraph/graphql-go-tools v1.67.0
 	golang.org/x/term v0.47.0
 	golang.org/x/time v0.16.0
 )

@@ -9,10 +9,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"github.com/gamebackend/leaderboard/app"
 )
 
 // chromiumPath is Debian's chromium; `make test` installs it when missing.
@@ -265,5 +269,47 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	}
 	if !slices.Equal(looked, window(other)) {
 		t.Errorf("look-up of %s:\n got  %+v\n want %+v", other, looked, window(other))
+	}
+}
+
+// TestBrowser_GraphiQLWorksOffline opens /graphiql with no internet and
+// reads the schema in its docs: every asset comes from the server itself.
+func TestBrowser_GraphiQLWorksOffline(t *testing.T) {
+	s := startServer(t, func(c *app.Config) { c.GraphiQL = true })
+	ctx := newBrowser(t)
+	var mu sync.Mutex
+	var foreign []string
+	if err := chromedp.Listen(ctx, func(event any) {
+		if sent, ok := event.(*network.EventRequestWillBeSent); ok && !strings.HasPrefix(sent.Request.URL, s.url) {
+			mu.Lock()
+			foreign = append(foreign, sent.Request.URL)
+			mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	step, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	err := chromedp.Do(step, chromedp.Navigate(s.url+"/graphiql"),
+		chromedp.WaitVisible(chromedp.CSS(".CodeMirror")),
+		chromedp.Click(chromedp.Search(`//div[text()="Docs"]`)),
+		chromedp.Poll[chromedp.Void](`document.body.innerText.includes("submitScores")`))
+	var docs string
+	if err == nil {
+		docs, err = chromedp.Run(step, chromedp.Evaluate[string](`document.body.innerText`))
+	}
+	saveScreenshot(t, ctx, "graphiql")
+	if err != nil {
+		t.Fatalf("GraphiQL did not show the schema's docs: %v", err)
+	}
+	for _, field := range []string{"standing", "leaderboard", "submitScores", "closeMonth"} {
+		if !strings.Contains(docs, field) {
+			t.Errorf("docs do not list %s", field)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(foreign) > 0 {
+		t.Errorf("the explorer asked other hosts: %v", foreign)
 	}
 }

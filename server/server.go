@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -46,8 +45,8 @@ type Config struct {
 	Corrections   leaderboard.CorrectionService
 	Auth          auth.Config
 	Introspection bool
-	// GraphiQL serves the GraphiQL explorer at /graphiql (its assets load from
-	// a CDN in the user's browser) and turns introspection on for it.
+	// GraphiQL serves a GraphiQL-based explorer at /graphiql, its assets
+	// embedded in the binary, and turns introspection on for it.
 	GraphiQL bool
 	Logger   *slog.Logger
 	// RequestTimeout bounds the work of one GraphQL request (0: 5 s); past
@@ -162,7 +161,7 @@ func New(cfg Config) *Server {
 		metricsServer = &http.Server{Addr: cfg.MetricsAddr, Handler: metricsMux, ReadHeaderTimeout: 10 * time.Second}
 	}
 	if cfg.GraphiQL {
-		route("GET /graphiql", playground.Handler("leaderboard", "/graphql"))
+		routeExplorer(route)
 	}
 	// The page checks methods itself; a method in this catch-all pattern
 	// would conflict with the method-less /graphql route.
