@@ -11,8 +11,9 @@
 # Idempotent: the image is labelled with a hash of this recipe (build.sh,
 # Dockerfile, entrypoint.sh) and the versions of the host packages it is made
 # of; when the existing image carries the same label nothing is built.
-# Installs postgresql-15 and busybox-static with apt-get when missing, without
-# creating a host cluster.
+# Installs postgresql-15 with apt-get when missing, without creating a host
+# cluster (the embedded default uses the same binaries). busybox-static is only
+# downloaded and unpacked into the image, never installed on the host.
 set -euo pipefail
 umask 022 # staged files keep their modes in the image
 
@@ -47,7 +48,6 @@ pkg_installed() {
 ensure_packages() {
 	local missing=() apt_log
 	pkg_installed "postgresql-$PG_MAJOR" || missing+=("postgresql-$PG_MAJOR")
-	pkg_installed busybox-static || missing+=(busybox-static)
 	[ "${#missing[@]}" -gt 0 ] || return 0
 
 	log "installing ${missing[*]} with apt-get"
@@ -71,10 +71,37 @@ ensure_packages() {
 	rm -f "$apt_log"
 }
 
+# The version of busybox-static apt would fetch; reads the package lists
+# once more after an update when they do not know it yet.
+busybox_version() {
+	local version
+	version="$(apt-cache show --no-all-versions busybox-static 2>/dev/null | awk '/^Version:/ { print $2; exit }')"
+	if [ -z "$version" ]; then
+		as_root apt-get update -q >/dev/null 2>&1 || true
+		version="$(apt-cache show --no-all-versions busybox-static 2>/dev/null | awk '/^Version:/ { print $2; exit }')"
+	fi
+	[ -n "$version" ] || die "apt knows no busybox-static package"
+	printf '%s\n' "$version"
+}
+
+# Downloads busybox-static at the given version and unpacks it under dir,
+# leaving the host's packages as they are.
+unpack_busybox() {
+	local version="$1" dir="$2" out
+	mkdir -p "$dir/deb" "$dir/root"
+	if ! out="$(cd "$dir/deb" && apt-get download -q "busybox-static=$version" 2>&1)"; then
+		printf '%s\n' "$out" >&2
+		die "apt-get download busybox-static=$version failed"
+	fi
+	dpkg-deb -x "$dir"/deb/busybox-static_*.deb "$dir/root"
+}
+
 recipe_hash() {
+	local busybox="$1"
 	{
 		cat "$HERE/build.sh" "$HERE/Dockerfile" "$HERE/entrypoint.sh"
-		dpkg-query -W -f='${Package} ${Version}\n' "postgresql-$PG_MAJOR" busybox-static libc6
+		dpkg-query -W -f='${Package} ${Version}\n' "postgresql-$PG_MAJOR" libc6
+		printf 'busybox-static %s\n' "$busybox"
 	} | sha256sum | cut -c1-64
 }
 
@@ -92,7 +119,7 @@ shared_libs() {
 }
 
 stage_rootfs() {
-	local root="$1" f lib applet
+	local root="$1" busybox="$2" f lib applet
 	mkdir -p "$root"/{bin,etc,root,tmp,usr/lib,usr/lib64,usr/local/bin,usr/share} \
 		"$root"/{var/lib/postgresql/data,var/run/postgresql,docker-entrypoint-initdb.d}
 	# merged-/usr layout like Debian; busybox lives in /bin.
@@ -136,11 +163,11 @@ stage_rootfs() {
 	fi
 
 	# busybox-static with its applets.
-	if ldd /bin/busybox >/dev/null 2>&1; then
-		die "/bin/busybox is not statically linked (is busybox-static installed?)"
+	if ldd "$busybox" >/dev/null 2>&1; then
+		die "$busybox is not statically linked"
 	fi
-	cp /bin/busybox "$root/bin/busybox"
-	for applet in $(/bin/busybox --list); do
+	cp "$busybox" "$root/bin/busybox"
+	for applet in $("$busybox" --list); do
 		[ "$applet" = busybox ] || [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 	done
 
@@ -178,6 +205,7 @@ pack_rootfs() {
 
 main() {
 	command -v docker >/dev/null || die "docker is not installed"
+	local start=$SECONDS
 
 	exec {lock_fd}>>"$LOCK_FILE"
 	if ! flock -n "$lock_fd"; then
@@ -188,8 +216,9 @@ main() {
 	ensure_packages
 	[ -x "$PG_LIB/bin/postgres" ] || die "$PG_LIB/bin/postgres missing after installing postgresql-$PG_MAJOR"
 
-	local hash current old_id
-	hash="$(recipe_hash)"
+	local hash current old_id busybox
+	busybox="$(busybox_version)"
+	hash="$(recipe_hash "$busybox")"
 	current="$(docker image inspect -f "{{ index .Config.Labels \"$LABEL_KEY\" }}" "$IMAGE" 2>/dev/null || true)"
 	if [ "$current" = "$hash" ]; then
 		echo "image $IMAGE is up to date"
@@ -197,12 +226,13 @@ main() {
 	fi
 	old_id="$(docker image inspect -f '{{.Id}}' "$IMAGE" 2>/dev/null || true)"
 
-	local start=$SECONDS tmp
+	local tmp
 	tmp="$(mktemp -d "${TMPDIR:-/tmp}/leaderboard-postgres-image.XXXXXX")"
 	# shellcheck disable=SC2064 # expand $tmp now
 	trap "rm -rf '$tmp'" EXIT
 	mkdir "$tmp/rootfs" "$tmp/context"
-	stage_rootfs "$tmp/rootfs"
+	unpack_busybox "$busybox" "$tmp/busybox"
+	stage_rootfs "$tmp/rootfs" "$tmp/busybox/root/bin/busybox"
 	pack_rootfs "$tmp/rootfs" "$tmp/context/rootfs.tar"
 	rm -rf "$tmp/rootfs"
 	cp "$HERE/Dockerfile" "$tmp/context/Dockerfile"
