@@ -66,7 +66,7 @@ gives the same data; without it a random seed is drawn and printed.`,
 			return err
 		}
 		elapsed := time.Since(start)
-		fmt.Fprintf(cmd.OutOrStdout(), "seeded %d players in %s (%d new) in %s, %.0f rows/s\n",
+		fmt.Fprintf(cmd.OutOrStdout(), "seeded %d players in %s (%d new) in %s, %.0f players/s\n",
 			stats.Players, m, stats.NewPlayers, elapsed.Round(time.Millisecond), float64(stats.Players)/elapsed.Seconds())
 		return nil
 	}
@@ -75,18 +75,17 @@ gives the same data; without it a random seed is drawn and printed.`,
 
 // seedProgress returns the progress callback of a seed of players into m,
 // and a function to call when the seed returns. On a terminal it draws a
-// progress bar with rate and time left; elsewhere, as in logs, it prints a
-// line each tenth of the way.
+// progress bar with the copy's time left; elsewhere, as in logs, it prints a
+// line each tenth of the way. Only the summary gives a rate, over the whole
+// seed: the copy is the first part of it, indexes and rank counts the rest.
 func seedProgress(w io.Writer, m leaderboard.Month, players int, start time.Time) (progress func(done int), finish func()) {
 	var show func(done int)
 	finish = func() {}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(players,
 			progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription("seeding "+m.String()),
+			progressbar.OptionSetDescription("copying players into "+m.String()),
 			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("players"),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionSetWidth(30),
 			progressbar.OptionThrottle(100*time.Millisecond),
@@ -110,7 +109,7 @@ func seedProgress(w io.Writer, m leaderboard.Month, players int, start time.Time
 			}
 			elapsed := time.Since(start)
 			left := time.Duration(float64(elapsed) * float64(players-done) / float64(done))
-			fmt.Fprintf(w, "seeded %d/%d players (%d%%), %s left\n", done, players, done*100/players, left.Round(time.Second))
+			fmt.Fprintf(w, "copied %d/%d players (%d%%), copy done in %s\n", done, players, done*100/players, left.Round(time.Second))
 		}
 	}
 	return func(done int) {
