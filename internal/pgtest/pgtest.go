@@ -37,10 +37,7 @@ type Postgres struct {
 // Start runs the container, migrates the database and snapshots it.
 func Start(ctx context.Context) (*Postgres, error) {
 	setTestcontainersDefaults()
-	image := os.Getenv("LEADERBOARD_PG_IMAGE")
-	if image == "" {
-		image = DefaultImage
-	}
+	image := imageName()
 	container, err := postgres.Run(ctx, image,
 		postgres.WithDatabase("leaderboard"),
 		postgres.WithUsername("leaderboard"),
