@@ -307,8 +307,25 @@ func (m *Main) registerStateMetrics(registry prometheus.Registerer) {
 			Help: "Time spent waiting for connections."}, func() float64 { return m.DB.PoolStats().AcquireWait.Seconds() }),
 	)
 	if m.ClosedMonths != nil {
-		registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_players",
-			Help: "Players of closed months held in memory (about 60 bytes each)."},
-			func() float64 { return float64(m.ClosedMonths.Players()) }))
+		stat := func(value func(closedmonths.Stats) float64) func() float64 {
+			return func() float64 { return value(m.ClosedMonths.Stats()) }
+		}
+		registry.MustRegister(
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_players",
+				Help: "Players of closed months held in memory."},
+				stat(func(s closedmonths.Stats) float64 { return float64(s.Players) })),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_bytes",
+				Help: "Memory held by the tables of closed months."},
+				stat(func(s closedmonths.Stats) float64 { return float64(s.Bytes) })),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_closed_month_loads_total",
+				Help: "Loads of closed months from the database into memory that ended (a close installs its month without one)."},
+				stat(func(s closedmonths.Stats) float64 { return float64(s.Loads) })),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_closed_month_load_failures_total",
+				Help: "Loads of closed months that failed; a later read tries again."},
+				stat(func(s closedmonths.Stats) float64 { return float64(s.FailedLoads) })),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_closed_month_load_seconds_total",
+				Help: "Time spent loading closed months into memory."},
+				stat(func(s closedmonths.Stats) float64 { return s.LoadTime.Seconds() })),
+		)
 	}
 }

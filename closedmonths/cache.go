@@ -50,6 +50,18 @@ type Cache struct {
 	// stay on the source.
 	tooLarge map[leaderboard.Month]bool
 	held     int // players in tables and in tables being loaded
+
+	loadsEnded, failedLoads atomic.Int64 // loads from the source that ended
+	loadNanos               atomic.Int64 // time spent in them
+}
+
+// Stats is what the cache holds and what its loads cost, for /metrics.
+type Stats struct {
+	Players     int           // players of the months in memory
+	Bytes       int           // memory their tables hold
+	Loads       int64         // loads from the database that ended
+	FailedLoads int64         // of which failed
+	LoadTime    time.Duration // spent in loads
 }
 
 // loadJob is the load of one month in progress.
@@ -93,14 +105,18 @@ func (c *Cache) Leaderboard(ctx context.Context, m leaderboard.Month, first int,
 }
 
 // Players returns how many players the loaded months hold.
-func (c *Cache) Players() int {
+func (c *Cache) Players() int { return c.Stats().Players }
+
+// Stats returns what the cache holds and what its loads cost so far.
+func (c *Cache) Stats() Stats {
+	s := Stats{Loads: c.loadsEnded.Load(), FailedLoads: c.failedLoads.Load(), LoadTime: time.Duration(c.loadNanos.Load())}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	n := 0
 	for _, t := range c.tables {
-		n += t.players()
+		s.Players += t.players()
+		s.Bytes += t.bytes()
 	}
-	return n
+	return s
 }
 
 // Loaded reports whether month m is answered from memory.
@@ -226,6 +242,11 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 		defer cancel()
 		start := time.Now()
 		t, err := c.load(ctx, m, participants)
+		c.loadsEnded.Add(1)
+		c.loadNanos.Add(int64(time.Since(start)))
+		if err != nil {
+			c.failedLoads.Add(1)
+		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		job.err = err

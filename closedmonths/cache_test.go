@@ -140,9 +140,12 @@ func TestCache_LoadAndInvalidate(t *testing.T) {
 	if !c.Loaded(m) || c.Players() != info.Participants {
 		t.Fatalf("after Load: loaded %v, %d players, want %d", c.Loaded(m), c.Players(), info.Participants)
 	}
+	if s := c.Stats(); s.Loads != 1 || s.FailedLoads != 0 || s.LoadTime <= 0 || s.Bytes < 10*s.Players {
+		t.Errorf("stats after one load: %+v", s)
+	}
 	c.Invalidate(m)
-	if c.Loaded(m) || c.Players() != 0 {
-		t.Fatalf("after Invalidate: loaded %v, %d players", c.Loaded(m), c.Players())
+	if c.Loaded(m) || c.Players() != 0 || c.Stats().Bytes != 0 {
+		t.Fatalf("after Invalidate: loaded %v, %d players, %d bytes", c.Loaded(m), c.Players(), c.Stats().Bytes)
 	}
 	if err := c.Load(ctx, m.Prev()); err == nil {
 		t.Errorf("Load of %s, which never opened: no error", m.Prev())

@@ -97,6 +97,12 @@ func (t *table) rankOf(id string) int {
 
 func (t *table) players() int { return len(t.scores) }
 
+// bytes is the memory the table's columns hold.
+func (t *table) bytes() int {
+	return cap(t.ids.data) + cap(t.names.data) + 4*(cap(t.ids.offsets)+cap(t.names.offsets)+cap(t.index)) +
+		8*(cap(t.namePresent)+cap(t.reachedAtMicros)) + 2*cap(t.scores)
+}
+
 func (t *table) entry(rank int) leaderboard.RankEntry {
 	i := rank - 1
 	return leaderboard.RankEntry{
