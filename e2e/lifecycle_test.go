@@ -21,6 +21,7 @@ import (
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/app"
 	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/internal/pgtest"
 	"github.com/gamebackend/leaderboard/settlement"
 )
 
@@ -551,6 +552,35 @@ func TestLifecycle_CloseOfAKilledProcessIsResumed(t *testing.T) {
 	}
 	var version int
 	if err := conn.QueryRow(context.Background(), `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`,
+		month).Scan(&version); err != nil || version != 1 {
+		t.Errorf("ranks_version %d, %v: the month was ranked more than once", version, err)
+	}
+}
+
+// A close cut off by its database stopping (docker stop: every session ends,
+// the close's transaction rolls back) is resumed once the database is back,
+// by the instance that ran all along: ranked once, with the digest of an
+// undisturbed close.
+func TestLifecycle_CloseInterruptedByADatabaseStopIsResumed(t *testing.T) {
+	shared := pg
+	pg = pgtest.StartStoppable(t) // the helpers below use this database
+	t.Cleanup(func() { pg = shared })
+	month := seedPastMonth(t, 60000)
+	want := oracleDigest(t, month)
+	s, _ := startInstance(t, func(c *app.Config) { c.CloseGrace = 0; c.AutoClose = true })
+	waitForQuery(t, sqlConn(t), "ROW_NUMBER() OVER")
+	pg.Stop(t)
+	stopped := time.Now()
+	pg.Resume(t)
+	info := waitForMonth(t, s, month, closed)
+	if info.Digest == nil || *info.Digest != want || info.Participants != 60000 {
+		t.Fatalf("resumed close: %+v, oracle digest %s", info, want)
+	}
+	if info.ClosedAt == nil || !info.ClosedAt.After(stopped) {
+		t.Errorf("closed at %v, before the database stopped at %v: the stop did not interrupt the close", info.ClosedAt, stopped)
+	}
+	var version int
+	if err := sqlConn(t).QueryRow(context.Background(), `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`,
 		month).Scan(&version); err != nil || version != 1 {
 		t.Errorf("ranks_version %d, %v: the month was ranked more than once", version, err)
 	}

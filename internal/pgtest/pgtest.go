@@ -11,6 +11,7 @@ package pgtest
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"testing"
@@ -18,6 +19,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // Snapshot and Restore run SQL through database/sql
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/modules/postgres"
 
@@ -36,16 +39,43 @@ type Postgres struct {
 
 // Start runs the container, migrates the database and snapshots it.
 func Start(ctx context.Context) (*Postgres, error) {
+	return start(ctx)
+}
+
+// StartStoppable is Start for a test of its own that stops and starts the
+// database: the container is published on a fixed host port, so its URL
+// stays the same across Stop and Resume. It is removed when the test ends.
+func StartStoppable(tb testing.TB) *Postgres {
+	tb.Helper()
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	port := fmt.Sprint(listener.Addr().(*net.TCPAddr).Port)
+	listener.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p, err := start(ctx, testcontainers.WithHostConfigModifier(func(hc *container.HostConfig) {
+		hc.PortBindings = network.PortMap{network.MustParsePort("5432/tcp"): {{HostPort: port}}}
+	}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(p.Terminate)
+	return p
+}
+
+func start(ctx context.Context, options ...testcontainers.ContainerCustomizer) (*Postgres, error) {
 	setTestcontainersDefaults()
 	image := imageName()
-	container, err := postgres.Run(ctx, image,
+	container, err := postgres.Run(ctx, image, append([]testcontainers.ContainerCustomizer{
 		postgres.WithDatabase("leaderboard"),
 		postgres.WithUsername("leaderboard"),
 		postgres.WithPassword("leaderboard"),
 		postgres.WithSQLDriver("pgx"),
 		postgres.BasicWaitStrategies(),
 		testcontainers.WithCmdArgs("-c", "jit=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"),
-	)
+	}, options...)...)
 	if err != nil {
 		if container != nil {
 			testcontainers.TerminateContainer(container)
@@ -118,6 +148,38 @@ func Run(m *testing.M, pg **Postgres) int {
 // Pause freezes the database's processes (docker pause): connections stay
 // open and nothing answers, as with a stalled server.
 func (p *Postgres) Pause(tb testing.TB) { p.docker(tb, "pause") }
+
+// Stop stops the container as `docker stop` does: PostgreSQL shuts down
+// fast, ending every session and rolling back what was not committed.
+func (p *Postgres) Stop(tb testing.TB) {
+	tb.Helper()
+	timeout := 30 * time.Second
+	if err := p.container.Stop(context.Background(), &timeout); err != nil {
+		tb.Fatalf("stop the database: %v", err)
+	}
+}
+
+// Resume starts a stopped container again and waits until the database
+// takes connections; with StartStoppable its URL is unchanged.
+func (p *Postgres) Resume(tb testing.TB) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := p.container.Start(ctx); err != nil {
+		tb.Fatalf("start the database again: %v", err)
+	}
+	for {
+		conn, err := pgx.Connect(ctx, p.URL)
+		if err == nil {
+			conn.Close(ctx)
+			return
+		}
+		if ctx.Err() != nil {
+			tb.Fatalf("the database takes no connections after its restart: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
 
 // Unpause lets a paused database run again.
 func (p *Postgres) Unpause(tb testing.TB) { p.docker(tb, "unpause") }
