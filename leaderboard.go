@@ -62,7 +62,9 @@ type RankEntry struct {
 	Rank      int
 	Score     int
 	ReachedAt time.Time
-	PlayerID  string
+	// Player is read along with the rank, so that answering the entry's
+	// player needs no second read.
+	Player Player
 }
 
 // Standing is one player's place in a month, with the players around it, all
@@ -75,9 +77,6 @@ type Standing struct {
 	// Above holds up to the requested number of entries ranked just above, and
 	// Below those just below, both in rank order.
 	Above, Below []RankEntry
-	// Players holds the players of the standing and its neighbours when the
-	// store read them along, so that they need no second read.
-	Players []Player
 }
 
 // Neighbours returns at most above entries ranked just above s and at most
@@ -120,12 +119,6 @@ type MonthService interface {
 	Month(ctx context.Context, m Month) (*MonthInfo, error)
 	// Months returns up to first months, newest first.
 	Months(ctx context.Context, first int) ([]MonthInfo, error)
-}
-
-// PlayerService reads players.
-type PlayerService interface {
-	// Players returns the players with the given ids; unknown ids are absent.
-	Players(ctx context.Context, ids []string) (map[string]Player, error)
 }
 
 // ScoreService takes score events.

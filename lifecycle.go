@@ -56,7 +56,7 @@ const (
 
 // RankStream calls fn with every final entry of a month and its player, in
 // rank order, and returns fn's first error.
-type RankStream func(fn func(RankEntry, Player) error) error
+type RankStream func(fn func(RankEntry) error) error
 
 // CloseHooks follow a close job. Each may be nil.
 type CloseHooks struct {

@@ -81,7 +81,6 @@ func (m *Main) Run(ctx context.Context) error {
 		Addr:           m.Config.ListenAddr,
 		Months:         reader,
 		Scores:         m.DB,
-		Players:        reader,
 		Ranks:          m.DB,
 		Ping:           m.DB.Ping,
 		Standings:      standings,

@@ -29,7 +29,7 @@ type Source interface {
 	Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error)
 	// FinalRanks calls fn with each entry of closed month m's final ranks and
 	// its player, in rank order.
-	FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry, leaderboard.Player) error) error
+	FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry) error) error
 }
 
 // Cache is a leaderboard.StandingService that answers standings of closed
@@ -267,7 +267,7 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 }
 
 func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int) (*table, error) {
-	f, err := Build(m, participants, func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+	f, err := Build(m, participants, func(fn func(leaderboard.RankEntry) error) error {
 		return c.source.FinalRanks(ctx, m, fn)
 	})
 	if err != nil {
@@ -287,16 +287,16 @@ type Frozen struct {
 // order: the close job can pass its own output, read in its transaction,
 // and Install the table once the month is CLOSED, so that the month is in
 // memory from its first read.
-func Build(m leaderboard.Month, participants int, ranks func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error) (*Frozen, error) {
+func Build(m leaderboard.Month, participants int, ranks func(fn func(leaderboard.RankEntry) error) error) (*Frozen, error) {
 	t := newTable(m, participants)
-	err := ranks(func(e leaderboard.RankEntry, p leaderboard.Player) error {
+	err := ranks(func(e leaderboard.RankEntry) error {
 		if e.Rank != t.players()+1 {
 			return fmt.Errorf("rank %d follows rank %d", e.Rank, t.players())
 		}
 		if t.players() == participants {
 			return fmt.Errorf("more than %d ranks", participants)
 		}
-		t.add(e, p)
+		t.add(e)
 		return nil
 	})
 	if err != nil {

@@ -74,23 +74,23 @@ func TestTable_MatchesDatabase(t *testing.T) {
 	}
 }
 
-// normalize prints names by value and sorts the players by id.
+// normalize prints a standing with names by value.
 func normalize(s *leaderboard.Standing) any {
 	if s == nil {
 		return nil
 	}
-	var players []string
-	for _, p := range s.Players {
+	entry := func(e leaderboard.RankEntry) string {
 		name := "<nil>"
-		if p.Name != nil {
-			name = *p.Name
+		if e.Player.Name != nil {
+			name = *e.Player.Name
 		}
-		players = append(players, p.ID+"="+name)
+		return fmt.Sprintf("%d %d %s %s=%s", e.Rank, e.Score, e.ReachedAt.UTC().Format(time.RFC3339Nano), e.Player.ID, name)
 	}
-	slices.Sort(players)
-	c := *s
-	c.Players = nil
-	return []any{c, players}
+	out := []string{fmt.Sprintf("%s total %d final %t: %s", s.Month, s.Total, s.Final, entry(s.RankEntry))}
+	for _, e := range append(slices.Clone(s.Above), s.Below...) {
+		out = append(out, entry(e))
+	}
+	return out
 }
 
 // The cache answers from the database until the month is loaded, then from
@@ -185,7 +185,7 @@ func TestBuild_Install(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ranks := func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+	ranks := func(fn func(leaderboard.RankEntry) error) error {
 		return store.FinalRanks(ctx, m, fn)
 	}
 	for _, wrong := range []int{info.Participants - 1, info.Participants + 1} {

@@ -59,22 +59,22 @@ func newTable(m leaderboard.Month, n int) *table {
 	}
 }
 
-// add appends the entry of the next rank and its player.
-func (t *table) add(e leaderboard.RankEntry, p leaderboard.Player) {
+// add appends the entry of the next rank.
+func (t *table) add(e leaderboard.RankEntry) {
 	i := len(t.scores)
 	if i >= len(t.namePresent)*64 {
 		t.namePresent = append(t.namePresent, 0)
 	}
-	t.ids.add(e.PlayerID)
-	if p.Name != nil {
-		t.names.add(*p.Name)
+	t.ids.add(e.Player.ID)
+	if e.Player.Name != nil {
+		t.names.add(*e.Player.Name)
 		t.namePresent[i/64] |= 1 << (i % 64)
 	} else {
 		t.names.add("")
 	}
 	t.scores = append(t.scores, uint16(e.Score))
 	t.reachedAtMicros = append(t.reachedAtMicros, e.ReachedAt.UnixMicro())
-	slot := t.slot(e.PlayerID)
+	slot := t.slot(e.Player.ID)
 	for t.index[slot] != 0 {
 		slot = (slot + 1) & uint64(len(t.index)-1)
 	}
@@ -109,12 +109,12 @@ func (t *table) entry(rank int) leaderboard.RankEntry {
 		Rank:      rank,
 		Score:     int(t.scores[i]),
 		ReachedAt: time.UnixMicro(t.reachedAtMicros[i]).UTC(),
-		PlayerID:  t.ids.at(i),
+		Player:    t.player(i),
 	}
 }
 
-func (t *table) player(rank int) leaderboard.Player {
-	i := rank - 1
+// player returns the player of row i, which holds rank i+1.
+func (t *table) player(i int) leaderboard.Player {
 	p := leaderboard.Player{ID: t.ids.at(i)}
 	if t.namePresent[i/64]&(1<<(i%64)) != 0 {
 		p.Name = new(t.names.at(i))
@@ -123,7 +123,7 @@ func (t *table) player(rank int) leaderboard.Player {
 }
 
 // standing returns the player's standing with up to above and below
-// neighbours and their players, or nil when the player has no rank.
+// neighbours, or nil when the player has no rank.
 func (t *table) standing(id string, above, below int) *leaderboard.Standing {
 	rank := t.rankOf(id)
 	if rank == 0 {
@@ -137,7 +137,6 @@ func (t *table) standing(id string, above, below int) *leaderboard.Standing {
 		case r > rank:
 			s.Below = append(s.Below, t.entry(r))
 		}
-		s.Players = append(s.Players, t.player(r))
 	}
 	return s
 }

@@ -237,14 +237,14 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 	}
 	phase(hooks, m, leaderboard.PhaseDigest, 0)
 	read := false
-	stream := func(fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+	stream := func(fn func(leaderboard.RankEntry) error) error {
 		read = true
 		return readFinalRanks(ctx, tx, m, table, ranks, hooks, fn)
 	}
 	if hooks.Ranks != nil {
 		err = hooks.Ranks(m, int(ranks.participants), stream)
 	} else {
-		err = stream(func(leaderboard.RankEntry, leaderboard.Player) error { return nil })
+		err = stream(func(leaderboard.RankEntry) error { return nil })
 	}
 	if err == nil && !read {
 		err = errors.New("the Ranks hook did not read the ranks")
@@ -258,7 +258,7 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 // readFinalRanks reads table in rank order into ranks' digest and top, and
 // hands each entry to fn.
 func readFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *builtRanks,
-	hooks leaderboard.CloseHooks, fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+	hooks leaderboard.CloseHooks, fn func(leaderboard.RankEntry) error) error {
 	q := fmt.Sprintf(`SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
 		FROM %s f JOIN players p ON p.id = f.player_id ORDER BY f.rank`, table)
 	rows, err := tx.Query(ctx, q)
@@ -266,23 +266,18 @@ func readFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table s
 		return err
 	}
 	var (
-		e    leaderboard.RankEntry
-		name *string
-		d    = newDigest()
+		e leaderboard.RankEntry
+		d = newDigest()
 	)
-	_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.PlayerID, &name}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.Player.ID, &e.Player.Name}, func() error {
 		d.add(e)
 		if len(ranks.top) < messageTop {
-			ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.PlayerID, Name: name, Score: e.Score})
+			ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.Player.ID, Name: e.Player.Name, Score: e.Score})
 		}
 		if e.Rank%digestProgressRows == 0 {
 			phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
 		}
-		if err := fn(e, leaderboard.Player{ID: e.PlayerID, Name: name}); err != nil {
-			return err
-		}
-		name = nil
-		return nil
+		return fn(e)
 	})
 	ranks.digest = d.sum()
 	return err
@@ -324,7 +319,7 @@ func newDigest() *digest { return &digest{h: sha256.New()} }
 func (d *digest) add(e leaderboard.RankEntry) {
 	d.buf = strconv.AppendInt(d.buf[:0], int64(e.Rank), 10)
 	d.buf = append(d.buf, ',')
-	d.buf = append(d.buf, e.PlayerID...)
+	d.buf = append(d.buf, e.Player.ID...)
 	d.buf = append(d.buf, ',')
 	d.buf = strconv.AppendInt(d.buf, int64(e.Score), 10)
 	d.buf = append(d.buf, '\n')

@@ -43,7 +43,7 @@ func digestOfPages(t *testing.T, store *db.DB, m leaderboard.Month) string {
 			t.Fatal(err)
 		}
 		for _, e := range page.Edges {
-			fmt.Fprintf(h, "%d,%s,%d\n", e.Entry.Rank, e.Entry.PlayerID, e.Entry.Score)
+			fmt.Fprintf(h, "%d,%s,%d\n", e.Entry.Rank, e.Entry.Player.ID, e.Entry.Score)
 			after = e.Cursor
 		}
 		if !page.HasNextPage {
@@ -66,9 +66,9 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 			if participants != 40 {
 				t.Errorf("handed %d participants", participants)
 			}
-			return ranks(func(e leaderboard.RankEntry, p leaderboard.Player) error {
-				if p.ID != e.PlayerID || p.Name == nil {
-					t.Errorf("rank %d came with player %+v", e.Rank, p)
+			return ranks(func(e leaderboard.RankEntry) error {
+				if e.Player.ID == "" || e.Player.Name == nil {
+					t.Errorf("rank %d came with player %+v", e.Rank, e.Player)
 				}
 				ranked = append(ranked, e)
 				return nil
@@ -108,7 +108,7 @@ func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
 	submitTable(t, store, 5)
 	_, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
 		Ranks: func(_ leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
-			return ranks(func(leaderboard.RankEntry, leaderboard.Player) error { return errors.New("out of memory") })
+			return ranks(func(leaderboard.RankEntry) error { return errors.New("out of memory") })
 		},
 	})
 	if err == nil {

@@ -82,7 +82,7 @@ func TestCorrectScore_ClosedMonthRebuildsFinalRanks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cheater := top.Edges[0].Entry.PlayerID
+	cheater := top.Edges[0].Entry.Player.ID
 	if _, err := store.CorrectScore(context.Background(), november, cheater, nil, "aimbot"); err != nil {
 		t.Fatal(err)
 	}

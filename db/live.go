@@ -39,13 +39,13 @@ func (k liveKey) before(o liveKey) bool {
 // liveRow is a row of the live table.
 type liveRow struct {
 	liveKey
-	playerID string
+	player leaderboard.Player
 }
 
 const (
 	// liveTopQuery returns the first $2 rows of the table.
-	liveTopQuery = `SELECT player_id, score, reached_at, seq FROM scores
-		WHERE month = $1 ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $2`
+	liveTopQuery = `SELECT s.player_id, s.score, s.reached_at, s.seq, (SELECT name FROM players WHERE id = s.player_id)
+		FROM scores s WHERE s.month = $1 ORDER BY s.score DESC, s.reached_at ASC, s.seq ASC LIMIT $2`
 )
 
 // liveTotalQuery returns the players ranked live in month $1.
@@ -68,7 +68,7 @@ func liveRankArgs(m leaderboard.Month, key liveKey) []any {
 func collectLiveRows(rows pgx.Rows) ([]liveRow, error) {
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (liveRow, error) {
 		var r liveRow
-		err := row.Scan(&r.playerID, &r.score, &r.reachedAt, &r.seq)
+		err := row.Scan(&r.player.ID, &r.score, &r.reachedAt, &r.seq, &r.player.Name)
 		return r, err
 	})
 }
@@ -89,7 +89,7 @@ func rankRows(rows []liveRow, rank, step int) []leaderboard.RankEntry {
 	out := make([]leaderboard.RankEntry, len(rows))
 	for i, r := range rows {
 		rank += step
-		out[i] = leaderboard.RankEntry{Rank: rank, Score: r.score, ReachedAt: r.reachedAt, PlayerID: r.playerID}
+		out[i] = leaderboard.RankEntry{Rank: rank, Score: r.score, ReachedAt: r.reachedAt, Player: r.player}
 	}
 	return out
 }
@@ -145,7 +145,7 @@ const keySQL = `(SELECT $2::int AS score, $3::timestamptz AS reached_at, $4::big
 
 // liveBelowQuery returns up to $5 rows ranked just below the key
 // ($2, $3, $4) in month $1.
-var liveBelowQuery = `SELECT b.* FROM ` + keySQL + ` CROSS JOIN LATERAL (` + liveBelowSQL("k", "$5") + `) AS b`
+var liveBelowQuery = `SELECT b.*, ` + nameSQL("b") + ` FROM ` + keySQL + ` CROSS JOIN LATERAL (` + liveBelowSQL("k", "$5") + `) AS b`
 
 // liveRankQuery returns the live rank of the key ($2 score, $3 reached_at,
 // $4 seq) in month $1.

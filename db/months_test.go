@@ -55,7 +55,7 @@ func TestCloseMonth_FreezesStandings(t *testing.T) {
 func ranksOf(entries []leaderboard.RankEntry) []string {
 	out := make([]string, len(entries))
 	for i, e := range entries {
-		out[i] = fmt.Sprintf("%d:%s", e.Rank, e.PlayerID)
+		out[i] = fmt.Sprintf("%d:%s", e.Rank, e.Player.ID)
 	}
 	return out
 }

@@ -45,8 +45,8 @@ func (db *DB) Leaderboard(ctx context.Context, m leaderboard.Month, first int, a
 }
 
 func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.Edge, bool, error) {
-	const q = `SELECT rank, score, reached_at, player_id FROM final_ranks
-		WHERE month = $1 AND rank > $2 ORDER BY rank LIMIT $3`
+	q := `SELECT f.rank, f.score, f.reached_at, f.player_id, ` + nameSQL("f") + ` FROM final_ranks f
+		WHERE f.month = $1 AND f.rank > $2 ORDER BY f.rank LIMIT $3`
 	afterRank := 0
 	if after != nil && after.live() {
 		return nil, false, leaderboard.Errorf(leaderboard.EBADINPUT,
@@ -58,7 +58,7 @@ func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, a
 	if err != nil {
 		return nil, false, err
 	}
-	entries, err := pgx.CollectRows(rows, pgx.RowToStructByPos[leaderboard.RankEntry])
+	entries, err := pgx.CollectRows(rows, scanRankEntry)
 	if err != nil {
 		return nil, false, err
 	}
@@ -172,8 +172,8 @@ func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (ma
 			row  liveRow
 		)
 		batch := &pgx.Batch{}
-		_, err = pgx.ForEachRow(rows, []any{&date, &row.playerID, &row.score, &row.reachedAt, &row.seq}, func() error {
-			key := leaderboard.PlayerMonth{Month: leaderboard.MonthFromDate(date), PlayerID: row.playerID}
+		_, err = pgx.ForEachRow(rows, []any{&date, &row.player.ID, &row.score, &row.reachedAt, &row.seq}, func() error {
+			key := leaderboard.PlayerMonth{Month: leaderboard.MonthFromDate(date), PlayerID: row.player.ID}
 			batch.Queue(liveRankQuery, liveRankArgs(key.Month, row.liveKey)...).QueryRow(func(r pgx.Row) error {
 				var rank int
 				err := r.Scan(&rank)

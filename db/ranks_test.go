@@ -87,7 +87,7 @@ func (o *oracle) ranking() []leaderboard.RankEntry {
 	})
 	out := make([]leaderboard.RankEntry, len(rows))
 	for i, r := range rows {
-		out[i] = leaderboard.RankEntry{Rank: i + 1, Score: r.score, ReachedAt: r.reachedAt, PlayerID: r.player}
+		out[i] = leaderboard.RankEntry{Rank: i + 1, Score: r.score, ReachedAt: r.reachedAt, Player: leaderboard.Player{ID: r.player}}
 	}
 	return out
 }
@@ -147,18 +147,18 @@ func checkAgainstOracle(t *testing.T, rng *rand.Rand, store *db.DB, want []leade
 	ctx := context.Background()
 	for i, w := range want {
 		above, below := rng.IntN(13), rng.IntN(13)
-		s, err := store.Standing(ctx, november, w.PlayerID, above, below)
+		s, err := store.Standing(ctx, november, w.Player.ID, above, below)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if s == nil || s.RankEntry.Rank != w.Rank || s.Score != w.Score || !s.ReachedAt.Equal(w.ReachedAt) ||
 			s.Total != len(want) || s.Final != final {
-			t.Fatalf("standing of %s: got %+v, want %+v of %d (final %t)", w.PlayerID, s, w, len(want), final)
+			t.Fatalf("standing of %s: got %+v, want %+v of %d (final %t)", w.Player.ID, s, w, len(want), final)
 		}
 		wantWindow := append(slices.Clone(want[max(0, i-above):i]), want[i+1:min(len(want), i+1+below)]...)
 		if got := s.Neighbours(above, below); !sameEntries(got, wantWindow) {
 			t.Fatalf("neighbours(%d, %d) of %s at rank %d:\n got  %s\n want %s",
-				above, below, w.PlayerID, w.Rank, entries(got), entries(wantWindow))
+				above, below, w.Player.ID, w.Rank, entries(got), entries(wantWindow))
 		}
 	}
 	var paged []leaderboard.RankEntry
@@ -187,15 +187,15 @@ func checkAgainstOracle(t *testing.T, rng *rand.Rand, store *db.DB, want []leade
 	if !final {
 		keys := make([]leaderboard.PlayerMonth, len(want))
 		for i, w := range want {
-			keys[i] = leaderboard.PlayerMonth{Month: november, PlayerID: w.PlayerID}
+			keys[i] = leaderboard.PlayerMonth{Month: november, PlayerID: w.Player.ID}
 		}
 		ranks, err := store.LiveRanks(ctx, keys)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range want {
-			if got := ranks[leaderboard.PlayerMonth{Month: november, PlayerID: w.PlayerID}]; got != w.Rank {
-				t.Fatalf("live rank of %s: %d, want %d", w.PlayerID, got, w.Rank)
+			if got := ranks[leaderboard.PlayerMonth{Month: november, PlayerID: w.Player.ID}]; got != w.Rank {
+				t.Fatalf("live rank of %s: %d, want %d", w.Player.ID, got, w.Rank)
 			}
 		}
 	}
@@ -203,14 +203,14 @@ func checkAgainstOracle(t *testing.T, rng *rand.Rand, store *db.DB, want []leade
 
 func sameEntries(a, b []leaderboard.RankEntry) bool {
 	return slices.EqualFunc(a, b, func(x, y leaderboard.RankEntry) bool {
-		return x.Rank == y.Rank && x.Score == y.Score && x.PlayerID == y.PlayerID && x.ReachedAt.Equal(y.ReachedAt)
+		return x.Rank == y.Rank && x.Score == y.Score && x.Player.ID == y.Player.ID && x.ReachedAt.Equal(y.ReachedAt)
 	})
 }
 
 func entries(es []leaderboard.RankEntry) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
-		parts[i] = fmt.Sprintf("%d:%s:%d", e.Rank, e.PlayerID, e.Score)
+		parts[i] = fmt.Sprintf("%d:%s:%d", e.Rank, e.Player.ID, e.Score)
 	}
 	return strings.Join(parts, " ")
 }
@@ -252,7 +252,7 @@ func TestLeaderboard_RefusesLiveCursorAfterClose(t *testing.T) {
 		t.Fatalf("first final page: %+v, %v", final, err)
 	}
 	next, err := store.Leaderboard(context.Background(), november, 1, final.Edges[0].Cursor)
-	if err != nil || len(next.Edges) != 1 || next.Edges[0].Entry.PlayerID != "a" {
+	if err != nil || len(next.Edges) != 1 || next.Edges[0].Entry.Player.ID != "a" {
 		t.Errorf("second final page: %+v, %v", next, err)
 	}
 }

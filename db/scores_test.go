@@ -219,12 +219,12 @@ func TestSubmitScores_StoresLatestName(t *testing.T) {
 	e3.PlayerName = name("New")
 	mustSubmit(t, store, e1)
 	mustSubmit(t, store, e2, e3)
-	players, err := store.Players(context.Background(), []string{"p", "nobody"})
-	if err != nil {
-		t.Fatal(err)
+	s, err := store.Standing(context.Background(), november, "p", 0, 0)
+	if err != nil || s == nil {
+		t.Fatalf("standing of p: %+v, %v", s, err)
 	}
-	if len(players) != 1 || players["p"].Name == nil || *players["p"].Name != "New" {
-		t.Errorf("players %+v, want p named New", players)
+	if s.Player.Name == nil || *s.Player.Name != "New" {
+		t.Errorf("player %+v, want p named New", s.Player)
 	}
 }
 

@@ -76,15 +76,15 @@ func TestSeed_FillsMonthWithTiedLongTailedScores(t *testing.T) {
 			t.Fatalf("entry %d has rank %d", i, e.Rank)
 		}
 		if e.Score < leaderboard.MinScore || e.Score > leaderboard.MaxScore {
-			t.Fatalf("%s has score %d", e.PlayerID, e.Score)
+			t.Fatalf("%s has score %d", e.Player.ID, e.Score)
 		}
 		if e.ReachedAt.Before(start) || e.ReachedAt.After(testNow) || !e.ReachedAt.Equal(e.ReachedAt.Truncate(time.Minute)) {
-			t.Fatalf("%s reached its score at %s", e.PlayerID, e.ReachedAt)
+			t.Fatalf("%s reached its score at %s", e.Player.ID, e.ReachedAt)
 		}
-		if !strings.HasPrefix(e.PlayerID, "player-") || len(e.PlayerID) != len(db.SeedPlayerID(1)) || seen[e.PlayerID] {
-			t.Fatalf("player id %q (seen before: %t)", e.PlayerID, seen[e.PlayerID])
+		if !strings.HasPrefix(e.Player.ID, "player-") || len(e.Player.ID) != len(db.SeedPlayerID(1)) || seen[e.Player.ID] {
+			t.Fatalf("player id %q (seen before: %t)", e.Player.ID, seen[e.Player.ID])
 		}
-		seen[e.PlayerID] = true
+		seen[e.Player.ID] = true
 		if e.Score == db.SeedParticipationScore {
 			threshold++
 		}
@@ -115,26 +115,19 @@ func TestSeed_FillsMonthWithTiedLongTailedScores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
 		i := rng.IntN(players)
-		s, err := store.Standing(ctx, november, table[i].PlayerID, 3, 3)
+		s, err := store.Standing(ctx, november, table[i].Player.ID, 3, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantAround := append(slices.Clone(table[max(0, i-3):i]), table[i+1:min(players, i+4)]...)
 		if s == nil || !sameEntries([]leaderboard.RankEntry{s.RankEntry}, table[i:i+1]) || s.Total != players || !sameEntries(s.Neighbours(3, 3), wantAround) {
-			t.Fatalf("standing of %s: got %+v, want %+v with %s", table[i].PlayerID, s, table[i], entries(wantAround))
+			t.Fatalf("standing of %s: got %+v, want %+v with %s", table[i].Player.ID, s, table[i], entries(wantAround))
 		}
 	}
-	got, err := store.Players(ctx, []string{table[0].PlayerID, table[players-1].PlayerID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range got {
-		if p.Name == nil || *p.Name == "" {
-			t.Errorf("player %s has no name", p.ID)
+	for _, e := range []leaderboard.RankEntry{table[0], table[players-1]} {
+		if e.Player.Name == nil || *e.Player.Name == "" {
+			t.Errorf("player %s has no name", e.Player.ID)
 		}
-	}
-	if len(got) != 2 {
-		t.Errorf("players %v", got)
 	}
 }
 
@@ -161,11 +154,11 @@ func TestSeed_LaterEventsRankAmongSeededRows(t *testing.T) {
 	reachedAt := last.ReachedAt
 	mustSubmit(t, store, event("late", "late", leaderboard.ModeSet, last.Score, &reachedAt))
 	if s := mustStanding(t, store, "late"); s.Rank != last.Rank+1 || s.Total != players+1 {
-		t.Errorf("late tie of %s (rank %d) ranks %d of %d", last.PlayerID, last.Rank, s.Rank, s.Total)
+		t.Errorf("late tie of %s (rank %d) ranks %d of %d", last.Player.ID, last.Rank, s.Rank, s.Total)
 	}
 
 	// The bottom player jumps to the cap, after every seeded player there.
-	bottom := table[players-1].PlayerID
+	bottom := table[players-1].Player.ID
 	capped := 0
 	for _, e := range table {
 		if e.Score == leaderboard.MaxScore {
@@ -225,7 +218,7 @@ func TestSeed_SameRandomSeedGivesSameData(t *testing.T) {
 	first := mustOpenDB(t)
 	mustSeed(t, first, january, 3_000, 7)
 	want := readTable(t, first, january)
-	wantNames := names(t, first, want)
+	wantNames := names(want)
 	first.Close()
 
 	store := mustOpenDB(t)
@@ -234,7 +227,7 @@ func TestSeed_SameRandomSeedGivesSameData(t *testing.T) {
 	if !sameEntries(got, want) {
 		t.Fatalf("same seed, different tables:\n got  %s\n want %s", entries(got[:10]), entries(want[:10]))
 	}
-	if gotNames := names(t, store, got); !slices.Equal(gotNames, wantNames) {
+	if gotNames := names(got); !slices.Equal(gotNames, wantNames) {
 		t.Errorf("same seed, different names: %v, want %v", gotNames[:5], wantNames[:5])
 	}
 
@@ -248,7 +241,7 @@ func TestSeed_SameRandomSeedGivesSameData(t *testing.T) {
 	shift := march.Start(time.UTC).Sub(january.Start(time.UTC))
 	same := 0
 	for i := range want {
-		if other[i].PlayerID == want[i].PlayerID && other[i].Score == want[i].Score &&
+		if other[i].Player.ID == want[i].Player.ID && other[i].Score == want[i].Score &&
 			other[i].ReachedAt.Equal(want[i].ReachedAt.Add(shift)) {
 			same++
 		}
@@ -256,7 +249,7 @@ func TestSeed_SameRandomSeedGivesSameData(t *testing.T) {
 	if same > len(want)/100 {
 		t.Errorf("another seed gave %d of %d entries alike", same, len(want))
 	}
-	if again := names(t, store, want); !slices.Equal(again, wantNames) {
+	if again := names(readTable(t, store, january)); !slices.Equal(again, wantNames) {
 		t.Errorf("seeding another month renamed players: %v, want %v", again[:5], wantNames[:5])
 	}
 	if info, err := store.Month(ctx, january); err != nil || info.Participants != 3_000 {
@@ -265,20 +258,11 @@ func TestSeed_SameRandomSeedGivesSameData(t *testing.T) {
 }
 
 // names returns the display names of the table's players, in table order.
-func names(tb testing.TB, store *db.DB, table []leaderboard.RankEntry) []string {
-	tb.Helper()
-	ids := make([]string, len(table))
+func names(table []leaderboard.RankEntry) []string {
+	out := make([]string, len(table))
 	for i, e := range table {
-		ids[i] = e.PlayerID
-	}
-	players, err := store.Players(context.Background(), ids)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		if p, ok := players[id]; ok && p.Name != nil {
-			out[i] = *p.Name
+		if e.Player.Name != nil {
+			out[i] = *e.Player.Name
 		}
 	}
 	return out

@@ -92,22 +92,11 @@ func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, participan
 	if err != nil {
 		return nil, err
 	}
-	var (
-		entries []leaderboard.RankEntry
-		players []leaderboard.Player
-		e       leaderboard.RankEntry
-		name    *string
-	)
-	_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.PlayerID, &name}, func() error {
-		entries = append(entries, e)
-		players = append(players, leaderboard.Player{ID: e.PlayerID, Name: name})
-		name = nil
-		return nil
-	})
+	entries, err := pgx.CollectRows(rows, scanRankEntry)
 	if err != nil {
 		return nil, err
 	}
-	self := slices.IndexFunc(entries, func(e leaderboard.RankEntry) bool { return e.PlayerID == playerID })
+	self := slices.IndexFunc(entries, func(e leaderboard.RankEntry) bool { return e.Player.ID == playerID })
 	if self < 0 {
 		return nil, nil
 	}
@@ -118,8 +107,15 @@ func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, participan
 		Final:     true,
 		Above:     entries[:self],
 		Below:     entries[self+1:],
-		Players:   players,
 	}, nil
+}
+
+// scanRankEntry reads a row of rank, score, reached_at, player_id and the
+// player's name.
+func scanRankEntry(row pgx.CollectableRow) (leaderboard.RankEntry, error) {
+	var e leaderboard.RankEntry
+	err := row.Scan(&e.Rank, &e.Score, &e.ReachedAt, &e.Player.ID, &e.Player.Name)
+	return e, err
 }
 
 // liveStanding reads a standing of month m from its live table, and the
@@ -134,7 +130,6 @@ func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID st
 		status               leaderboard.MonthStatus
 		participants         int
 		aboveRows, belowRows []liveRow
-		players              []leaderboard.Player
 		kind                 int
 		id                   string
 		name                 *string
@@ -151,16 +146,16 @@ func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID st
 				return nil
 			}
 			s = &leaderboard.Standing{Month: m, Total: int(*total)}
-			s.RankEntry = leaderboard.RankEntry{Rank: int(*rank), Score: *score, ReachedAt: *reachedAt, PlayerID: id}
+			s.RankEntry = leaderboard.RankEntry{Rank: int(*rank), Score: *score, ReachedAt: *reachedAt,
+				Player: leaderboard.Player{ID: id, Name: name}}
 		} else {
-			row := liveRow{liveKey: liveKey{score: *score, reachedAt: *reachedAt, seq: *seq}, playerID: id}
+			row := liveRow{liveKey: liveKey{score: *score, reachedAt: *reachedAt, seq: *seq}, player: leaderboard.Player{ID: id, Name: name}}
 			if kind < 0 {
 				aboveRows = append(aboveRows, row)
 			} else {
 				belowRows = append(belowRows, row)
 			}
 		}
-		players = append(players, leaderboard.Player{ID: id, Name: name})
 		name = nil
 		return nil
 	})
@@ -170,13 +165,12 @@ func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID st
 	s.Above = rankRows(nearest(aboveRows, above, func(a, b liveKey) bool { return b.before(a) }), s.Rank, -1)
 	slices.Reverse(s.Above)
 	s.Below = rankRows(nearest(belowRows, below, liveKey.before), s.Rank, +1)
-	s.Players = players
 	return s, status, participants, nil
 }
 
 // FinalRanks calls fn with each entry of closed month m's final ranks and its
 // player, in rank order, streaming them.
-func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry, leaderboard.Player) error) error {
+func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry) error) error {
 	const q = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
 		FROM final_ranks f JOIN players p ON p.id = f.player_id
 		WHERE f.month = $1 ORDER BY f.rank`
@@ -189,14 +183,9 @@ func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leade
 		if err != nil {
 			return err
 		}
-		var (
-			e    leaderboard.RankEntry
-			name *string
-		)
-		_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.PlayerID, &name}, func() error {
-			err := fn(e, leaderboard.Player{ID: e.PlayerID, Name: name})
-			name = nil
-			return err
+		var e leaderboard.RankEntry
+		_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.Player.ID, &e.Player.Name}, func() error {
+			return fn(e)
 		})
 		return err
 	})

@@ -37,7 +37,6 @@ type ResolverRoot interface {
 	MonthInfo() MonthInfoResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
-	RankEntry() RankEntryResolver
 	ScoreResult() ScoreResultResolver
 	Standing() StandingResolver
 }
@@ -165,9 +164,6 @@ type QueryResolver interface {
 	Standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error)
 	Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.Page, error)
 }
-type RankEntryResolver interface {
-	Player(ctx context.Context, obj *leaderboard.RankEntry) (*leaderboard.Player, error)
-}
 type ScoreResultResolver interface {
 	Rank(ctx context.Context, obj *leaderboard.ScoreResult) (*int, error)
 	Error(ctx context.Context, obj *leaderboard.ScoreResult) (*string, error)
@@ -175,8 +171,6 @@ type ScoreResultResolver interface {
 	Month(ctx context.Context, obj *leaderboard.ScoreResult) (*leaderboard.Month, error)
 }
 type StandingResolver interface {
-	Player(ctx context.Context, obj *leaderboard.Standing) (*leaderboard.Player, error)
-
 	Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error)
 }
 
@@ -2382,11 +2376,11 @@ func (ec *executionContext) _RankEntry_player(ctx context.Context, field graphql
 			return ec.fieldContext_RankEntry_player(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RankEntry().Player(ctx, obj)
+			return obj.Player, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Player) graphql.Marshaler {
-			return ec.marshalNPlayer2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPlayer(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.Player) graphql.Marshaler {
+			return ec.marshalNPlayer2githubᚗcomᚋgamebackendᚋleaderboardᚐPlayer(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2396,8 +2390,8 @@ func (ec *executionContext) fieldContext_RankEntry_player(_ context.Context, fie
 	fc = &graphql.FieldContext{
 		Object:     "RankEntry",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Player(ctx, field)
 		},
@@ -2759,11 +2753,11 @@ func (ec *executionContext) _Standing_player(ctx context.Context, field graphql.
 			return ec.fieldContext_Standing_player(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Standing().Player(ctx, obj)
+			return obj.Player, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Player) graphql.Marshaler {
-			return ec.marshalNPlayer2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPlayer(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.Player) graphql.Marshaler {
+			return ec.marshalNPlayer2githubᚗcomᚋgamebackendᚋleaderboardᚐPlayer(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2773,8 +2767,8 @@ func (ec *executionContext) fieldContext_Standing_player(_ context.Context, fiel
 	fc = &graphql.FieldContext{
 		Object:     "Standing",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Player(ctx, field)
 		},
@@ -4685,56 +4679,23 @@ func (ec *executionContext) _RankEntry(ctx context.Context, sel ast.SelectionSet
 		case "rank":
 			out.Values[i] = ec._RankEntry_rank(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "score":
 			out.Values[i] = ec._RankEntry_score(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "reachedAt":
 			out.Values[i] = ec._RankEntry_reachedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "player":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._RankEntry_player(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._RankEntry_player(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5042,43 +5003,10 @@ func (ec *executionContext) _Standing(ctx context.Context, sel ast.SelectionSet,
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "player":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Standing_player(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Standing_player(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "total":
 			out.Values[i] = ec._Standing_total(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -5721,14 +5649,8 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋgamebackendᚋlea
 	return ec._PageInfo(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPlayer2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPlayer(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Player) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Player(ctx, sel, v)
+func (ec *executionContext) marshalNPlayer2githubᚗcomᚋgamebackendᚋleaderboardᚐPlayer(ctx context.Context, sel ast.SelectionSet, v leaderboard.Player) graphql.Marshaler {
+	return ec._Player(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNRankEntry2githubᚗcomᚋgamebackendᚋleaderboardᚐRankEntry(ctx context.Context, sel ast.SelectionSet, v leaderboard.RankEntry) graphql.Marshaler {

@@ -1,6 +1,7 @@
 // Package loaders batches the per-field reads of one GraphQL request: every
-// player name and every live rank the request asks for is read with one query
-// per kind, however many rows the answer has.
+// live rank a submit's results ask for is read in one round trip, however
+// many results there are. (Players need no loader: every rank entry is read
+// with its player's name.)
 package loaders
 
 import (
@@ -20,26 +21,22 @@ const wait = time.Millisecond
 
 // Loaders holds one request's loaders.
 type Loaders struct {
-	players   *dataloadgen.Loader[string, leaderboard.Player]
 	liveRanks *dataloadgen.Loader[leaderboard.PlayerMonth, int]
 }
 
-// New returns fresh loaders reading through the given services.
-func New(players leaderboard.PlayerService, ranks leaderboard.RankService) *Loaders {
-	return &Loaders{
-		players:   dataloadgen.NewMappedLoader(players.Players, dataloadgen.WithWait(wait)),
-		liveRanks: dataloadgen.NewMappedLoader(ranks.LiveRanks, dataloadgen.WithWait(wait)),
-	}
+// New returns fresh loaders reading through the given service.
+func New(ranks leaderboard.RankService) *Loaders {
+	return &Loaders{liveRanks: dataloadgen.NewMappedLoader(ranks.LiveRanks, dataloadgen.WithWait(wait))}
 }
 
 type loadersKey struct{}
 
 // Middleware gives every request fresh loaders, so nothing is cached across
 // requests.
-func Middleware(players leaderboard.PlayerService, ranks leaderboard.RankService) func(http.Handler) http.Handler {
+func Middleware(ranks leaderboard.RankService) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx := context.WithValue(r.Context(), loadersKey{}, New(players, ranks))
+			ctx := context.WithValue(r.Context(), loadersKey{}, New(ranks))
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
@@ -49,24 +46,6 @@ func Middleware(players leaderboard.PlayerService, ranks leaderboard.RankService
 // which is a wiring mistake, not a runtime condition.
 func For(ctx context.Context) *Loaders {
 	return ctx.Value(loadersKey{}).(*Loaders)
-}
-
-// Player returns the player with the given id; a player the store does not
-// know is returned with its id only.
-func (l *Loaders) Player(ctx context.Context, id string) (leaderboard.Player, error) {
-	p, err := l.players.Load(ctx, id)
-	if errors.Is(err, dataloadgen.ErrNotFound) {
-		return leaderboard.Player{ID: id}, nil
-	}
-	return p, err
-}
-
-// PrimePlayers caches players that a top-level read already fetched, so that
-// resolving them reads nothing more.
-func (l *Loaders) PrimePlayers(players []leaderboard.Player) {
-	for _, p := range players {
-		l.players.Prime(p.ID, p)
-	}
 }
 
 // LiveRank returns the player's current rank in the month, or nil when the

@@ -19,41 +19,46 @@ var pg *pgtest.Postgres
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, &pg)) }
 
-// countingPlayers counts the batches that reach the real store.
-type countingPlayers struct {
+// countingRanks counts the batches that reach the real store.
+type countingRanks struct {
 	*db.DB
 	calls atomic.Int64
 	keys  atomic.Int64
 }
 
-func (c *countingPlayers) Players(ctx context.Context, ids []string) (map[string]leaderboard.Player, error) {
+func (c *countingRanks) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (map[leaderboard.PlayerMonth]int, error) {
 	c.calls.Add(1)
-	c.keys.Add(int64(len(ids)))
-	return c.DB.Players(ctx, ids)
+	c.keys.Add(int64(len(keys)))
+	return c.DB.LiveRanks(ctx, keys)
 }
 
-// The players of a ±10 window, resolved concurrently as gqlgen does, are read
-// with one query.
-func TestPlayer_BatchesConcurrentLoads(t *testing.T) {
+// The live ranks of a submit's results, resolved concurrently as gqlgen
+// does, are read in one batch; a player with no score has no rank.
+func TestLiveRank_BatchesConcurrentLoads(t *testing.T) {
 	store := pg.OpenDB(t)
-	name := "Named"
 	events := make([]leaderboard.ScoreEvent, 21)
 	occurred := time.Now().Add(-time.Minute)
 	for i := range events {
-		events[i] = leaderboard.ScoreEvent{EventID: fmt.Sprint(i), PlayerID: fmt.Sprint("p", i), PlayerName: &name,
-			Mode: leaderboard.ModeSet, Value: i, OccurredAt: &occurred}
+		events[i] = leaderboard.ScoreEvent{EventID: fmt.Sprint(i), PlayerID: fmt.Sprint("p", i),
+			Mode: leaderboard.ModeSet, Value: 100 + i, OccurredAt: &occurred}
 	}
 	if _, err := store.SubmitScores(context.Background(), events); err != nil {
 		t.Fatal(err)
 	}
-	counting := &countingPlayers{DB: store}
-	l := loaders.New(counting, store)
+	month := leaderboard.MonthOf(occurred, time.UTC)
+	counting := &countingRanks{DB: store}
+	l := loaders.New(counting)
 	var wg sync.WaitGroup
-	for i := range 22 { // 21 players and one who does not exist
+	for i := range 22 { // 21 players and one who has no score
 		wg.Go(func() {
-			p, err := l.Player(context.Background(), fmt.Sprint("p", i))
-			if err != nil || p.ID != fmt.Sprint("p", i) || (i < 21 && (p.Name == nil || *p.Name != name)) {
-				t.Errorf("player p%d: %+v, %v", i, p, err)
+			rank, err := l.LiveRank(context.Background(), leaderboard.PlayerMonth{Month: month, PlayerID: fmt.Sprint("p", i)})
+			switch {
+			case err != nil:
+				t.Errorf("rank of p%d: %v", i, err)
+			case i < 21 && (rank == nil || *rank != 21-i):
+				t.Errorf("rank of p%d: %v, want %d", i, rank, 21-i)
+			case i == 21 && rank != nil:
+				t.Errorf("rank of a player with no score: %d", *rank)
 			}
 		})
 	}

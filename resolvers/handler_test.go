@@ -53,10 +53,6 @@ func (f *fakeStore) LiveRanks(context.Context, []leaderboard.PlayerMonth) (map[l
 	return map[leaderboard.PlayerMonth]int{}, f.ranksErr
 }
 
-func (f *fakeStore) Players(context.Context, []string) (map[string]leaderboard.Player, error) {
-	return map[string]leaderboard.Player{}, nil
-}
-
 const serverToken = "server-token"
 
 // serve runs one GraphQL request against resolvers over store, as the
@@ -66,7 +62,7 @@ func serve(t *testing.T, store *fakeStore, token, query string) (int, http.Heade
 	r := &resolvers.Resolver{StandingService: store, MonthService: store, ScoreService: store,
 		Logger: slog.New(slog.DiscardHandler)}
 	h := auth.New(auth.Config{ServerToken: serverToken}).Middleware(
-		loaders.Middleware(store, store)(resolvers.NewHandler(r, resolvers.HandlerOptions{})))
+		loaders.Middleware(store)(resolvers.NewHandler(r, resolvers.HandlerOptions{})))
 	body, _ := json.Marshal(map[string]any{"query": query})
 	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
 	req.Header.Set("Content-Type", "application/json")

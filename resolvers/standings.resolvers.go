@@ -12,7 +12,6 @@ import (
 	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/graph"
 	"github.com/gamebackend/leaderboard/graph/model"
-	"github.com/gamebackend/leaderboard/loaders"
 )
 
 func (r *leaderboardConnectionResolver) PageInfo(ctx context.Context, obj *leaderboard.Page) (*model.PageInfo, error) {
@@ -54,16 +53,6 @@ func (r *queryResolver) Leaderboard(ctx context.Context, month leaderboard.Month
 	return r.StandingService.Leaderboard(ctx, month, n, cursor)
 }
 
-func (r *rankEntryResolver) Player(ctx context.Context, obj *leaderboard.RankEntry) (*leaderboard.Player, error) {
-	p, err := loaders.For(ctx).Player(ctx, obj.PlayerID)
-	return &p, err
-}
-
-func (r *standingResolver) Player(ctx context.Context, obj *leaderboard.Standing) (*leaderboard.Player, error) {
-	p, err := loaders.For(ctx).Player(ctx, obj.PlayerID)
-	return &p, err
-}
-
 func (r *standingResolver) Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error) {
 	a, err := intArg("above", above, leaderboard.DefaultNeighbours, 0, leaderboard.MaxNeighbours)
 	if err != nil {
@@ -84,13 +73,10 @@ func (r *Resolver) LeaderboardEdge() graph.LeaderboardEdgeResolver {
 	return &leaderboardEdgeResolver{r}
 }
 
-func (r *Resolver) RankEntry() graph.RankEntryResolver { return &rankEntryResolver{r} }
-
 func (r *Resolver) Standing() graph.StandingResolver { return &standingResolver{r} }
 
 type (
 	leaderboardConnectionResolver struct{ *Resolver }
 	leaderboardEdgeResolver       struct{ *Resolver }
-	rankEntryResolver             struct{ *Resolver }
 	standingResolver              struct{ *Resolver }
 )

@@ -38,7 +38,6 @@ type Config struct {
 	Standings     leaderboard.StandingService
 	Months        leaderboard.MonthService
 	Scores        leaderboard.ScoreService
-	Players       leaderboard.PlayerService
 	Ranks         leaderboard.RankService
 	Closer        leaderboard.Closer
 	Exporter      leaderboard.StandingsExporter
@@ -124,7 +123,7 @@ func New(cfg Config) *Server {
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
 	authn := auth.New(cfg.Auth)
-	withLoaders := loaders.Middleware(cfg.Players, cfg.Ranks)
+	withLoaders := loaders.Middleware(cfg.Ranks)
 
 	mux := http.NewServeMux()
 	route := func(pattern string, h http.Handler) {

@@ -41,10 +41,6 @@ func (services) LiveRanks(context.Context, []leaderboard.PlayerMonth) (map[leade
 	return nil, nil
 }
 
-func (services) Players(context.Context, []string) (map[string]leaderboard.Player, error) {
-	return nil, nil
-}
-
 func (services) ExportStandings(_ context.Context, m leaderboard.Month, w io.Writer) error {
 	if m.Month() == 11 {
 		return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is OPEN", m)
@@ -57,7 +53,7 @@ func (services) ExportStandings(_ context.Context, m leaderboard.Month, w io.Wri
 func start(t *testing.T, ping func(context.Context) error, ready func() bool) string {
 	t.Helper()
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Players: services{}, Ranks: services{},
+		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
 		Exporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
 		Logger: slog.New(slog.DiscardHandler),
 	})
@@ -151,7 +147,7 @@ func TestServer_RequestIDAndAMetricsListenerOfItsOwn(t *testing.T) {
 	metricsAddr := free.Addr().String()
 	free.Close()
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Players: services{}, Ranks: services{},
+		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
 		Ping: func(context.Context) error { return nil }, MetricsAddr: metricsAddr, Logger: slog.New(slog.DiscardHandler),
 	})
 	if err := s.Open(); err != nil {
@@ -189,7 +185,7 @@ func TestLogHandler_AddsTheRequestID(t *testing.T) {
 	var out strings.Builder
 	logger := slog.New(server.LogHandler(slog.NewTextHandler(&out, nil)))
 	h := server.New(server.Config{Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{},
-		Players: services{}, Ranks: services{}, Ping: func(ctx context.Context) error {
+		Ranks: services{}, Ping: func(ctx context.Context) error {
 			logger.InfoContext(ctx, "pinged")
 			return nil
 		}, Logger: logger})
