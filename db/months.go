@@ -92,7 +92,8 @@ func (db *DB) Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, e
 	return out, nil
 }
 
-// openMonth makes sure month m has its row and its scores partition. Many
+// openMonth makes sure month m has its row and its partitions of scores and
+// score_events. Many
 // servers may send a month's first events at once: an advisory lock lets one
 // of them create the partition while the others wait and then find it.
 func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
@@ -101,10 +102,12 @@ func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
 		if _, err := tx.Exec(ctx, lock, m.Year()*100+int(m.Month())); err != nil {
 			return err
 		}
-		create := fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s PARTITION OF scores FOR VALUES IN (%s)`,
-			pgx.Identifier{partitionName("scores", m)}.Sanitize(), dateLiteral(m))
-		if _, err := tx.Exec(ctx, create); err != nil {
-			return err
+		for _, table := range []string{"scores", "score_events"} {
+			create := fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s PARTITION OF %s FOR VALUES IN (%s)`,
+				pgx.Identifier{partitionName(table, m)}.Sanitize(), table, dateLiteral(m))
+			if _, err := tx.Exec(ctx, create); err != nil {
+				return err
+			}
 		}
 		const insert = `INSERT INTO months (month, ends_at) VALUES ($1, $2) ON CONFLICT (month) DO NOTHING`
 		_, err := tx.Exec(ctx, insert, m.Date(), m.End(db.loc))

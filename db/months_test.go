@@ -206,13 +206,22 @@ func TestMigrate_DownAndUpAgain(t *testing.T) {
 	if err != nil || latest < 2 {
 		t.Fatalf("schema version %d, %v", latest, err)
 	}
+	// Down one and up again keep the data; down all drops it.
 	for _, step := range []struct {
-		dir  db.MigrateDirection
-		want uint
-	}{{db.MigrateDownOne, latest - 1}, {db.MigrateUp, latest}, {db.MigrateDownAll, 0}, {db.MigrateUp, latest}} {
+		dir    db.MigrateDirection
+		want   uint
+		events int
+	}{{db.MigrateDownOne, latest - 1, 1}, {db.MigrateUp, latest, 1}, {db.MigrateDownAll, 0, -1}, {db.MigrateUp, latest, 0}} {
 		version, dirty, err := db.Migrate(pg.URL, step.dir)
 		if err != nil || dirty || version != step.want {
 			t.Fatalf("migrate %v: version %d dirty %t err %v, want version %d", step.dir, version, dirty, err, step.want)
+		}
+		if step.events < 0 {
+			continue // no tables
+		}
+		var events int
+		if err := mustConn(t).QueryRow(context.Background(), `SELECT count(*) FROM score_events`).Scan(&events); err != nil || events != step.events {
+			t.Fatalf("after migrate %v: %d events, %v; want %d", step.dir, events, err, step.events)
 		}
 	}
 }

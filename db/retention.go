@@ -12,9 +12,10 @@ import (
 // DropOldMonths drops every CLOSED month more than retain months before the
 // current one whose settlement messages were all delivered (or that has
 // none), and returns them. A month goes whole, in one transaction: its
-// partitions of scores and final_ranks are detached and dropped, never
-// emptied row by row, and its counters, events, messages and corrections
-// are deleted with its row.
+// partitions of scores, score_events and final_ranks are detached and
+// dropped, never emptied row by row; its rank counters (at most a row per
+// score, per hundred scores and per score and hour), messages and
+// corrections are deleted with its row.
 func (db *DB) DropOldMonths(ctx context.Context, retain int) ([]leaderboard.Month, error) {
 	cutoff := leaderboard.MonthOf(db.now(), db.loc)
 	for range retain {
@@ -54,10 +55,13 @@ func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) error {
 		return err
 	}
 	scores := pgx.Identifier{partitionName("scores", m)}.Sanitize()
+	events := pgx.Identifier{partitionName("score_events", m)}.Sanitize()
 	ranks := finalRanksTable(m, version)
 	steps := []string{
 		`ALTER TABLE scores DETACH PARTITION ` + scores,
 		`DROP TABLE ` + scores,
+		`ALTER TABLE score_events DETACH PARTITION ` + events,
+		`DROP TABLE ` + events,
 		`ALTER TABLE final_ranks DETACH PARTITION ` + ranks,
 		`DROP TABLE ` + ranks,
 	}
@@ -66,7 +70,7 @@ func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) error {
 			return err
 		}
 	}
-	for _, table := range []string{"score_block_counts", "score_counts", "score_hour_counts", "score_events", "months"} {
+	for _, table := range []string{"score_block_counts", "score_counts", "score_hour_counts", "months"} {
 		if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE month = $1`, m.Date()); err != nil {
 			return err
 		}
