@@ -6,7 +6,7 @@
 -- carries its first attempt's occurredAt, so it lands in the same month).
 ALTER TABLE score_events RENAME TO score_events_unpartitioned;
 ALTER INDEX score_events_pkey RENAME TO score_events_unpartitioned_pkey;
-ALTER INDEX score_events_player_idx RENAME TO score_events_unpartitioned_player_idx;
+DROP INDEX score_events_player_idx;
 
 CREATE TABLE score_events (
     event_id    TEXT COLLATE "C" NOT NULL,
@@ -22,7 +22,8 @@ CREATE TABLE score_events (
     PRIMARY KEY (event_id, month)
 ) PARTITION BY LIST (month);
 
-CREATE INDEX score_events_player_idx ON score_events (player_id);
+-- No index by player: no code reads one, and each index costs every event a
+-- write. An audit of one player scans the months it asks for.
 
 -- One partition per month that has a row or an event, as the service makes
 -- them when a month opens (score_events_YYYY_MM).
