@@ -294,7 +294,6 @@ func TestExportStandings_StreamsTheFinalRanksInOrder(t *testing.T) {
 func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
 	store := mustOpenDB(t, db.WithSettlement(true))
 	submitTable(t, store, 4)
-	mustClose(t, store, november)
 	later := func(months int) *db.DB {
 		s, err := db.Open(context.Background(), pg.URL,
 			db.WithClock(func() time.Time { return testNow.AddDate(0, months, 0) }), db.WithSettlement(true))
@@ -304,6 +303,13 @@ func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
 		t.Cleanup(s.Close)
 		return s
 	}
+	// A reader that read the month live, and so prepared its statement on
+	// the month's partition, before the close.
+	reader := later(0)
+	if s, err := reader.Standing(context.Background(), november, "p1", 10, 10); err != nil || s == nil {
+		t.Fatalf("live standing before the close: %+v, %v", s, err)
+	}
+	mustClose(t, store, november)
 	// Retaining one month before the current: November goes in January.
 	if dropped, err := later(1).DropOldMonths(context.Background(), 1); err != nil || len(dropped) != 0 {
 		t.Fatalf("in December: dropped %v, %v", dropped, err)
@@ -326,6 +332,9 @@ func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
 		`SELECT count(*) FROM pg_class WHERE relname LIKE '%2026_11%' AND relkind IN ('r', 'p')`).Scan(&tables)
 	if err != nil || tables != 0 {
 		t.Fatalf("%d tables of the month left, %v", tables, err)
+	}
+	if s, err := reader.Standing(context.Background(), november, "p1", 10, 10); err != nil || s != nil {
+		t.Fatalf("a dropped month's standing reads as %+v, %v", s, err)
 	}
 }
 

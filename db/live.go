@@ -96,15 +96,16 @@ func rankRows(rows []liveRow, rank, step int) []leaderboard.RankEntry {
 
 // liveRankSQL returns the SQL expression of the live rank of the key held in
 // the columns score, reached_at, seq, hour and hour_start of row t, in month
-// $1 (see counts.go).
-func liveRankSQL(t string) string {
-	return strings.NewReplacer("{t}", t, "{block}", strconv.Itoa(blockSize)).Replace(`(1
+// $1 (see counts.go), whose scores are in table: scores, or the month's own
+// partition of it (see liveTable).
+func liveRankSQL(t, table string) string {
+	return strings.NewReplacer("{t}", t, "{table}", table, "{block}", strconv.Itoa(blockSize)).Replace(`(1
 	+ (SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1 AND block > {t}.score / {block})
 	+ (SELECT COALESCE(sum(players), 0) FROM score_counts
 		WHERE month = $1 AND score > {t}.score AND score < ({t}.score / {block} + 1) * {block})
 	+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts
 		WHERE month = $1 AND score = {t}.score AND hour < {t}.hour)
-	+ (SELECT count(*) FROM scores
+	+ (SELECT count(*) FROM {table}
 		WHERE month = $1 AND score = {t}.score AND reached_at >= {t}.hour_start
 		AND (reached_at, seq) < ({t}.reached_at, {t}.seq)))`)
 }
@@ -117,25 +118,25 @@ const hourColumnsSQL = `floor(extract(EPOCH FROM reached_at) / 3600)::int AS hou
 // liveAboveSQL returns the rows ranked just above the key in the columns
 // score, reached_at and seq of row t, at most limit of them from each of two
 // index range scans: the rest of the key's own score group, nearest first,
-// and the higher scores, nearest first. A mixed-direction order has no single
-// row-value comparison, hence the two.
-func liveAboveSQL(t, limit string) string {
-	return strings.NewReplacer("{t}", t, "{limit}", limit).Replace(`(SELECT player_id, score, reached_at, seq FROM scores
+// and the higher scores, nearest first, read from table as in liveRankSQL. A
+// mixed-direction order has no single row-value comparison, hence the two.
+func liveAboveSQL(t, limit, table string) string {
+	return strings.NewReplacer("{t}", t, "{limit}", limit, "{table}", table).Replace(`(SELECT player_id, score, reached_at, seq FROM {table}
 			WHERE month = $1 AND score = {t}.score AND (reached_at, seq) < ({t}.reached_at, {t}.seq)
 			ORDER BY reached_at DESC, seq DESC LIMIT {limit})
 		UNION ALL
-		(SELECT player_id, score, reached_at, seq FROM scores
+		(SELECT player_id, score, reached_at, seq FROM {table}
 			WHERE month = $1 AND score > {t}.score
 			ORDER BY score ASC, reached_at DESC, seq DESC LIMIT {limit})`)
 }
 
 // liveBelowSQL is liveAboveSQL's mirror: the rows ranked just below the key.
-func liveBelowSQL(t, limit string) string {
-	return strings.NewReplacer("{t}", t, "{limit}", limit).Replace(`(SELECT player_id, score, reached_at, seq FROM scores
+func liveBelowSQL(t, limit, table string) string {
+	return strings.NewReplacer("{t}", t, "{limit}", limit, "{table}", table).Replace(`(SELECT player_id, score, reached_at, seq FROM {table}
 			WHERE month = $1 AND score = {t}.score AND (reached_at, seq) > ({t}.reached_at, {t}.seq)
 			ORDER BY reached_at ASC, seq ASC LIMIT {limit})
 		UNION ALL
-		(SELECT player_id, score, reached_at, seq FROM scores
+		(SELECT player_id, score, reached_at, seq FROM {table}
 			WHERE month = $1 AND score < {t}.score
 			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT {limit})`)
 }
@@ -145,9 +146,9 @@ const keySQL = `(SELECT $2::int AS score, $3::timestamptz AS reached_at, $4::big
 
 // liveBelowQuery returns up to $5 rows ranked just below the key
 // ($2, $3, $4) in month $1.
-var liveBelowQuery = `SELECT b.*, ` + nameSQL("b") + ` FROM ` + keySQL + ` CROSS JOIN LATERAL (` + liveBelowSQL("k", "$5") + `) AS b`
+var liveBelowQuery = `SELECT b.*, ` + nameSQL("b") + ` FROM ` + keySQL + ` CROSS JOIN LATERAL (` + liveBelowSQL("k", "$5", "scores") + `) AS b`
 
 // liveRankQuery returns the live rank of the key ($2 score, $3 reached_at,
 // $4 seq) in month $1.
-var liveRankQuery = `SELECT ` + liveRankSQL("k") + ` FROM (SELECT score, reached_at, seq, ` + hourColumnsSQL + `
+var liveRankQuery = `SELECT ` + liveRankSQL("k", "scores") + ` FROM (SELECT score, reached_at, seq, ` + hourColumnsSQL + `
 	FROM ` + keySQL + `) AS k`

@@ -299,3 +299,13 @@ func TestSubmitScores_ReusedEventIDWithAnotherPayloadIsRejected(t *testing.T) {
 		t.Errorf("a retry two months later: %+v", r)
 	}
 }
+
+// A month that never opened has no partition of its own: its standings are
+// read through the partitioned parent, and there are none.
+func TestStanding_MonthThatNeverOpenedHasNone(t *testing.T) {
+	store := mustOpenDB(t)
+	mustSubmit(t, store, event("1", "p", leaderboard.ModeSet, 10, at(1)))
+	if s, err := store.Standing(context.Background(), mustMonth("2026-05"), "p", 10, 10); err != nil || s != nil {
+		t.Fatalf("standing in a month that never opened: %+v, %v", s, err)
+	}
+}

@@ -2,10 +2,15 @@ package db
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/gamebackend/leaderboard"
 )
@@ -13,25 +18,79 @@ import (
 // A standing is read with one statement, so that its rank, total and
 // neighbours come from one snapshot without a transaction's round trips.
 
-// liveStandingQuery returns the month's status and, when the player $2 has a
-// score, their row (kind 0) with its rank and the month's total, then up to $3
-// rows above (kind -1) and $4 below (kind 1), each with the player's name.
-var liveStandingQuery = `WITH mo AS (
+// liveStandingSQL returns the statement of a live standing: month $1's
+// status and, when player $2 has a score, their row (kind 0) with its rank and
+// the month's total, then up to aboveLimit rows above (kind -1) and belowLimit
+// below (kind 1), each with the player's name. Scores are read from table:
+// the month's own partition, or scores itself (see liveStanding).
+//
+// PostgreSQL keeps a statement's generic plan only when it is estimated no
+// dearer than planning afresh, and replanning this one cost as much as
+// running it (about 0.6 ms). A LIMIT $n made the generic plan's estimate a
+// tenth of the month, and the partitioned parent made it cover every
+// month's partition, so it was replanned for every read. Written with
+// literal limits against the month's partition, it keeps its generic plan
+// from the sixth read on each connection. See docs/PERFORMANCE.md, "Live
+// ranks: a plan that is kept".
+func liveStandingSQL(table string, aboveLimit, belowLimit int) string {
+	return `WITH mo AS (
 	SELECT status, COALESCE(participants, 0) AS participants FROM months WHERE month = $1
 ), me AS (
-	SELECT score, reached_at, seq, ` + hourColumnsSQL + ` FROM scores WHERE month = $1 AND player_id = $2
+	SELECT score, reached_at, seq, ` + hourColumnsSQL + ` FROM ` + table + ` WHERE month = $1 AND player_id = $2
 ), above AS (
-	SELECT a.* FROM me CROSS JOIN LATERAL (` + liveAboveSQL("me", "$3") + `) AS a
+	SELECT a.* FROM me CROSS JOIN LATERAL (` + liveAboveSQL("me", strconv.Itoa(aboveLimit), table) + `) AS a
 ), below AS (
-	SELECT b.* FROM me CROSS JOIN LATERAL (` + liveBelowSQL("me", "$4") + `) AS b
+	SELECT b.* FROM me CROSS JOIN LATERAL (` + liveBelowSQL("me", strconv.Itoa(belowLimit), table) + `) AS b
 )
-SELECT 0, $2::text, (SELECT name FROM players WHERE id = $2), me.score, me.reached_at, me.seq, ` + liveRankSQL("me") + `,
+SELECT 0, $2::text, (SELECT name FROM players WHERE id = $2), me.score, me.reached_at, me.seq, ` + liveRankSQL("me", table) + `,
 	(` + liveTotalQuery + `), mo.status, mo.participants
 FROM mo LEFT JOIN me ON true
 UNION ALL
 SELECT -1, a.player_id, ` + nameSQL("a") + `, a.score, a.reached_at, a.seq, NULL, NULL, NULL, NULL FROM above a
 UNION ALL
 SELECT 1, b.player_id, ` + nameSQL("b") + `, b.score, b.reached_at, b.seq, NULL, NULL, NULL, NULL FROM below b`
+}
+
+// neighbourLimits are the row limits live standing statements are written
+// with: a request's count of neighbours is read with the smallest that holds
+// it, so that few statements are prepared on each connection.
+var neighbourLimits = []int{0, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours}
+
+// neighbourLimit returns the smallest of neighbourLimits that holds n.
+func neighbourLimit(n int) int {
+	for _, l := range neighbourLimits {
+		if n <= l {
+			return l
+		}
+	}
+	return neighbourLimits[len(neighbourLimits)-1]
+}
+
+// partitionTable stands for the month's partition in liveStandingTemplates.
+const partitionTable = "{partition}"
+
+// liveStandingTemplates holds liveStandingSQL for every pair of
+// neighbourLimits, read from partitionTable.
+var liveStandingTemplates = func() map[[2]int]string {
+	qs := map[[2]int]string{}
+	for _, a := range neighbourLimits {
+		for _, b := range neighbourLimits {
+			qs[[2]int{a, b}] = liveStandingSQL(partitionTable, a, b)
+		}
+	}
+	return qs
+}()
+
+// liveStandingQuery returns the live standing statement of month m with room
+// for above and below neighbours, read from the month's partition of scores,
+// or from scores itself when fromParent is set.
+func liveStandingQuery(m leaderboard.Month, above, below int, fromParent bool) string {
+	table := "scores"
+	if !fromParent {
+		table = pgx.Identifier{partitionName("scores", m)}.Sanitize()
+	}
+	return strings.ReplaceAll(liveStandingTemplates[[2]int{neighbourLimit(above), neighbourLimit(below)}], partitionTable, table)
+}
 
 // nameSQL returns the SQL expression of the name of the player of row t. A
 // subquery per row, unlike a join, stays an index lookup in a generic plan,
@@ -119,9 +178,20 @@ func scanRankEntry(row pgx.CollectableRow) (leaderboard.RankEntry, error) {
 }
 
 // liveStanding reads a standing of month m from its live table, and the
-// month's status ("" when it never opened) and frozen participants.
+// month's status ("" when it never opened) and frozen participants. It reads
+// the month's own partition; a month without one (never opened, or dropped)
+// is read through the partitioned parent, which answers for it as for any.
 func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, leaderboard.MonthStatus, int, error) {
-	rows, err := db.pool.Query(ctx, liveStandingQuery, m.Date(), playerID, above, below)
+	s, status, participants, err := db.liveStandingFrom(ctx, liveStandingQuery(m, above, below, false), m, playerID, above, below)
+	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == pgerrcode.UndefinedTable {
+		return db.liveStandingFrom(ctx, liveStandingQuery(m, above, below, true), m, playerID, above, below)
+	}
+	return s, status, participants, err
+}
+
+// liveStandingFrom runs liveStanding's statement q.
+func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, leaderboard.MonthStatus, int, error) {
+	rows, err := db.pool.Query(ctx, q, m.Date(), playerID)
 	if err != nil {
 		return nil, "", 0, err
 	}
