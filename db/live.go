@@ -42,11 +42,19 @@ type liveRow struct {
 	player leaderboard.Player
 }
 
-const (
-	// liveTopQuery returns the first $2 rows of the table.
-	liveTopQuery = `SELECT s.player_id, s.score, s.reached_at, s.seq, (SELECT name FROM players WHERE id = s.player_id)
-		FROM scores s WHERE s.month = $1 ORDER BY s.score DESC, s.reached_at ASC, s.seq ASC LIMIT $2`
-)
+// monthTable returns month m's partition of scores as an SQL identifier. The
+// live reads name it rather than the partitioned parent, so that PostgreSQL
+// keeps their generic plans (see liveStandingSQL); they run only on months
+// that are open, or closing, and so have one.
+func monthTable(m leaderboard.Month) string {
+	return pgx.Identifier{partitionName("scores", m)}.Sanitize()
+}
+
+// liveTopQuery returns the first limit rows of table, month $1's partition.
+func liveTopQuery(table string, limit int) string {
+	return `SELECT s.player_id, s.score, s.reached_at, s.seq, (SELECT name FROM players WHERE id = s.player_id)
+		FROM ` + table + ` s WHERE s.month = $1 ORDER BY s.score DESC, s.reached_at ASC, s.seq ASC LIMIT ` + strconv.Itoa(limit)
+}
 
 // liveTotalQuery returns the players ranked live in month $1.
 var liveTotalQuery = `SELECT ` + liveTotalSQL("$1")
@@ -144,11 +152,31 @@ func liveBelowSQL(t, limit, table string) string {
 // keySQL is a row k holding the key ($2 score, $3 reached_at, $4 seq).
 const keySQL = `(SELECT $2::int AS score, $3::timestamptz AS reached_at, $4::bigint AS seq) AS k`
 
-// liveBelowQuery returns up to $5 rows ranked just below the key
-// ($2, $3, $4) in month $1.
-var liveBelowQuery = `SELECT b.*, ` + nameSQL("b") + ` FROM ` + keySQL + ` CROSS JOIN LATERAL (` + liveBelowSQL("k", "$5", "scores") + `) AS b`
+// liveBelowQuery returns up to limit rows ranked just below the key
+// ($2, $3, $4) in table, month $1's partition.
+func liveBelowQuery(table string, limit int) string {
+	return `SELECT b.*, ` + nameSQL("b") + ` FROM ` + keySQL + ` CROSS JOIN LATERAL (` + liveBelowSQL("k", strconv.Itoa(limit), table) + `) AS b`
+}
 
-// liveRankQuery returns the live rank of the key ($2 score, $3 reached_at,
-// $4 seq) in month $1.
-var liveRankQuery = `SELECT ` + liveRankSQL("k", "scores") + ` FROM (SELECT score, reached_at, seq, ` + hourColumnsSQL + `
+// liveRankQuery returns the statement of the live rank of the key ($2 score,
+// $3 reached_at, $4 seq) in table, month $1's partition.
+func liveRankQuery(table string) string {
+	return `SELECT ` + liveRankSQL("k", table) + ` FROM (SELECT score, reached_at, seq, ` + hourColumnsSQL + `
 	FROM ` + keySQL + `) AS k`
+}
+
+// pageLimits are the row limits live pages are read with: a page of first
+// entries reads first+1 rows (the extra one tells whether another page
+// follows) with the smallest limit that holds them, so that few statements
+// are prepared on each connection.
+var pageLimits = []int{11, 26, 51, 101, 251, leaderboard.MaxPageSize + 1}
+
+// pageLimit returns the smallest of pageLimits that holds n.
+func pageLimit(n int) int {
+	for _, l := range pageLimits {
+		if n <= l {
+			return l
+		}
+	}
+	return n
+}

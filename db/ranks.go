@@ -75,9 +75,10 @@ func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, a
 // ranked by counting afresh: ranks move while the month is open, so the
 // rank the cursor carries may be stale.
 func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.Edge, bool, error) {
-	q, args := liveTopQuery, []any{m.Date(), first + 1}
+	table, limit := monthTable(m), pageLimit(first+1)
+	q, args := liveTopQuery(table, limit), []any{m.Date()}
 	if after != nil {
-		q, args = liveBelowQuery, []any{m.Date(), after.key.score, after.key.reachedAt, after.key.seq, first + 1}
+		q, args = liveBelowQuery(table, limit), []any{m.Date(), after.key.score, after.key.reachedAt, after.key.seq}
 	}
 	result, err := tx.Query(ctx, q, args...)
 	if err != nil {
@@ -95,7 +96,7 @@ func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, af
 	}
 	firstRank := 1
 	if after != nil {
-		if err := tx.QueryRow(ctx, liveRankQuery, liveRankArgs(m, rows[0].liveKey)...).Scan(&firstRank); err != nil {
+		if err := tx.QueryRow(ctx, liveRankQuery(table), liveRankArgs(m, rows[0].liveKey)...).Scan(&firstRank); err != nil {
 			return nil, false, err
 		}
 	}
@@ -172,9 +173,15 @@ func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (ma
 			row  liveRow
 		)
 		batch := &pgx.Batch{}
+		queries := map[leaderboard.Month]string{}
 		_, err = pgx.ForEachRow(rows, []any{&date, &row.player.ID, &row.score, &row.reachedAt, &row.seq}, func() error {
 			key := leaderboard.PlayerMonth{Month: leaderboard.MonthFromDate(date), PlayerID: row.player.ID}
-			batch.Queue(liveRankQuery, liveRankArgs(key.Month, row.liveKey)...).QueryRow(func(r pgx.Row) error {
+			q, ok := queries[key.Month]
+			if !ok {
+				q = liveRankQuery(monthTable(key.Month))
+				queries[key.Month] = q
+			}
+			batch.Queue(q, liveRankArgs(key.Month, row.liveKey)...).QueryRow(func(r pgx.Row) error {
 				var rank int
 				err := r.Scan(&rank)
 				ranks[key] = rank

@@ -87,7 +87,7 @@ var liveStandingTemplates = func() map[[2]int]string {
 func liveStandingQuery(m leaderboard.Month, above, below int, fromParent bool) string {
 	table := "scores"
 	if !fromParent {
-		table = pgx.Identifier{partitionName("scores", m)}.Sanitize()
+		table = monthTable(m)
 	}
 	return strings.ReplaceAll(liveStandingTemplates[[2]int{neighbourLimit(above), neighbourLimit(below)}], partitionTable, table)
 }
