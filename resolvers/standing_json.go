@@ -1,0 +1,245 @@
+package resolvers
+
+import (
+	"context"
+	"io"
+	"strconv"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/graph/scalar"
+)
+
+// A standing is the hottest read: a player opens the event screen and asks
+// for their rank and twenty neighbours, served from memory once the month is
+// closed. gqlgen marshals every field of it through its generic machinery (a
+// field context, a context value and @defer bookkeeping per field and
+// object, a goroutine per list element), which cost more CPU than finding
+// the standing. So a standing or myRank field whose selection holds only
+// fields of Standing, RankEntry and Player (aliases and __typename too; no
+// fragments, no directives, no repeated keys, valid neighbour counts) is
+// answered by writeStandingsDirectly: the same resolver, then the JSON
+// written in selection order with gqlgen's own scalar marshallers. Any other
+// selection, and any argument gqlgen must report on, goes through gqlgen
+// unchanged. standing_json_test.go holds the two to byte-identical answers.
+
+// selection is a compiled selection set: the fields to write, in order.
+type selection []selectedField
+
+// selectedField is one field of a selection.
+type selectedField struct {
+	key          string    // the response key: the alias, or the field's name
+	name         string    // the schema field
+	sub          selection // the selection of player and neighbours
+	above, below int       // the counts of neighbours
+}
+
+// standingFields are the fields of each object type a direct standing writes.
+var standingFields = map[string]map[string]string{
+	"Standing":  {"month": "", "rank": "", "score": "", "reachedAt": "", "player": "Player", "total": "", "final": "", "neighbours": "RankEntry", "__typename": ""},
+	"RankEntry": {"rank": "", "score": "", "reachedAt": "", "player": "Player", "__typename": ""},
+	"Player":    {"id": "", "name": "", "__typename": ""},
+}
+
+// compileSelection compiles set, a selection on type typ, or reports that it
+// holds something only gqlgen answers.
+func compileSelection(set ast.SelectionSet, typ string, vars map[string]any) (selection, bool) {
+	out := make(selection, 0, len(set))
+	for _, s := range set {
+		f, ok := s.(*ast.Field)
+		if !ok || len(f.Directives) > 0 {
+			return nil, false
+		}
+		subType, known := standingFields[typ][f.Name]
+		if !known || repeatsKey(out, f.Alias) {
+			return nil, false
+		}
+		field := selectedField{key: f.Alias, name: f.Name}
+		if f.Name == "neighbours" {
+			if field.above, field.below, ok = neighbourArgs(f, vars); !ok {
+				return nil, false
+			}
+		}
+		if subType != "" {
+			if field.sub, ok = compileSelection(f.SelectionSet, subType, vars); !ok {
+				return nil, false
+			}
+		}
+		out = append(out, field)
+	}
+	return out, true
+}
+
+func repeatsKey(sel selection, key string) bool {
+	for _, f := range sel {
+		if f.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// neighbourArgs returns the counts a neighbours field asks for, as the
+// neighbours resolver reads them, or false when gqlgen or the resolver would
+// report an error on them.
+func neighbourArgs(f *ast.Field, vars map[string]any) (above, below int, ok bool) {
+	args := f.ArgumentMap(vars)
+	count := func(name string) (int, bool) {
+		var n *int
+		if v := args[name]; v != nil {
+			i, err := graphql.UnmarshalInt(v)
+			if err != nil {
+				return 0, false
+			}
+			n = &i
+		}
+		c, err := intArg(name, n, leaderboard.DefaultNeighbours, 0, leaderboard.MaxNeighbours)
+		return c, err == nil
+	}
+	above, okAbove := count("above")
+	below, okBelow := count("below")
+	return above, below, okAbove && okBelow
+}
+
+// writeStandingsDirectly is a root field middleware: it answers the standing
+// and myRank fields it can (see above) and passes every other to next.
+func (r *Resolver) writeStandingsDirectly(ctx context.Context, next graphql.RootResolver) (answer graphql.Marshaler) {
+	root, opCtx := graphql.GetRootFieldContext(ctx), graphql.GetOperationContext(ctx)
+	if root == nil || opCtx.Operation.Operation != ast.Query || len(root.Field.Directives) > 0 ||
+		(root.Field.Name != "standing" && root.Field.Name != "myRank") {
+		return next(ctx)
+	}
+	sel, ok := compileSelection(root.Field.Selections, "Standing", opCtx.Variables)
+	if !ok {
+		return next(ctx)
+	}
+	args := root.Field.ArgumentMap(opCtx.Variables)
+	month, err := scalar.UnmarshalMonth(args["month"])
+	if err != nil {
+		return next(ctx)
+	}
+	resolve := func(ctx context.Context) (*leaderboard.Standing, error) {
+		return r.Query().MyRank(ctx, month)
+	}
+	if root.Field.Name == "standing" {
+		playerID, err := graphql.UnmarshalID(args["playerId"])
+		if err != nil {
+			return next(ctx)
+		}
+		args = map[string]any{"month": month, "playerId": playerID}
+		resolve = func(ctx context.Context) (*leaderboard.Standing, error) {
+			return r.Query().Standing(ctx, month, playerID)
+		}
+	} else {
+		args = map[string]any{"month": month}
+	}
+	// The field context gqlgen would have made: errors take their path from
+	// it, and the resolver reads the selection of neighbours from it.
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Query", Field: root.Field, Args: args, IsMethod: true, IsResolver: true,
+	})
+	defer func() {
+		if p := recover(); p != nil {
+			graphql.AddError(ctx, opCtx.Recover(ctx, p))
+			answer = graphql.Null
+		}
+	}()
+	res, err := opCtx.ResolverMiddleware(ctx, func(ctx context.Context) (any, error) { return resolve(ctx) })
+	if err != nil {
+		graphql.AddError(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	s, _ := res.(*leaderboard.Standing)
+	if s == nil {
+		return graphql.Null
+	}
+	return graphql.WriterFunc(func(w io.Writer) { writeStanding(w, sel, s) })
+}
+
+// writeStanding writes the JSON object of s for sel.
+func writeStanding(w io.Writer, sel selection, s *leaderboard.Standing) {
+	writeObject(w, sel, func(f selectedField) {
+		switch f.name {
+		case "month":
+			scalar.MarshalMonth(s.Month).MarshalGQL(w)
+		case "total":
+			writeInt(w, s.Total)
+		case "final":
+			graphql.MarshalBoolean(s.Final).MarshalGQL(w)
+		case "neighbours":
+			io.WriteString(w, "[")
+			for i, e := range s.Neighbours(f.above, f.below) {
+				if i > 0 {
+					io.WriteString(w, ",")
+				}
+				writeRankEntry(w, f.sub, &e)
+			}
+			io.WriteString(w, "]")
+		case "__typename":
+			graphql.MarshalString("Standing").MarshalGQL(w)
+		default:
+			writeRankEntryField(w, f, &s.RankEntry)
+		}
+	})
+}
+
+// writeRankEntry writes the JSON object of e for sel.
+func writeRankEntry(w io.Writer, sel selection, e *leaderboard.RankEntry) {
+	writeObject(w, sel, func(f selectedField) {
+		if f.name == "__typename" {
+			graphql.MarshalString("RankEntry").MarshalGQL(w)
+			return
+		}
+		writeRankEntryField(w, f, e)
+	})
+}
+
+// writeRankEntryField writes the value of a field Standing shares with
+// RankEntry.
+func writeRankEntryField(w io.Writer, f selectedField, e *leaderboard.RankEntry) {
+	switch f.name {
+	case "rank":
+		writeInt(w, e.Rank)
+	case "score":
+		writeInt(w, e.Score)
+	case "reachedAt":
+		scalar.MarshalTime(e.ReachedAt).MarshalGQL(w)
+	case "player":
+		writeObject(w, f.sub, func(f selectedField) {
+			switch f.name {
+			case "id":
+				graphql.MarshalID(e.Player.ID).MarshalGQL(w)
+			case "name":
+				if e.Player.Name == nil {
+					io.WriteString(w, "null")
+				} else {
+					graphql.MarshalString(*e.Player.Name).MarshalGQL(w)
+				}
+			case "__typename":
+				graphql.MarshalString("Player").MarshalGQL(w)
+			}
+		})
+	}
+}
+
+// writeObject writes a JSON object of sel's keys, each value written by
+// value.
+func writeObject(w io.Writer, sel selection, value func(selectedField)) {
+	io.WriteString(w, "{")
+	for i, f := range sel {
+		if i > 0 {
+			io.WriteString(w, ",")
+		}
+		graphql.MarshalString(f.key).MarshalGQL(w)
+		io.WriteString(w, ":")
+		value(f)
+	}
+	io.WriteString(w, "}")
+}
+
+func writeInt(w io.Writer, n int) {
+	var b [20]byte
+	w.Write(strconv.AppendInt(b[:0], int64(n), 10))
+}

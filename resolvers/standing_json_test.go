@@ -1,0 +1,170 @@
+package resolvers
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
+	"github.com/gamebackend/leaderboard/graph"
+)
+
+// standingStore answers every standing with its standing, or its error.
+type standingStore struct {
+	leaderboard.StandingService
+	standing *leaderboard.Standing
+	err      error
+}
+
+func (s standingStore) Standing(context.Context, leaderboard.Month, string, int, int) (*leaderboard.Standing, error) {
+	return s.standing, s.err
+}
+
+// testStanding is a standing with 12 neighbours on each side, names that
+// need escaping, a player with no name, and times with nanoseconds.
+func testStanding() *leaderboard.Standing {
+	month, _ := leaderboard.ParseMonth("2026-10")
+	names := []string{`Quote "q"`, `Back\slash`, "Line\nbreak\ttab", "Ünïcødé ✓ \u2028", "<b>&amp;</b>", "\x01ctl"}
+	entry := func(rank int) leaderboard.RankEntry {
+		e := leaderboard.RankEntry{Rank: rank, Score: 10000 - rank*3,
+			ReachedAt: time.Date(2026, 10, 3, 4, 5, 6, rank*1001, time.FixedZone("X", 3600)),
+			Player:    leaderboard.Player{ID: "p-" + string(rune('a'+rank%26))}}
+		if rank%7 != 0 {
+			e.Player.Name = &names[rank%len(names)]
+		}
+		return e
+	}
+	s := &leaderboard.Standing{Month: month, Total: 1000, Final: true, RankEntry: entry(100)}
+	for r := 88; r < 100; r++ {
+		s.Above = append(s.Above, entry(r))
+	}
+	for r := 101; r <= 112; r++ {
+		s.Below = append(s.Below, entry(r))
+	}
+	return s
+}
+
+// answer runs one request through a handler and returns its status and body.
+func answer(t *testing.T, h http.Handler, token, query string, vars map[string]any) (int, string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w.Code, w.Body.String()
+}
+
+// A standing written directly is the answer gqlgen gives, byte for byte,
+// whatever the selection, the arguments, the store's answer and the caller.
+func TestWriteStandingsDirectly_AnswersAsGqlgen(t *testing.T) {
+	secret := []byte("a-secret-of-at-least-32-bytes-long!!")
+	playerToken, err := auth.PlayerToken(secret, "p-me", time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	handlers := func(store standingStore) (direct, viaGqlgen http.Handler) {
+		r := &Resolver{StandingService: store, Logger: slog.New(slog.DiscardHandler)}
+		authn := auth.New(auth.Config{JWTSecret: secret}).Middleware
+		return authn(NewHandler(r, HandlerOptions{})), authn(NewHandler(r, HandlerOptions{viaGqlgen: true}))
+	}
+	const all = `month rank score reachedAt total final __typename
+		player { id name __typename }
+		neighbours { rank score reachedAt __typename player { id name __typename } }`
+	for _, c := range []struct {
+		name  string
+		query string
+		vars  map[string]any
+		token string
+		store standingStore
+	}{
+		{"every field", `{ standing(month: "2026-10", playerId: "p-x") { ` + all + ` } }`, nil, "", standingStore{standing: testStanding()}},
+		{"variables, aliases, two lists", `query Q($m: Month!, $p: ID!, $a: Int, $b: Int) {
+			mine: standing(month: $m, playerId: $p) {
+				r: rank, s: score, who: player { n: name, i: id }
+				up: neighbours(above: $a, below: 0) { rank player { name } }
+				down: neighbours(above: 0, below: $b) { rank }
+				all: neighbours(above: 50, below: 50) { rank }
+			} }`, map[string]any{"m": "2026-10", "p": "p-x", "a": 3, "b": 12}, "", standingStore{standing: testStanding()}},
+		{"variable counts left out", `query Q($a: Int) { standing(month: "2026-10", playerId: "p-x") { neighbours(above: $a) { rank } } }`,
+			nil, "", standingStore{standing: testStanding()}},
+		{"explicit null count", `{ standing(month: "2026-10", playerId: "p-x") { neighbours(above: null, below: 2) { rank } } }`,
+			nil, "", standingStore{standing: testStanding()}},
+		{"numeric player id", `{ standing(month: "2026-10", playerId: 123) { rank } }`, nil, "", standingStore{standing: testStanding()}},
+		{"count out of range", `{ standing(month: "2026-10", playerId: "p-x") { rank neighbours(above: 51) { rank } } }`,
+			nil, "", standingStore{standing: testStanding()}},
+		{"negative count in a variable", `query Q($b: Int) { standing(month: "2026-10", playerId: "p-x") { rank neighbours(below: $b) { rank } } }`,
+			map[string]any{"b": -1}, "", standingStore{standing: testStanding()}},
+		{"fragments", `{ standing(month: "2026-10", playerId: "p-x") { ...F ... on Standing { score } } } fragment F on Standing { rank }`,
+			nil, "", standingStore{standing: testStanding()}},
+		{"directives", `query Q($yes: Boolean!) { standing(month: "2026-10", playerId: "p-x") { rank @include(if: $yes) score @skip(if: $yes) } }`,
+			map[string]any{"yes": true}, "", standingStore{standing: testStanding()}},
+		{"repeated field", `{ standing(month: "2026-10", playerId: "p-x") { rank rank player { id } player { name } } }`,
+			nil, "", standingStore{standing: testStanding()}},
+		{"no standing", `{ standing(month: "2026-10", playerId: "p-x") { rank } }`, nil, "", standingStore{}},
+		{"store unavailable", `{ standing(month: "2026-10", playerId: "p-x") { rank } }`, nil, "",
+			standingStore{err: leaderboard.Errorf(leaderboard.EUNAVAILABLE, "retry later")}},
+		{"bad player id", `{ standing(month: "2026-10", playerId: "") { rank } }`, nil, "", standingStore{standing: testStanding()}},
+		{"bad month", `{ standing(month: "2026-13", playerId: "p-x") { rank } }`, nil, "", standingStore{standing: testStanding()}},
+		{"myRank with a player token", `{ myRank(month: "2026-10") { ` + all + ` } }`, nil, playerToken, standingStore{standing: testStanding()}},
+		{"myRank without a token", `{ myRank(month: "2026-10") { rank } }`, nil, "", standingStore{standing: testStanding()}},
+		{"two root fields", `{ a: standing(month: "2026-10", playerId: "p-x") { rank } b: myRank(month: "2026-10") { score } __typename }`,
+			nil, playerToken, standingStore{standing: testStanding()}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			direct, viaGqlgen := handlers(c.store)
+			gotStatus, got := answer(t, direct, c.token, c.query, c.vars)
+			wantStatus, want := answer(t, viaGqlgen, c.token, c.query, c.vars)
+			if gotStatus != wantStatus || got != want {
+				t.Fatalf("written directly: %d %s\ngqlgen:           %d %s", gotStatus, got, wantStatus, want)
+			}
+		})
+	}
+}
+
+// Only selections of plain fields are written directly; the rest go to
+// gqlgen.
+func TestCompileSelection_TakesOnlyPlainSelections(t *testing.T) {
+	schema := graph.NewExecutableSchema(graph.Config{Resolvers: &Resolver{}}).Schema()
+	for _, c := range []struct {
+		selection string
+		direct    bool
+	}{
+		{`rank score total final month reachedAt player { id name }`, true},
+		{`__typename r: rank neighbours { __typename rank player { name } } up: neighbours(above: 5, below: 0) { rank }`, true},
+		{`neighbours(above: 50, below: 0) { rank }`, true},
+		{`neighbours(above: 51) { rank }`, false},
+		{`rank rank`, false},
+		{`a: rank a: rank`, false},
+		{`...F`, false},
+		{`... on Standing { rank }`, false},
+		{`rank @include(if: true)`, false},
+		{`player { id @skip(if: false) }`, false},
+		{`neighbours { ... on RankEntry { rank } }`, false},
+	} {
+		query := `query { standing(month: "2026-10", playerId: "p") { ` + c.selection + ` } }`
+		if strings.Contains(c.selection, "...F") {
+			query += ` fragment F on Standing { rank }`
+		}
+		doc, errs := gqlparser.LoadQuery(schema, query)
+		if errs != nil {
+			t.Fatalf("%s: %v", c.selection, errs)
+		}
+		root := doc.Operations[0].SelectionSet[0].(*ast.Field)
+		if _, direct := compileSelection(root.SelectionSet, "Standing", nil); direct != c.direct {
+			t.Errorf("%s: written directly %t, want %t", c.selection, direct, c.direct)
+		}
+	}
+}
