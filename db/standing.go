@@ -21,8 +21,10 @@ import (
 // liveStandingSQL returns the statement of a live standing: month $1's
 // status and, when player $2 has a score, their row (kind 0) with its rank and
 // the month's total, then up to aboveLimit rows above (kind -1) and belowLimit
-// below (kind 1), each with the player's name. Scores are read from table:
-// the month's own partition, or scores itself (see liveStanding).
+// below (kind 1), each with the player's name. Each side's two range scans
+// are cut to its nearest rows before the names are looked up. Scores are
+// read from table: the month's own partition, or scores itself (see
+// liveStanding).
 //
 // PostgreSQL keeps a statement's generic plan only when it is estimated no
 // dearer than planning afresh, and replanning this one cost as much as
@@ -39,8 +41,10 @@ func liveStandingSQL(table string, aboveLimit, belowLimit int) string {
 	SELECT score, reached_at, seq, ` + hourColumnsSQL + ` FROM ` + table + ` WHERE month = $1 AND player_id = $2
 ), above AS (
 	SELECT a.* FROM me CROSS JOIN LATERAL (` + liveAboveSQL("me", strconv.Itoa(aboveLimit), table) + `) AS a
+	ORDER BY a.score ASC, a.reached_at DESC, a.seq DESC LIMIT ` + strconv.Itoa(aboveLimit) + `
 ), below AS (
 	SELECT b.* FROM me CROSS JOIN LATERAL (` + liveBelowSQL("me", strconv.Itoa(belowLimit), table) + `) AS b
+	ORDER BY b.score DESC, b.reached_at ASC, b.seq ASC LIMIT ` + strconv.Itoa(belowLimit) + `
 )
 SELECT 0, $2::text, (SELECT name FROM players WHERE id = $2), me.score, me.reached_at, me.seq, ` + liveRankSQL("me", table) + `,
 	(` + liveTotalQuery + `), mo.status, mo.participants
