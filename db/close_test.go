@@ -310,6 +310,10 @@ func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
 		t.Fatalf("live standing before the close: %+v, %v", s, err)
 	}
 	mustClose(t, store, november)
+	// The closing instance remembers the month, and its table of final ranks.
+	if s, err := store.Standing(context.Background(), november, "p1", 10, 10); err != nil || s == nil || !s.Final {
+		t.Fatalf("final standing after the close: %+v, %v", s, err)
+	}
 	// Retaining one month before the current: November goes in January.
 	if dropped, err := later(1).DropOldMonths(context.Background(), 1); err != nil || len(dropped) != 0 {
 		t.Fatalf("in December: dropped %v, %v", dropped, err)
@@ -333,8 +337,10 @@ func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
 	if err != nil || tables != 0 {
 		t.Fatalf("%d tables of the month left, %v", tables, err)
 	}
-	if s, err := reader.Standing(context.Background(), november, "p1", 10, 10); err != nil || s != nil {
-		t.Fatalf("a dropped month's standing reads as %+v, %v", s, err)
+	for _, instance := range []*db.DB{reader, store} {
+		if s, err := instance.Standing(context.Background(), november, "p1", 10, 10); err != nil || s != nil {
+			t.Fatalf("a dropped month's standing reads as %+v, %v", s, err)
+		}
 	}
 }
 

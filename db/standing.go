@@ -36,7 +36,7 @@ import (
 // ranks: a plan that is kept".
 func liveStandingSQL(table string, aboveLimit, belowLimit int) string {
 	return `WITH mo AS (
-	SELECT status, COALESCE(participants, 0) AS participants FROM months WHERE month = $1
+	SELECT status, COALESCE(participants, 0) AS participants, ranks_version FROM months WHERE month = $1
 ), me AS (
 	SELECT score, reached_at, seq, ` + hourColumnsSQL + ` FROM ` + table + ` WHERE month = $1 AND player_id = $2
 ), above AS (
@@ -47,12 +47,12 @@ func liveStandingSQL(table string, aboveLimit, belowLimit int) string {
 	ORDER BY b.score DESC, b.reached_at ASC, b.seq ASC LIMIT ` + strconv.Itoa(belowLimit) + `
 )
 SELECT 0, $2::text, (SELECT name FROM players WHERE id = $2), me.score, me.reached_at, me.seq, ` + liveRankSQL("me", table) + `,
-	(` + liveTotalQuery + `), mo.status, mo.participants
+	(` + liveTotalQuery + `), mo.status, mo.participants, mo.ranks_version
 FROM mo LEFT JOIN me ON true
 UNION ALL
-SELECT -1, a.player_id, ` + nameSQL("a") + `, a.score, a.reached_at, a.seq, NULL, NULL, NULL, NULL FROM above a
+SELECT -1, a.player_id, ` + nameSQL("a") + `, a.score, a.reached_at, a.seq, NULL, NULL, NULL, NULL, NULL FROM above a
 UNION ALL
-SELECT 1, b.player_id, ` + nameSQL("b") + `, b.score, b.reached_at, b.seq, NULL, NULL, NULL, NULL FROM below b`
+SELECT 1, b.player_id, ` + nameSQL("b") + `, b.score, b.reached_at, b.seq, NULL, NULL, NULL, NULL, NULL FROM below b`
 }
 
 // neighbourLimits are the row limits live standing statements are written
@@ -70,30 +70,40 @@ func neighbourLimit(n int) int {
 	return neighbourLimits[len(neighbourLimits)-1]
 }
 
-// partitionTable stands for the month's partition in liveStandingTemplates.
+// partitionTable stands for the partition a standing statement reads in
+// standingStatements.
 const partitionTable = "{partition}"
 
-// liveStandingTemplates holds liveStandingSQL for every pair of
-// neighbourLimits, read from partitionTable.
-var liveStandingTemplates = func() map[[2]int]string {
-	qs := map[[2]int]string{}
+// standingStatements holds a standing statement written for every pair of
+// neighbourLimits, reading from partitionTable.
+type standingStatements map[[2]int]string
+
+func newStandingStatements(sql func(table string, aboveLimit, belowLimit int) string) standingStatements {
+	qs := standingStatements{}
 	for _, a := range neighbourLimits {
 		for _, b := range neighbourLimits {
-			qs[[2]int{a, b}] = liveStandingSQL(partitionTable, a, b)
+			qs[[2]int{a, b}] = sql(partitionTable, a, b)
 		}
 	}
 	return qs
-}()
+}
 
-// liveStandingQuery returns the live standing statement of month m with room
-// for above and below neighbours, read from the month's partition of scores,
-// or from scores itself when fromParent is set.
-func liveStandingQuery(m leaderboard.Month, above, below int, fromParent bool) string {
-	table := "scores"
-	if !fromParent {
-		table = monthTable(m)
-	}
-	return strings.ReplaceAll(liveStandingTemplates[[2]int{neighbourLimit(above), neighbourLimit(below)}], partitionTable, table)
+// query returns the statement reading table with room for above and below
+// neighbours.
+func (qs standingStatements) query(table string, above, below int) string {
+	return strings.ReplaceAll(qs[[2]int{neighbourLimit(above), neighbourLimit(below)}], partitionTable, table)
+}
+
+var (
+	liveStandingStatements  = newStandingStatements(liveStandingSQL)
+	finalStandingStatements = newStandingStatements(finalStandingSQL)
+)
+
+// isUndefinedTable reports whether err is PostgreSQL's "relation does not
+// exist": a partition a statement names was never made, or was dropped.
+func isUndefinedTable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == pgerrcode.UndefinedTable
 }
 
 // nameSQL returns the SQL expression of the name of the player of row t. A
@@ -116,46 +126,62 @@ func (db *DB) Standing(ctx context.Context, m leaderboard.Month, playerID string
 }
 
 func (db *DB) standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
-	if participants, ok := db.closedMonths.Load(m); ok {
-		return db.finalStanding(ctx, m, participants.(int), playerID, above, below)
+	if c, ok := db.closedMonths.Load(m); ok {
+		return db.finalStanding(ctx, m, c.(closedMonth), playerID, above, below)
 	}
-	s, status, participants, err := db.liveStanding(ctx, m, playerID, above, below)
-	if err != nil || status != leaderboard.MonthClosed {
+	s, month, err := db.liveStanding(ctx, m, playerID, above, below)
+	if err != nil || month.status != leaderboard.MonthClosed {
 		return s, err
 	}
-	// A closed month never changes again: remember it, and read its frozen
-	// ranks from now on.
-	db.closedMonths.Store(m, participants)
-	return db.finalStanding(ctx, m, participants, playerID, above, below)
+	// A closed month changes only by a correction, which tells every
+	// instance to forget it (ForgetClosedMonth): remember it, and read its
+	// frozen ranks from now on.
+	c := closedMonth{participants: month.participants, table: finalRanksTable(m, month.ranksVersion)}
+	db.closedMonths.Store(m, c)
+	return db.finalStanding(ctx, m, c, playerID, above, below)
 }
 
-// finalStandingQuery returns the final ranks $3 above to $4 below player
-// $2's in closed month $1, in rank order, each with the player's name.
+// closedMonth is what a DB remembers of a closed month.
+type closedMonth struct {
+	participants int
+	table        string // its partition of final_ranks, as an SQL identifier
+}
+
+// finalStandingSQL returns the statement of a closed month's standing: the
+// final ranks aboveLimit above to belowLimit below player $2's in month $1,
+// in rank order, each with the player's name, read from table: the month's
+// partition of final_ranks, or final_ranks itself. Literal limits and the
+// partition's name keep its generic plan, as with liveStandingSQL.
 //
 // The player's rank is a scalar subquery, so the window is one range of the
 // primary key (month, rank) whatever the planner believes. Right after a
-// close the month's partition has no statistics yet, and a join of the
+// close the month's partition had no statistics yet, and a join of the
 // partition with itself was then planned as a sort of the whole month
 // (seconds at a million players) for every read; see docs/PERFORMANCE.md,
 // "Right after a close". The LIMIT tells the planner how few rows come back
 // without statistics, which keeps the index range scan its cheapest plan.
-var finalStandingQuery = `WITH me AS (
-	SELECT rank FROM final_ranks WHERE month = $1 AND player_id = $2
+func finalStandingSQL(table string, aboveLimit, belowLimit int) string {
+	return `WITH me AS (
+	SELECT rank FROM ` + table + ` WHERE month = $1 AND player_id = $2
 )
 SELECT f.rank, f.score, f.reached_at, f.player_id, ` + nameSQL("f") + `
-FROM final_ranks f
-WHERE f.month = $1 AND f.rank BETWEEN (SELECT rank FROM me) - $3 AND (SELECT rank FROM me) + $4
+FROM ` + table + ` f
+WHERE f.month = $1 AND f.rank BETWEEN (SELECT rank FROM me) - ` + strconv.Itoa(aboveLimit) +
+		` AND (SELECT rank FROM me) + ` + strconv.Itoa(belowLimit) + `
 ORDER BY f.rank
-LIMIT $3 + $4 + 1`
+LIMIT ` + strconv.Itoa(aboveLimit+belowLimit+1)
+}
 
-// finalStanding reads a standing of closed month m from its final ranks: one
-// range of ranks around the player's.
-func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, participants int, playerID string, above, below int) (*leaderboard.Standing, error) {
-	rows, err := db.pool.Query(ctx, finalStandingQuery, m.Date(), playerID, above, below)
-	if err != nil {
-		return nil, err
+// finalStanding reads a standing of closed month c from its final ranks: one
+// range of ranks around the player's. When c's table is gone (a correction
+// replaced it, or retention dropped the month, and this instance has not
+// heard yet), it forgets c and reads through final_ranks itself.
+func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, c closedMonth, playerID string, above, below int) (*leaderboard.Standing, error) {
+	entries, err := db.finalEntries(ctx, finalStandingStatements.query(c.table, above, below), m, playerID)
+	if isUndefinedTable(err) {
+		db.closedMonths.Delete(m)
+		entries, err = db.finalEntries(ctx, finalStandingStatements.query("final_ranks", above, below), m, playerID)
 	}
-	entries, err := pgx.CollectRows(rows, scanRankEntry)
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +192,20 @@ func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, participan
 	return &leaderboard.Standing{
 		RankEntry: entries[self],
 		Month:     m,
-		Total:     participants,
+		Total:     c.participants,
 		Final:     true,
-		Above:     entries[:self],
-		Below:     entries[self+1:],
+		Above:     entries[max(0, self-above):self],
+		Below:     entries[self+1 : min(len(entries), self+1+below)],
 	}, nil
+}
+
+// finalEntries runs a final standing statement q.
+func (db *DB) finalEntries(ctx context.Context, q string, m leaderboard.Month, playerID string) ([]leaderboard.RankEntry, error) {
+	rows, err := db.pool.Query(ctx, q, m.Date(), playerID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scanRankEntry)
 }
 
 // scanRankEntry reads a row of rank, score, reached_at, player_id and the
@@ -181,41 +216,48 @@ func scanRankEntry(row pgx.CollectableRow) (leaderboard.RankEntry, error) {
 	return e, err
 }
 
+// monthState is a month's row as a live standing reads it: status "" when
+// the month never opened.
+type monthState struct {
+	status       leaderboard.MonthStatus
+	participants int
+	ranksVersion int
+}
+
 // liveStanding reads a standing of month m from its live table, and the
-// month's status ("" when it never opened) and frozen participants. It reads
-// the month's own partition; a month without one (never opened, or dropped)
-// is read through the partitioned parent, which answers for it as for any.
-func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, leaderboard.MonthStatus, int, error) {
-	s, status, participants, err := db.liveStandingFrom(ctx, liveStandingQuery(m, above, below, false), m, playerID, above, below)
-	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == pgerrcode.UndefinedTable {
-		return db.liveStandingFrom(ctx, liveStandingQuery(m, above, below, true), m, playerID, above, below)
+// month's state. It reads the month's own partition; a month without one
+// (never opened, or dropped) is read through the partitioned parent, which
+// answers for it as for any.
+func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, monthState, error) {
+	s, month, err := db.liveStandingFrom(ctx, liveStandingStatements.query(monthTable(m), above, below), m, playerID, above, below)
+	if isUndefinedTable(err) {
+		return db.liveStandingFrom(ctx, liveStandingStatements.query("scores", above, below), m, playerID, above, below)
 	}
-	return s, status, participants, err
+	return s, month, err
 }
 
 // liveStandingFrom runs liveStanding's statement q.
-func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, leaderboard.MonthStatus, int, error) {
+func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, monthState, error) {
 	rows, err := db.pool.Query(ctx, q, m.Date(), playerID)
 	if err != nil {
-		return nil, "", 0, err
+		return nil, monthState{}, err
 	}
 	var (
-		s                    *leaderboard.Standing
-		status               leaderboard.MonthStatus
-		participants         int
-		aboveRows, belowRows []liveRow
-		kind                 int
-		id                   string
-		name                 *string
-		score                *int
-		reachedAt            *time.Time
-		seq, rank, total     *int64
-		monthStatus          *string
-		frozenParticipants   *int
+		s                                 *leaderboard.Standing
+		month                             monthState
+		aboveRows, belowRows              []liveRow
+		kind                              int
+		id                                string
+		name, monthStatus                 *string
+		score, participants, ranksVersion *int
+		reachedAt                         *time.Time
+		seq, rank, total                  *int64
 	)
-	_, err = pgx.ForEachRow(rows, []any{&kind, &id, &name, &score, &reachedAt, &seq, &rank, &total, &monthStatus, &frozenParticipants}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&kind, &id, &name, &score, &reachedAt, &seq, &rank, &total, &monthStatus, &participants, &ranksVersion}, func() error {
 		if kind == 0 {
-			status, participants = leaderboard.MonthStatus(*monthStatus), *frozenParticipants
+			if monthStatus != nil {
+				month = monthState{status: leaderboard.MonthStatus(*monthStatus), participants: *participants, ranksVersion: *ranksVersion}
+			}
 			if score == nil {
 				return nil
 			}
@@ -234,12 +276,12 @@ func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Mont
 		return nil
 	})
 	if err != nil || s == nil {
-		return nil, status, participants, err
+		return nil, month, err
 	}
 	s.Above = rankRows(nearest(aboveRows, above, func(a, b liveKey) bool { return b.before(a) }), s.Rank, -1)
 	slices.Reverse(s.Above)
 	s.Below = rankRows(nearest(belowRows, below, liveKey.before), s.Rank, +1)
-	return s, status, participants, nil
+	return s, month, nil
 }
 
 // FinalRanks calls fn with each entry of closed month m's final ranks and its
