@@ -11,11 +11,13 @@ import (
 // CloseResult is what closing a month measured.
 type CloseResult struct {
 	Wall time.Duration
-	// Polled is true when the closeMonth answer was lost (a server may
-	// give up on a long write) and Wall is when polling first saw the
-	// month CLOSED.
+	// Polled is true when closeMonth answered before the month was CLOSED
+	// (it answers CLOSING once its wait is over) or its answer was lost (a
+	// server may give up on a long write), and Wall is when polling first
+	// saw the month CLOSED.
 	Polled bool
-	// AnswerError is why the answer was lost, when Polled.
+	// AnswerError is why the answer was lost, when it was; "" when
+	// closeMonth answered CLOSING.
 	AnswerError string
 	// Readers measured standing reads of the month, over HTTP, while it
 	// closed: the month must stay readable.

@@ -274,8 +274,11 @@ func (r *Report) writeClose(p printer) {
 	p("## closeMonth")
 	p("")
 	p("Closing %s with %s players through the `closeMonth` mutation (admin token): %s wall time.", r.ClosedMonth, thousands(float64(r.Players)), c.Wall.Round(time.Millisecond))
-	if c.Polled {
+	switch {
+	case c.Polled && c.AnswerError != "":
 		p("The mutation's answer was lost (%s); the time is when polling `month` first saw the month CLOSED.", c.AnswerError)
+	case c.Polled:
+		p("The mutation answered CLOSING once its wait (LEADERBOARD_CLOSE_WAIT) was over; the time is when polling `month` first saw the month CLOSED.")
 	}
 	s := c.Readers
 	p("Meanwhile %d client(s) read standings of the closing month over HTTP: %d reads, p50 %s ms, p99 %s ms, slowest %s ms, %d errors.",
