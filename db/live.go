@@ -105,7 +105,13 @@ func rankRows(rows []liveRow, rank, step int) []leaderboard.RankEntry {
 // liveRankSQL returns the SQL expression of the live rank of the key held in
 // the columns score, reached_at, seq, hour and hour_start of row t, in month
 // $1 (see counts.go), whose scores are in table: scores, or the month's own
-// partition of it (see liveTable).
+// partition of it (see monthTable). The key must be a row of the table.
+//
+// Inside its score and hour, the players before the key are counted by a
+// range scan from the hour's start when the key is in the first half hour,
+// else as the hour's counter less a range scan from the key (itself
+// included) to the hour's end: the scan covers the nearer end of the hour,
+// a quarter of its rows on average instead of a half.
 func liveRankSQL(t, table string) string {
 	return strings.NewReplacer("{t}", t, "{table}", table, "{block}", strconv.Itoa(blockSize)).Replace(`(1
 	+ (SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1 AND block > {t}.score / {block})
@@ -113,9 +119,17 @@ func liveRankSQL(t, table string) string {
 		WHERE month = $1 AND score > {t}.score AND score < ({t}.score / {block} + 1) * {block})
 	+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts
 		WHERE month = $1 AND score = {t}.score AND hour < {t}.hour)
-	+ (SELECT count(*) FROM {table}
-		WHERE month = $1 AND score = {t}.score AND reached_at >= {t}.hour_start
-		AND (reached_at, seq) < ({t}.reached_at, {t}.seq)))`)
+	+ CASE WHEN {t}.reached_at < {t}.hour_start + interval '30 minutes' THEN
+		(SELECT count(*) FROM {table}
+			WHERE month = $1 AND score = {t}.score AND reached_at >= {t}.hour_start
+			AND (reached_at, seq) < ({t}.reached_at, {t}.seq))
+	ELSE
+		(SELECT COALESCE(sum(players), 0) FROM score_hour_counts
+			WHERE month = $1 AND score = {t}.score AND hour = {t}.hour)
+		- (SELECT count(*) FROM {table}
+			WHERE month = $1 AND score = {t}.score AND reached_at < {t}.hour_start + interval '1 hour'
+			AND (reached_at, seq) >= ({t}.reached_at, {t}.seq))
+	END)`)
 }
 
 // hourColumnsSQL adds the columns hour, as hourOf computes it, and
