@@ -181,13 +181,15 @@ func liveRankQuery(table string) string {
 
 // pageLimits are the row limits live pages are read with: a page of first
 // entries reads first+1 rows (the extra one tells whether another page
-// follows) with the smallest limit that holds them, so that few statements
-// are prepared on each connection.
+// follows) with limitFor(pageLimits, first+1).
 var pageLimits = []int{11, 26, 51, 101, 251, leaderboard.MaxPageSize + 1}
 
-// pageLimit returns the smallest of pageLimits that holds n.
-func pageLimit(n int) int {
-	for _, l := range pageLimits {
+// limitFor returns the smallest of limits, in increasing order, that holds
+// n, or n when none does. Statements are written with their limits as
+// literals (see liveStandingSQL), so that a few steps of them keep the
+// statements prepared on each connection few; the rows are trimmed in Go.
+func limitFor(limits []int, n int) int {
+	for _, l := range limits {
 		if n <= l {
 			return l
 		}

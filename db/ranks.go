@@ -75,7 +75,7 @@ func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, a
 // ranked by counting afresh: ranks move while the month is open, so the
 // rank the cursor carries may be stale.
 func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.Edge, bool, error) {
-	table, limit := monthTable(m), pageLimit(first+1)
+	table, limit := monthTable(m), limitFor(pageLimits, first+1)
 	q, args := liveTopQuery(table, limit), []any{m.Date()}
 	if after != nil {
 		q, args = liveBelowQuery(table, limit), []any{m.Date(), after.key.score, after.key.reachedAt, after.key.seq}

@@ -55,20 +55,9 @@ UNION ALL
 SELECT 1, b.player_id, ` + nameSQL("b") + `, b.score, b.reached_at, b.seq, NULL, NULL, NULL, NULL, NULL FROM below b`
 }
 
-// neighbourLimits are the row limits live standing statements are written
-// with: a request's count of neighbours is read with the smallest that holds
-// it, so that few statements are prepared on each connection.
+// neighbourLimits are the row limits standing statements are written with:
+// a request's neighbours on each side are read with limitFor(neighbourLimits, n).
 var neighbourLimits = []int{0, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours}
-
-// neighbourLimit returns the smallest of neighbourLimits that holds n.
-func neighbourLimit(n int) int {
-	for _, l := range neighbourLimits {
-		if n <= l {
-			return l
-		}
-	}
-	return neighbourLimits[len(neighbourLimits)-1]
-}
 
 // partitionTable stands for the partition a standing statement reads in
 // standingStatements.
@@ -91,7 +80,7 @@ func newStandingStatements(sql func(table string, aboveLimit, belowLimit int) st
 // query returns the statement reading table with room for above and below
 // neighbours.
 func (qs standingStatements) query(table string, above, below int) string {
-	return strings.ReplaceAll(qs[[2]int{neighbourLimit(above), neighbourLimit(below)}], partitionTable, table)
+	return strings.ReplaceAll(qs[[2]int{limitFor(neighbourLimits, above), limitFor(neighbourLimits, below)}], partitionTable, table)
 }
 
 var (
@@ -114,10 +103,12 @@ func nameSQL(t string) string {
 }
 
 // Standing returns playerID's standing in month m with up to above and below
-// neighbours and their players, read in one snapshot, or nil when the player
-// has no score in m. A closed month is read from its final ranks, an open one
-// live.
+// neighbours (each at most leaderboard.MaxNeighbours) and their players, read
+// in one snapshot, or nil when the player has no score in m. A closed month
+// is read from its final ranks, an open one live.
 func (db *DB) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+	above = min(max(above, 0), leaderboard.MaxNeighbours)
+	below = min(max(below, 0), leaderboard.MaxNeighbours)
 	s, err := db.standing(ctx, m, playerID, above, below)
 	if err != nil {
 		return nil, errorf("read standing of %q in %s: %w", playerID, m, err)
