@@ -244,14 +244,17 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 		t, err := c.load(ctx, m, participants)
 		c.loadsEnded.Add(1)
 		c.loadNanos.Add(int64(time.Since(start)))
-		if err != nil {
-			c.failedLoads.Add(1)
-		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		job.err = err
 		if c.loading[m] != job {
-			return // invalidated meanwhile, its budget released
+			// Invalidated, or replaced by a table its close installed
+			// (the close's announcement can arrive first), while it
+			// loaded: its budget is released, and nothing failed.
+			return
+		}
+		job.err = err
+		if err != nil {
+			c.failedLoads.Add(1)
 		}
 		delete(c.loading, m)
 		if err != nil {

@@ -214,3 +214,49 @@ func TestBuild_Install(t *testing.T) {
 		t.Error("Install over the budget: installed")
 	}
 }
+
+// stalledSource loads final ranks only when its context ends, and says when
+// a load has begun.
+type stalledSource struct {
+	Source
+	began chan struct{}
+}
+
+func (s stalledSource) FinalRanks(ctx context.Context, _ leaderboard.Month, _ func(leaderboard.RankEntry) error) error {
+	close(s.began)
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// A close installs the table it built while a load of the same month, which
+// the close's announcement started, is still reading: the load gives way,
+// and that is no failure.
+func TestCache_LoadReplacedByInstallIsNoFailure(t *testing.T) {
+	store, m := closedMonth(t)
+	ctx := context.Background()
+	info, err := store.Month(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Build(m, info.Participants, func(fn func(leaderboard.RankEntry) error) error {
+		return store.FinalRanks(ctx, m, fn)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := stalledSource{Source: store, began: make(chan struct{})}
+	c := New(source, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer c.Close()
+	loaded := make(chan error, 1)
+	go func() { loaded <- c.Load(ctx, m) }()
+	<-source.began
+	if !c.Install(f) {
+		t.Fatal("Install within the budget: not installed")
+	}
+	if err := <-loaded; err != nil {
+		t.Errorf("Load replaced by Install: %v", err)
+	}
+	if s := c.Stats(); !c.Loaded(m) || s.FailedLoads != 0 || c.Players() != info.Participants {
+		t.Errorf("after the replaced load: loaded %v, %d players, stats %+v", c.Loaded(m), c.Players(), s)
+	}
+}

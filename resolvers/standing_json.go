@@ -36,7 +36,8 @@ type selectedField struct {
 	above, below int       // the counts of neighbours
 }
 
-// standingFields are the fields of each object type a direct standing writes.
+// standingFields maps each object type a direct standing writes to its
+// fields, and each field to its own object type ("" for a scalar).
 var standingFields = map[string]map[string]string{
 	"Standing":  {"month": "", "rank": "", "score": "", "reachedAt": "", "player": "Player", "total": "", "final": "", "neighbours": "RankEntry", "__typename": ""},
 	"RankEntry": {"rank": "", "score": "", "reachedAt": "", "player": "Player", "__typename": ""},
@@ -123,22 +124,21 @@ func (r *Resolver) writeStandingsDirectly(ctx context.Context, next graphql.Root
 	resolve := func(ctx context.Context) (*leaderboard.Standing, error) {
 		return r.Query().MyRank(ctx, month)
 	}
+	resolvedArgs := map[string]any{"month": month}
 	if root.Field.Name == "standing" {
 		playerID, err := graphql.UnmarshalID(args["playerId"])
 		if err != nil {
 			return next(ctx)
 		}
-		args = map[string]any{"month": month, "playerId": playerID}
+		resolvedArgs["playerId"] = playerID
 		resolve = func(ctx context.Context) (*leaderboard.Standing, error) {
 			return r.Query().Standing(ctx, month, playerID)
 		}
-	} else {
-		args = map[string]any{"month": month}
 	}
 	// The field context gqlgen would have made: errors take their path from
 	// it, and the resolver reads the selection of neighbours from it.
 	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
-		Object: "Query", Field: root.Field, Args: args, IsMethod: true, IsResolver: true,
+		Object: "Query", Field: root.Field, Args: resolvedArgs, IsMethod: true, IsResolver: true,
 	})
 	defer func() {
 		if p := recover(); p != nil {
