@@ -44,8 +44,9 @@ type liveRow struct {
 
 // monthTable returns month m's partition of scores as an SQL identifier. The
 // live reads name it rather than the partitioned parent, so that PostgreSQL
-// keeps their generic plans (see liveStandingSQL); they run only on months
-// that are open, or closing, and so have one.
+// keeps their generic plans (see liveStandingSQL). Pages and ranks read only
+// months that are open or closing, which have one; a standing of a month
+// without one is read through the parent (see liveStanding).
 func monthTable(m leaderboard.Month) string {
 	return pgx.Identifier{partitionName("scores", m)}.Sanitize()
 }
