@@ -246,9 +246,7 @@ func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Mont
 	)
 	_, err = pgx.ForEachRow(rows, []any{&kind, &id, &name, &score, &reachedAt, &seq, &rank, &total, &monthStatus, &participants, &ranksVersion}, func() error {
 		if kind == 0 {
-			if monthStatus != nil {
-				month = monthState{status: leaderboard.MonthStatus(*monthStatus), participants: *participants, ranksVersion: *ranksVersion}
-			}
+			month = monthState{status: leaderboard.MonthStatus(*monthStatus), participants: *participants, ranksVersion: *ranksVersion}
 			if score == nil {
 				return nil
 			}

@@ -154,3 +154,24 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// A close that answered CLOSING is timed by polling, and the report says so
+// without calling the answer lost; a lost answer says why.
+func TestWriteMarkdown_ClosePolled(t *testing.T) {
+	for _, c := range []struct {
+		answerError, want string
+	}{
+		{"", "The mutation answered CLOSING once its wait"},
+		{"EOF", "The mutation's answer was lost (EOF)"},
+	} {
+		r := sampleReport()
+		r.Close.Polled, r.Close.AnswerError = true, c.answerError
+		var b bytes.Buffer
+		if err := r.WriteMarkdown(&b); err != nil {
+			t.Fatal(err)
+		}
+		if doc := b.String(); !strings.Contains(doc, c.want) || (c.answerError == "" && strings.Contains(doc, "was lost")) {
+			t.Errorf("answer error %q: the report does not say %q, or calls the answer lost", c.answerError, c.want)
+		}
+	}
+}
