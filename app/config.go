@@ -110,7 +110,7 @@ func ConfigFromEnv() (Config, error) {
 		Introspection:   env.bool("LEADERBOARD_INTROSPECTION", false),
 		GraphiQL:        env.bool("LEADERBOARD_GRAPHIQL", false),
 		DemoPlayers:     env.int("LEADERBOARD_DEMO_PLAYERS", 0),
-		// Ten million players take about 600 MiB.
+		// Ten million players take about 640 MiB.
 		SnapshotPlayers:   env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
 		CloseGrace:        env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
 		AutoClose:         env.bool("LEADERBOARD_AUTO_CLOSE", true),

@@ -88,7 +88,7 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	)
 	hooks.Ranks = func(month leaderboard.Month, participants int, ranks leaderboard.RankStream) error {
 		if participants > m.Config.SnapshotPlayers {
-			return ranks(func(leaderboard.RankEntry) error { return nil })
+			return ranks(func(leaderboard.RankEntry) error { return nil }, nil)
 		}
 		f, err := closedmonths.Build(month, participants, ranks)
 		if err != nil {

@@ -27,9 +27,10 @@ type Source interface {
 	Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error)
 	// Months returns up to first months, newest first.
 	Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error)
-	// FinalRanks calls fn with each entry of closed month m's final ranks and
-	// its player, in rank order.
-	FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry) error) error
+	// FinalRanks reads closed month m's final ranks, from one snapshot, as a
+	// leaderboard.RankStream does.
+	FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
+		name func(playerID, name string) error) error
 }
 
 // Cache is a leaderboard.StandingService that answers standings of closed
@@ -270,8 +271,8 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 }
 
 func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int) (*table, error) {
-	f, err := Build(m, participants, func(fn func(leaderboard.RankEntry) error) error {
-		return c.source.FinalRanks(ctx, m, fn)
+	f, err := Build(m, participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+		return c.source.FinalRanks(ctx, m, entry, name)
 	})
 	if err != nil {
 		return nil, err
@@ -286,11 +287,10 @@ type Frozen struct {
 }
 
 // Build builds the table of closed month m, of participants players, from
-// ranks, which calls its fn with each final rank and its player, in rank
-// order: the close job can pass its own output, read in its transaction,
+// ranks: the close job can pass its own output, read in its transaction,
 // and Install the table once the month is CLOSED, so that the month is in
 // memory from its first read.
-func Build(m leaderboard.Month, participants int, ranks func(fn func(leaderboard.RankEntry) error) error) (*Frozen, error) {
+func Build(m leaderboard.Month, participants int, ranks leaderboard.RankStream) (*Frozen, error) {
 	t := newTable(m, participants)
 	err := ranks(func(e leaderboard.RankEntry) error {
 		if e.Rank != t.players()+1 {
@@ -301,7 +301,7 @@ func Build(m leaderboard.Month, participants int, ranks func(fn func(leaderboard
 		}
 		t.add(e)
 		return nil
-	})
+	}, t.setName)
 	if err != nil {
 		return nil, err
 	}

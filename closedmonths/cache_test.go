@@ -185,8 +185,8 @@ func TestBuild_Install(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ranks := func(fn func(leaderboard.RankEntry) error) error {
-		return store.FinalRanks(ctx, m, fn)
+	ranks := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+		return store.FinalRanks(ctx, m, entry, name)
 	}
 	for _, wrong := range []int{info.Participants - 1, info.Participants + 1} {
 		if _, err := Build(m, wrong, ranks); err == nil {
@@ -222,7 +222,8 @@ type stalledSource struct {
 	began chan struct{}
 }
 
-func (s stalledSource) FinalRanks(ctx context.Context, _ leaderboard.Month, _ func(leaderboard.RankEntry) error) error {
+func (s stalledSource) FinalRanks(ctx context.Context, _ leaderboard.Month, _ func(leaderboard.RankEntry) error,
+	_ func(playerID, name string) error) error {
 	close(s.began)
 	<-ctx.Done()
 	return ctx.Err()
@@ -238,8 +239,8 @@ func TestCache_LoadReplacedByInstallIsNoFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Build(m, info.Participants, func(fn func(leaderboard.RankEntry) error) error {
-		return store.FinalRanks(ctx, m, fn)
+	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+		return store.FinalRanks(ctx, m, entry, name)
 	})
 	if err != nil {
 		t.Fatal(err)

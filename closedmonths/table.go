@@ -1,6 +1,7 @@
 package closedmonths
 
 import (
+	"fmt"
 	"hash/maphash"
 	"time"
 
@@ -8,13 +9,15 @@ import (
 )
 
 // table is the frozen table of one closed month, in rank order, packed so that
-// ten million players take about 600 MiB: ids and names in two byte
+// ten million players take about 640 MiB: ids and names in two byte
 // arenas, and an open-addressing index from id to rank.
 type table struct {
 	month leaderboard.Month
-	// The row of rank r is at index r-1 of each column.
+	// The row of rank r is at index r-1 of each column but names, which
+	// arrive after the ranks, in no order: nameOf[r-1] is the index in names
+	// of the name of the player of rank r, plus one; 0 when it has none.
 	ids, names      arena
-	namePresent     []uint64 // bit r-1 is set when the player of rank r has a name
+	nameOf          []uint32
 	scores          []uint16
 	reachedAtMicros []int64
 	index           []uint32 // rank, or 0 for an empty slot
@@ -51,7 +54,7 @@ func newTable(m leaderboard.Month, n int) *table {
 	}
 	return &table{
 		month:           m,
-		namePresent:     make([]uint64, (n+63)/64),
+		nameOf:          make([]uint32, 0, n),
 		scores:          make([]uint16, 0, n),
 		reachedAtMicros: make([]int64, 0, n),
 		index:           make([]uint32, slots),
@@ -59,19 +62,11 @@ func newTable(m leaderboard.Month, n int) *table {
 	}
 }
 
-// add appends the entry of the next rank.
+// add appends the entry of the next rank, without its player's name.
 func (t *table) add(e leaderboard.RankEntry) {
 	i := len(t.scores)
-	if i >= len(t.namePresent)*64 {
-		t.namePresent = append(t.namePresent, 0)
-	}
 	t.ids.add(e.Player.ID)
-	if e.Player.Name != nil {
-		t.names.add(*e.Player.Name)
-		t.namePresent[i/64] |= 1 << (i % 64)
-	} else {
-		t.names.add("")
-	}
+	t.nameOf = append(t.nameOf, 0)
 	t.scores = append(t.scores, uint16(e.Score))
 	t.reachedAtMicros = append(t.reachedAtMicros, e.ReachedAt.UnixMicro())
 	slot := t.slot(e.Player.ID)
@@ -79,6 +74,20 @@ func (t *table) add(e leaderboard.RankEntry) {
 		slot = (slot + 1) & uint64(len(t.index)-1)
 	}
 	t.index[slot] = uint32(i + 1)
+}
+
+// setName gives the ranked player id its name.
+func (t *table) setName(id, name string) error {
+	rank := t.rankOf(id)
+	switch {
+	case rank == 0:
+		return fmt.Errorf("a name for %q, who has no rank", id)
+	case t.nameOf[rank-1] != 0:
+		return fmt.Errorf("a second name for %q", id)
+	}
+	t.names.add(name)
+	t.nameOf[rank-1] = uint32(len(t.names.offsets) - 1)
+	return nil
 }
 
 func (t *table) slot(id string) uint64 {
@@ -99,8 +108,8 @@ func (t *table) players() int { return len(t.scores) }
 
 // bytes is the memory the table's columns hold.
 func (t *table) bytes() int {
-	return cap(t.ids.data) + cap(t.names.data) + 4*(cap(t.ids.offsets)+cap(t.names.offsets)+cap(t.index)) +
-		8*(cap(t.namePresent)+cap(t.reachedAtMicros)) + 2*cap(t.scores)
+	return cap(t.ids.data) + cap(t.names.data) + 4*(cap(t.ids.offsets)+cap(t.names.offsets)+cap(t.index)+cap(t.nameOf)) +
+		8*cap(t.reachedAtMicros) + 2*cap(t.scores)
 }
 
 func (t *table) entry(rank int) leaderboard.RankEntry {
@@ -116,8 +125,8 @@ func (t *table) entry(rank int) leaderboard.RankEntry {
 // player returns the player of row i, which holds rank i+1.
 func (t *table) player(i int) leaderboard.Player {
 	p := leaderboard.Player{ID: t.ids.at(i)}
-	if t.namePresent[i/64]&(1<<(i%64)) != 0 {
-		p.Name = new(t.names.at(i))
+	if k := t.nameOf[i]; k != 0 {
+		p.Name = new(t.names.at(int(k - 1)))
 	}
 	return p
 }

@@ -238,7 +238,6 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 		`SET LOCAL work_mem = '1GB'`,
 		`SET LOCAL maintenance_work_mem = '1GB'`,
 		`SET LOCAL max_parallel_workers_per_gather = 2`,
-		`SET LOCAL max_parallel_maintenance_workers = 2`,
 	} {
 		if _, err := tx.Exec(ctx, set); err != nil {
 			return nil, errorf("build final ranks: %w", err)
@@ -262,62 +261,104 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 	phase(hooks, m, leaderboard.PhaseIndexing, ranks.participants)
 	// Indexes are built after the rows are in: several times faster than
 	// maintaining them row by row. They match the parent's, so ATTACH adopts
-	// them. Statistics come now, not from autovacuum minutes later, so that
-	// the first reads after the close are planned as index range scans.
+	// them. The rows are in rank order already, which one process sorts
+	// faster than three (2.4 s against 3.6 s at ten million); the ids want
+	// the workers. Statistics come now, not from autovacuum minutes later,
+	// so that the first reads after the close are planned as index range
+	// scans.
 	for _, step := range []string{
-		`ALTER TABLE %s ADD PRIMARY KEY (month, rank)`,
-		`CREATE UNIQUE INDEX ON %s (month, player_id)`,
-		`ANALYZE %s`,
+		`SET LOCAL max_parallel_maintenance_workers = 0`,
+		`ALTER TABLE ` + table + ` ADD PRIMARY KEY (month, rank)`,
+		`SET LOCAL max_parallel_maintenance_workers = 2`,
+		`CREATE INDEX ON ` + table + ` (player_id)`,
+		`ANALYZE ` + table,
 	} {
-		if _, err := tx.Exec(ctx, fmt.Sprintf(step, table)); err != nil {
+		if _, err := tx.Exec(ctx, step); err != nil {
 			return nil, errorf("build final ranks: %w", err)
 		}
 	}
 	phase(hooks, m, leaderboard.PhaseDigest, 0)
-	read := false
-	stream := func(fn func(leaderboard.RankEntry) error) error {
-		read = true
-		return readFinalRanks(ctx, tx, m, table, ranks, hooks, fn)
-	}
-	if hooks.Ranks != nil {
-		err = hooks.Ranks(m, int(ranks.participants), stream)
-	} else {
-		err = stream(func(leaderboard.RankEntry) error { return nil })
-	}
-	if err == nil && !read {
-		err = errors.New("the Ranks hook did not read the ranks")
-	}
-	if err != nil {
+	if err := digestFinalRanks(ctx, tx, m, table, ranks, hooks); err != nil {
 		return nil, errorf("digest final ranks: %w", err)
 	}
 	return ranks, nil
 }
 
-// readFinalRanks reads table in rank order into ranks' digest and top, and
-// hands each entry to fn.
-func readFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *builtRanks,
-	hooks leaderboard.CloseHooks, fn func(leaderboard.RankEntry) error) error {
-	q := fmt.Sprintf(`SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
-		FROM %s f JOIN players p ON p.id = f.player_id ORDER BY f.rank`, table)
+// digestFinalRanks reads table back, as hooks.Ranks asks or else without
+// names, into ranks' digest and top, whose names it then looks up.
+func digestFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *builtRanks,
+	hooks leaderboard.CloseHooks) error {
+	d := newDigest()
+	read := false
+	stream := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+		read = true
+		return readRanks(ctx, tx, table, func(e leaderboard.RankEntry) error {
+			d.add(e)
+			if len(ranks.top) < messageTop {
+				ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.Player.ID, Score: e.Score})
+			}
+			if e.Rank%digestProgressRows == 0 {
+				phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
+			}
+			return entry(e)
+		}, name)
+	}
+	var err error
+	if hooks.Ranks != nil {
+		err = hooks.Ranks(m, int(ranks.participants), stream)
+	} else {
+		err = stream(func(leaderboard.RankEntry) error { return nil }, nil)
+	}
+	if err == nil && !read {
+		err = errors.New("the Ranks hook did not read the ranks")
+	}
+	if err != nil {
+		return err
+	}
+	ranks.digest = d.sum()
+	q := fmt.Sprintf(`SELECT f.rank, p.name FROM %s f JOIN players p ON p.id = f.player_id
+		WHERE f.month = %s AND f.rank <= %d`, table, dateLiteral(m), len(ranks.top))
 	rows, err := tx.Query(ctx, q)
 	if err != nil {
 		return err
 	}
 	var (
-		e leaderboard.RankEntry
-		d = newDigest()
+		rank int
+		name *string
 	)
-	_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.Player.ID, &e.Player.Name}, func() error {
-		d.add(e)
-		if len(ranks.top) < messageTop {
-			ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.Player.ID, Name: e.Player.Name, Score: e.Score})
-		}
-		if e.Rank%digestProgressRows == 0 {
-			phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
-		}
-		return fn(e)
+	_, err = pgx.ForEachRow(rows, []any{&rank, &name}, func() error {
+		ranks.top[rank-1].Name = name
+		return nil
 	})
-	ranks.digest = d.sum()
+	return err
+}
+
+// readRanks calls entry with each row of a final ranks table in rank order,
+// its player without a name, then, unless name is nil, name with the name of
+// each of its players who has one. Joining the names in rank order would
+// sort the whole month again: at ten million players, 24 s before the first
+// row against 3 s for the two reads.
+func readRanks(ctx context.Context, tx pgx.Tx, table string, entry func(leaderboard.RankEntry) error,
+	name func(playerID, name string) error) error {
+	// Every row has the same month: ordered by both, the primary key
+	// gives the order without a sort.
+	rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT rank, score, reached_at, player_id FROM %s ORDER BY month, rank`, table))
+	if err != nil {
+		return err
+	}
+	var e leaderboard.RankEntry
+	if _, err := pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.Player.ID}, func() error {
+		return entry(e)
+	}); err != nil || name == nil {
+		return err
+	}
+	rows, err = tx.Query(ctx, fmt.Sprintf(`SELECT f.player_id, p.name FROM %s f JOIN players p ON p.id = f.player_id
+		WHERE p.name IS NOT NULL`, table))
+	if err != nil {
+		return err
+	}
+	var id, n string
+	_, err = pgx.ForEachRow(rows, []any{&id, &n}, func() error { return name(id, n) })
 	return err
 }
 

@@ -58,6 +58,7 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 	var phases []leaderboard.ClosePhase
 	var (
 		ranked        []leaderboard.RankEntry
+		names         = map[string]string{}
 		closedVersion int
 	)
 	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
@@ -67,10 +68,16 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 				t.Errorf("handed %d participants", participants)
 			}
 			return ranks(func(e leaderboard.RankEntry) error {
-				if e.Player.ID == "" || e.Player.Name == nil {
-					t.Errorf("rank %d came with player %+v", e.Rank, e.Player)
+				if e.Player.ID == "" || e.Player.Name != nil || len(names) > 0 {
+					t.Errorf("rank %d came with player %+v, after %d names", e.Rank, e.Player, len(names))
 				}
 				ranked = append(ranked, e)
+				return nil
+			}, func(id, name string) error {
+				if _, twice := names[id]; twice {
+					t.Errorf("player %s named twice", id)
+				}
+				names[id] = name
 				return nil
 			})
 		},
@@ -81,6 +88,11 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 	}
 	if info.Status != leaderboard.MonthClosed || info.Participants != 40 || len(ranked) != 40 || closedVersion != 1 {
 		t.Fatalf("closed month %+v, %d ranks handed over, Closed told version %d", info, len(ranked), closedVersion)
+	}
+	for _, e := range ranked {
+		if want := "Player " + strings.TrimPrefix(e.Player.ID, "p"); names[e.Player.ID] != want {
+			t.Errorf("player %s named %q, want %q", e.Player.ID, names[e.Player.ID], want)
+		}
 	}
 	again, _, _ := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
 		Closed: func(leaderboard.Month, int) { t.Error("Closed called for a month closed already") },
@@ -108,7 +120,7 @@ func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
 	submitTable(t, store, 5)
 	_, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
 		Ranks: func(_ leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
-			return ranks(func(leaderboard.RankEntry) error { return errors.New("out of memory") })
+			return ranks(func(leaderboard.RankEntry) error { return errors.New("out of memory") }, nil)
 		},
 	})
 	if err == nil {
@@ -247,8 +259,13 @@ func TestSettlement_MessageDeliveredAtLeastOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	if body.ID != sent[0].ID || body.Type != "month.closed" || body.Month != "2026-11" || body.Digest != info.Digest ||
-		body.Participants != 120 || len(body.Top) != 100 || body.Top[0].Rank != 1 || body.Top[0].Name == nil {
+		body.Participants != 120 || len(body.Top) != 100 {
 		t.Errorf("message body: %s", sent[0].Body)
+	}
+	for i, e := range body.Top {
+		if want := "Player " + strings.TrimPrefix(e.PlayerID, "p"); e.Rank != i+1 || e.Name == nil || *e.Name != want {
+			t.Errorf("top entry %d: %+v, want rank %d named %q", i, e, i+1, want)
+		}
 	}
 }
 

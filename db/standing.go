@@ -273,26 +273,23 @@ func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Mont
 	return s, month, nil
 }
 
-// FinalRanks calls fn with each entry of closed month m's final ranks and its
-// player, in rank order, streaming them.
-func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, fn func(leaderboard.RankEntry) error) error {
-	const q = `SELECT f.rank, f.score, f.reached_at, f.player_id, p.name
-		FROM final_ranks f JOIN players p ON p.id = f.player_id
-		WHERE f.month = $1 ORDER BY f.rank`
-	// Ten million rows take minutes to read: no statement timeout.
+// FinalRanks reads closed month m's final ranks as a leaderboard.RankStream
+// does, streaming them from one snapshot.
+func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
+	name func(playerID, name string) error) error {
+	// Ten million rows take seconds to read: no statement timeout.
 	err := db.readTx(ctx, func(tx pgx.Tx) error {
 		if err := longJob(ctx, tx); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, q, m.Date())
-		if err != nil {
+		const version = `SELECT ranks_version FROM months WHERE month = $1 AND status = 'CLOSED'`
+		var v int
+		if err := tx.QueryRow(ctx, version, m.Date()).Scan(&v); noRows(err) {
+			return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is not closed", m)
+		} else if err != nil {
 			return err
 		}
-		var e leaderboard.RankEntry
-		_, err = pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.Player.ID, &e.Player.Name}, func() error {
-			return fn(e)
-		})
-		return err
+		return readRanks(ctx, tx, finalRanksTable(m, v), entry, name)
 	})
 	if err != nil {
 		return errorf("read final ranks of %s: %w", m, err)
