@@ -54,12 +54,10 @@ const (
 	PhaseDone     ClosePhase = "done"     // committed
 )
 
-// RankStream reads a month's final ranks: it calls entry with every final
-// entry in rank order, its player without a name, then, unless name is nil,
-// name with the name of every ranked player who has one, in no particular
-// order. It returns the first error. Names come apart because joining them
-// in rank order makes the database sort the whole month once more.
-type RankStream func(entry func(RankEntry) error, name func(playerID, name string) error) error
+// RankStream calls fn with every final entry of a month in rank order, its
+// player without a name, and returns fn's first error. Names are left out:
+// joining ten million of them takes longer than the rest of the read.
+type RankStream func(fn func(RankEntry) error) error
 
 // CloseHooks follow a close job. Each may be nil.
 type CloseHooks struct {

@@ -74,9 +74,9 @@ func (c *closeMetrics) observer(logger *slog.Logger) func(leaderboard.Month, lea
 }
 
 // closeHooks are the hooks of the close jobs this instance runs: progress to
-// logs and metrics and, with closed months in memory, the month.s table built
-// from the close's own read of its ranks and installed the moment the close
-// commits, so that its first reads are answered from memory.
+// logs and metrics and, with closed months in memory, the month's table built
+// from the close's own read of its ranks and handed to the cache the moment
+// the close commits, so that only its names are left to load.
 func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	hooks := leaderboard.CloseHooks{Phase: metrics.observer(m.Logger)}
 	if m.ClosedMonths == nil {
@@ -88,7 +88,7 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	)
 	hooks.Ranks = func(month leaderboard.Month, participants int, ranks leaderboard.RankStream) error {
 		if participants > m.Config.SnapshotPlayers {
-			return ranks(func(leaderboard.RankEntry) error { return nil }, nil)
+			return ranks(func(leaderboard.RankEntry) error { return nil })
 		}
 		f, err := closedmonths.Build(month, participants, ranks)
 		if err != nil {
@@ -104,8 +104,8 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 		f := built[month]
 		delete(built, month)
 		mu.Unlock()
-		if f != nil && m.ClosedMonths.Install(f) {
-			m.Logger.Info("closed month installed in memory from its close", "month", month.String())
+		if f != nil && m.ClosedMonths.Install(f, version) != nil {
+			m.Logger.Info("closed month's ranks kept in memory from its close; its names load now", "month", month.String())
 		}
 		m.ranks.record(month, version)
 	}

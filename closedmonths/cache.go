@@ -27,10 +27,15 @@ type Source interface {
 	Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error)
 	// Months returns up to first months, newest first.
 	Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error)
-	// FinalRanks reads closed month m's final ranks, from one snapshot, as a
-	// leaderboard.RankStream does.
+	// FinalRanks calls entry with every entry of closed month m's final
+	// ranks in rank order, its player without a name, then name with the
+	// rank and name of every ranked player who has one, in no particular
+	// order, all from one snapshot.
 	FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
-		name func(playerID, name string) error) error
+		name func(rank int, name string) error) error
+	// FinalRankNames calls name as FinalRanks does, for the given version
+	// of month m's final ranks; an error when they are not that version.
+	FinalRankNames(ctx context.Context, m leaderboard.Month, version int, name func(rank int, name string) error) error
 }
 
 // Cache is a leaderboard.StandingService that answers standings of closed
@@ -95,7 +100,7 @@ func (c *Cache) Standing(ctx context.Context, m leaderboard.Month, playerID stri
 	}
 	s, err := c.source.Standing(ctx, m, playerID, above, below)
 	if err == nil && s != nil && s.Final {
-		c.startLoad(m, s.Total)
+		c.startLoad(m, s.Total, nil)
 	}
 	return s, err
 }
@@ -141,7 +146,7 @@ func (c *Cache) Load(ctx context.Context, m leaderboard.Month) error {
 	if info == nil || info.Status != leaderboard.MonthClosed {
 		return fmt.Errorf("load %s into memory: the month is not closed", m)
 	}
-	return c.await(ctx, m, c.startLoad(m, info.Participants))
+	return c.await(ctx, m, c.startLoad(m, info.Participants, nil))
 }
 
 // preloadMonths bounds how many of the newest months Preload looks at.
@@ -160,7 +165,7 @@ func (c *Cache) Preload(ctx context.Context) error {
 		if info.Status != leaderboard.MonthClosed {
 			continue
 		}
-		if err := c.await(ctx, info.Month, c.startLoad(info.Month, info.Participants)); err != nil {
+		if err := c.await(ctx, info.Month, c.startLoad(info.Month, info.Participants, nil)); err != nil {
 			return fmt.Errorf("preload closed months: %w", err)
 		}
 	}
@@ -205,23 +210,28 @@ func (c *Cache) await(ctx context.Context, m leaderboard.Month, job *loadJob) er
 	if job == nil {
 		return nil
 	}
-	select {
-	case <-job.done:
-		if job.err != nil {
-			return fmt.Errorf("load %s into memory: %w", m, job.err)
-		}
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("load %s into memory: %w", m, ctx.Err())
-	}
+	return (&Load{month: m, job: job}).Await(ctx)
 }
 
 // startLoad loads month m with its participants in the background and
 // returns the load, or the one already in progress; nil when m is loaded
-// or over the budget.
-func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
+// or over the budget. The load reads the whole month from the source, or,
+// with a table built already, only its names. c.mu must not be held.
+func (c *Cache) startLoad(m leaderboard.Month, participants int, built *builtTable) *loadJob {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.startLoadLocked(m, participants, built)
+}
+
+// builtTable is a table whose ranks a close built, with the version of the
+// final ranks it holds, waiting for its names.
+type builtTable struct {
+	table   *table
+	version int
+}
+
+// startLoadLocked is startLoad with c.mu held.
+func (c *Cache) startLoadLocked(m leaderboard.Month, participants int, built *builtTable) *loadJob {
 	if job := c.loading[m]; job != nil {
 		return job
 	}
@@ -242,7 +252,7 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 		defer close(job.done)
 		defer cancel()
 		start := time.Now()
-		t, err := c.load(ctx, m, participants)
+		t, err := c.load(ctx, m, participants, built)
 		c.loadsEnded.Add(1)
 		c.loadNanos.Add(int64(time.Since(start)))
 		c.mu.Lock()
@@ -270,14 +280,15 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 	return job
 }
 
-func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int) (*table, error) {
-	f, err := Build(m, participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return c.source.FinalRanks(ctx, m, entry, name)
-	})
-	if err != nil {
+func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int, built *builtTable) (*table, error) {
+	if built != nil {
+		return built.table, c.source.FinalRankNames(ctx, m, built.version, built.table.setName)
+	}
+	t := newTable(m, participants)
+	if err := c.source.FinalRanks(ctx, m, t.adder(participants), t.setName); err != nil {
 		return nil, err
 	}
-	return f.table, nil
+	return t, t.complete(participants)
 }
 
 // Frozen is the in-memory table of one closed month, built outside the
@@ -286,44 +297,55 @@ type Frozen struct {
 	table *table
 }
 
-// Build builds the table of closed month m, of participants players, from
-// ranks: the close job can pass its own output, read in its transaction,
-// and Install the table once the month is CLOSED, so that the month is in
-// memory from its first read.
+// Build builds the ranks of closed month m, of participants players, from
+// ranks: the close job passes its own output, read in its transaction, and
+// Installs the table once the month is CLOSED, so that only the names are
+// left to read then.
 func Build(m leaderboard.Month, participants int, ranks leaderboard.RankStream) (*Frozen, error) {
 	t := newTable(m, participants)
-	err := ranks(func(e leaderboard.RankEntry) error {
-		if e.Rank != t.players()+1 {
-			return fmt.Errorf("rank %d follows rank %d", e.Rank, t.players())
-		}
-		if t.players() == participants {
-			return fmt.Errorf("more than %d ranks", participants)
-		}
-		t.add(e)
-		return nil
-	}, t.setName)
-	if err != nil {
+	if err := ranks(t.adder(participants)); err != nil {
 		return nil, err
 	}
-	if t.players() != participants {
-		return nil, fmt.Errorf("%d ranks for %d participants", t.players(), participants)
+	if err := t.complete(participants); err != nil {
+		return nil, err
 	}
 	return &Frozen{table: t}, nil
 }
 
-// Install has the cache answer reads of f's month from f, in place of a
-// table or a load of the month it held. It reports false, and leaves the
-// month to the source, when f does not fit the budget.
-func (c *Cache) Install(f *Frozen) bool {
+// Install has the cache read the names of f's players from version
+// ranksVersion of the month's final ranks, in the background, then answer
+// reads of the month from f, in place of a table or a load of the month it
+// held; the source answers them meanwhile (ten million names take seconds).
+// It returns the load, for Await, or nil when f does not fit the budget:
+// the month is then left to the source.
+func (c *Cache) Install(f *Frozen, ranksVersion int) *Load {
 	m := f.table.month
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.forget(m)
-	if c.held+f.table.players() > c.maxPlayers {
-		c.tooLarge[m] = true
-		return false
+	job := c.startLoadLocked(m, f.table.players(), &builtTable{table: f.table, version: ranksVersion})
+	if job == nil {
+		return nil
 	}
-	c.held += f.table.players()
-	c.tables[m] = f.table
-	return true
+	return &Load{month: m, job: job}
+}
+
+// Load is a load of a month into memory in progress.
+type Load struct {
+	month leaderboard.Month
+	job   *loadJob
+}
+
+// Await returns once the month is answered from memory, or with why not:
+// the load failed, or ctx ended first (the load then goes on).
+func (l *Load) Await(ctx context.Context) error {
+	select {
+	case <-l.job.done:
+		if l.job.err != nil {
+			return fmt.Errorf("load %s into memory: %w", l.month, l.job.err)
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("load %s into memory: %w", l.month, ctx.Err())
+	}
 }

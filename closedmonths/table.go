@@ -31,7 +31,7 @@ type arena struct {
 }
 
 func (a *arena) add(s string) {
-	if len(a.offsets) == 0 {
+	if a.offsets == nil {
 		a.offsets = append(a.offsets, 0)
 	}
 	a.data = append(a.data, s...)
@@ -54,6 +54,7 @@ func newTable(m leaderboard.Month, n int) *table {
 	}
 	return &table{
 		month:           m,
+		ids:             arena{offsets: make([]uint32, 1, n+1)},
 		nameOf:          make([]uint32, 0, n),
 		scores:          make([]uint16, 0, n),
 		reachedAtMicros: make([]int64, 0, n),
@@ -76,14 +77,36 @@ func (t *table) add(e leaderboard.RankEntry) {
 	t.index[slot] = uint32(i + 1)
 }
 
-// setName gives the ranked player id its name.
-func (t *table) setName(id, name string) error {
-	rank := t.rankOf(id)
+// adder returns a function that adds each entry of the next rank, without
+// its player's name, and fails past participants entries or out of order.
+func (t *table) adder(participants int) func(leaderboard.RankEntry) error {
+	return func(e leaderboard.RankEntry) error {
+		if e.Rank != t.players()+1 {
+			return fmt.Errorf("rank %d follows rank %d", e.Rank, t.players())
+		}
+		if t.players() == participants {
+			return fmt.Errorf("more than %d ranks", participants)
+		}
+		t.add(e)
+		return nil
+	}
+}
+
+// complete returns an error unless the table holds participants ranks.
+func (t *table) complete(participants int) error {
+	if t.players() != participants {
+		return fmt.Errorf("%d ranks for %d participants", t.players(), participants)
+	}
+	return nil
+}
+
+// setName gives the player of rank its name.
+func (t *table) setName(rank int, name string) error {
 	switch {
-	case rank == 0:
-		return fmt.Errorf("a name for %q, who has no rank", id)
+	case rank < 1 || rank > t.players():
+		return fmt.Errorf("a name for rank %d of %d", rank, t.players())
 	case t.nameOf[rank-1] != 0:
-		return fmt.Errorf("a second name for %q", id)
+		return fmt.Errorf("a second name for rank %d", rank)
 	}
 	t.names.add(name)
 	t.nameOf[rank-1] = uint32(len(t.names.offsets) - 1)

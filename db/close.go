@@ -284,13 +284,13 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 	return ranks, nil
 }
 
-// digestFinalRanks reads table back, as hooks.Ranks asks or else without
-// names, into ranks' digest and top, whose names it then looks up.
+// digestFinalRanks reads table back, for hooks.Ranks too, into ranks' digest
+// and top, whose names it then looks up.
 func digestFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *builtRanks,
 	hooks leaderboard.CloseHooks) error {
 	d := newDigest()
 	read := false
-	stream := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+	stream := func(entry func(leaderboard.RankEntry) error) error {
 		read = true
 		return readRanks(ctx, tx, table, func(e leaderboard.RankEntry) error {
 			d.add(e)
@@ -301,13 +301,13 @@ func digestFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table
 				phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
 			}
 			return entry(e)
-		}, name)
+		}, nil)
 	}
 	var err error
 	if hooks.Ranks != nil {
 		err = hooks.Ranks(m, int(ranks.participants), stream)
 	} else {
-		err = stream(func(leaderboard.RankEntry) error { return nil }, nil)
+		err = stream(func(leaderboard.RankEntry) error { return nil })
 	}
 	if err == nil && !read {
 		err = errors.New("the Ranks hook did not read the ranks")
@@ -339,7 +339,7 @@ func digestFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table
 // sort the whole month again: at ten million players, 24 s before the first
 // row against 3 s for the two reads.
 func readRanks(ctx context.Context, tx pgx.Tx, table string, entry func(leaderboard.RankEntry) error,
-	name func(playerID, name string) error) error {
+	name func(rank int, name string) error) error {
 	// Every row has the same month: ordered by both, the primary key
 	// gives the order without a sort.
 	rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT rank, score, reached_at, player_id FROM %s ORDER BY month, rank`, table))
@@ -352,13 +352,22 @@ func readRanks(ctx context.Context, tx pgx.Tx, table string, entry func(leaderbo
 	}); err != nil || name == nil {
 		return err
 	}
-	rows, err = tx.Query(ctx, fmt.Sprintf(`SELECT f.player_id, p.name FROM %s f JOIN players p ON p.id = f.player_id
+	return readNames(ctx, tx, table, name)
+}
+
+// readNames calls name with the rank and name of each player of a final
+// ranks table who has a name.
+func readNames(ctx context.Context, tx pgx.Tx, table string, name func(rank int, name string) error) error {
+	rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT f.rank, p.name FROM %s f JOIN players p ON p.id = f.player_id
 		WHERE p.name IS NOT NULL`, table))
 	if err != nil {
 		return err
 	}
-	var id, n string
-	_, err = pgx.ForEachRow(rows, []any{&id, &n}, func() error { return name(id, n) })
+	var (
+		rank int
+		n    string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&rank, &n}, func() error { return name(rank, n) })
 	return err
 }
 

@@ -248,7 +248,7 @@ func queueWrites(writes *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]*
 	if len(accepted) == 0 {
 		return
 	}
-	queuePlayers(writes, b, accepted)
+	queuePlayers(writes, b, rows, accepted)
 	queueScores(writes, rows)
 	queueEvents(writes, b, accepted)
 	// Last, so that the hot counter rows stay locked only until the commit.
@@ -257,13 +257,22 @@ func queueWrites(writes *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]*
 
 // queuePlayers upserts the accepted events' players and stores the latest
 // name each event carried, in id order so that concurrent batches lock alike.
-func queuePlayers(writes *pgx.Batch, b *batch, accepted []acceptedEvent) {
+// A player who has a score in the event's month is stored already (scores
+// reference players) and, without a name in the event, is left alone: the
+// upsert would lock the row, a write of its own, for nothing.
+func queuePlayers(writes *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]*scoreRow, accepted []acceptedEvent) {
 	names := map[string]*string{}
 	for _, a := range accepted {
 		e := b.events[a.index]
+		if e.PlayerName == nil && rows[leaderboard.PlayerMonth{Month: a.month, PlayerID: e.PlayerID}].exists {
+			continue
+		}
 		if e.PlayerName != nil || names[e.PlayerID] == nil {
 			names[e.PlayerID] = e.PlayerName
 		}
+	}
+	if len(names) == 0 {
+		return
 	}
 	ids := slices.Sorted(maps.Keys(names))
 	values := make([]*string, len(ids))

@@ -273,10 +273,12 @@ func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Mont
 	return s, month, nil
 }
 
-// FinalRanks reads closed month m's final ranks as a leaderboard.RankStream
-// does, streaming them from one snapshot.
+// FinalRanks calls entry with every entry of closed month m's final ranks in
+// rank order, its player without a name, then name with the rank and name of
+// every ranked player who has one, in no particular order, streaming them
+// from one snapshot.
 func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
-	name func(playerID, name string) error) error {
+	name func(rank int, name string) error) error {
 	// Ten million rows take seconds to read: no statement timeout.
 	err := db.readTx(ctx, func(tx pgx.Tx) error {
 		if err := longJob(ctx, tx); err != nil {
@@ -293,6 +295,30 @@ func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(le
 	})
 	if err != nil {
 		return errorf("read final ranks of %s: %w", m, err)
+	}
+	return nil
+}
+
+// FinalRankNames calls name with the rank and name of every player who has
+// one in version version of closed month m's final ranks, in no particular
+// order. An error when the month's final ranks are another version.
+func (db *DB) FinalRankNames(ctx context.Context, m leaderboard.Month, version int, name func(rank int, name string) error) error {
+	err := db.readTx(ctx, func(tx pgx.Tx) error {
+		if err := longJob(ctx, tx); err != nil {
+			return err
+		}
+		const current = `SELECT EXISTS (SELECT FROM months WHERE month = $1 AND status = 'CLOSED' AND ranks_version = $2)`
+		var ok bool
+		if err := tx.QueryRow(ctx, current, m.Date(), version).Scan(&ok); err != nil {
+			return err
+		}
+		if !ok {
+			return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s has no final ranks of version %d", m, version)
+		}
+		return readNames(ctx, tx, finalRanksTable(m, version), name)
+	})
+	if err != nil {
+		return errorf("read the names of %s's final ranks: %w", m, err)
 	}
 	return nil
 }

@@ -22,6 +22,8 @@ type CloseResult struct {
 	// Readers measured standing reads of the month, over HTTP, while it
 	// closed: the month must stay readable.
 	Readers RunStats
+	// WALBytes is the write-ahead log the database wrote meanwhile.
+	WALBytes int64
 }
 
 // closeQuery closes a month with the admin token.

@@ -286,6 +286,7 @@ func (r *Report) writeClose(p printer) {
 	if s.FirstError != "" {
 		p("First error: `%s`", s.FirstError)
 	}
+	p("The database wrote %s MiB of write-ahead log meanwhile (`pg_current_wal_lsn()` before and after).", thousands(float64(c.WALBytes>>20)))
 	p("")
 }
 

@@ -166,12 +166,16 @@ func TestWriteMarkdown_ClosePolled(t *testing.T) {
 	} {
 		r := sampleReport()
 		r.Close.Polled, r.Close.AnswerError = true, c.answerError
+		r.Close.WALBytes = 3 << 30
 		var b bytes.Buffer
 		if err := r.WriteMarkdown(&b); err != nil {
 			t.Fatal(err)
 		}
 		if doc := b.String(); !strings.Contains(doc, c.want) || (c.answerError == "" && strings.Contains(doc, "was lost")) {
 			t.Errorf("answer error %q: the report does not say %q, or calls the answer lost", c.answerError, c.want)
+		}
+		if doc := b.String(); !strings.Contains(doc, "wrote 3,072 MiB of write-ahead log") {
+			t.Errorf("the report does not give the close's WAL volume:\n%s", doc)
 		}
 	}
 }

@@ -231,13 +231,32 @@ func (r *runner) seed(ctx context.Context) error {
 		}
 		took()
 	}
+	// A month fills over weeks, flushed by checkpoints as it goes; the seed
+	// writes two in minutes. Flushed now, they are not flushed during the
+	// close, which is measured next.
+	took := r.step("CHECKPOINT after the seed")
+	if _, err := r.pool.Exec(ctx, `CHECKPOINT`); err != nil {
+		return fmt.Errorf("checkpoint after the seed: %w", err)
+	}
+	took()
 	return nil
 }
 
-// closeMonth closes the closed month, timed, with one client reading it.
+// closeMonth closes the closed month, timed, with one client reading it,
+// and measures the write-ahead log it wrote.
 func (r *runner) closeMonth(ctx context.Context) error {
 	r.log.Info("closing", "month", r.closed.String())
+	var walBefore string
+	if err := r.pool.QueryRow(ctx, `SELECT pg_current_wal_lsn()::text`).Scan(&walBefore); err != nil {
+		return fmt.Errorf("read the WAL position: %w", err)
+	}
 	res, err := CloseMonth(ctx, r.gql, r.adminToken, r.closed, r.cfg.Players, AnySeeded(r.cfg.Players), 1)
+	if err == nil {
+		const written = `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::bigint`
+		if err = r.pool.QueryRow(ctx, written, walBefore).Scan(&res.WALBytes); err != nil {
+			err = fmt.Errorf("read the WAL written by the close: %w", err)
+		}
+	}
 	r.report.Close = res
 	if err != nil {
 		return err
