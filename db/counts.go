@@ -20,7 +20,8 @@ import (
 //
 //	1 + players in higher blocks                         (≤ 100 counter rows)
 //	  + players with a higher score in the key's block    (≤ 99 counter rows)
-//	  + players with the same score in earlier hours      (≤ ~744 counter rows)
+//	  + players with the same score in earlier hours      (≤ ~372 counter rows,
+//	                                                        from the nearer end)
 //	  + players with the same score and hour before the key (a range scan from
 //	    the nearer end of the hour, see liveRankSQL)
 //

@@ -108,18 +108,28 @@ func rankRows(rows []liveRow, rank, step int) []leaderboard.RankEntry {
 // $1 (see counts.go), whose scores are in table: scores, or the month's own
 // partition of it (see monthTable). The key must be a row of the table.
 //
-// Inside its score and hour, the players before the key are counted by a
-// range scan from the hour's start when the key is in the first half hour,
-// else as the hour's counter less a range scan from the key (itself
-// included) to the hour's end: the scan covers the nearer end of the hour,
-// a quarter of its rows on average instead of a half.
+// Each of the last two counts starts from the nearer end. The players with
+// the key's score in earlier hours are summed from the month's start when
+// the key is in its first half (before the 16th, 00:00 UTC), else are the
+// score's counter less the hours from the key's on: a tie group spread over
+// the month sums a quarter of its hours on average instead of a half. Inside
+// its score and hour, the players before the key are counted by a range scan
+// from the hour's start when the key is in the first half hour, else as the
+// hour's counter less a range scan from the key (itself included) to the
+// hour's end. Either split is right wherever it falls; it only moves cost.
 func liveRankSQL(t, table string) string {
 	return strings.NewReplacer("{t}", t, "{table}", table, "{block}", strconv.Itoa(blockSize)).Replace(`(1
 	+ (SELECT COALESCE(sum(players), 0) FROM score_block_counts WHERE month = $1 AND block > {t}.score / {block})
 	+ (SELECT COALESCE(sum(players), 0) FROM score_counts
 		WHERE month = $1 AND score > {t}.score AND score < ({t}.score / {block} + 1) * {block})
-	+ (SELECT COALESCE(sum(players), 0) FROM score_hour_counts
-		WHERE month = $1 AND score = {t}.score AND hour < {t}.hour)
+	+ CASE WHEN {t}.hour < floor(extract(EPOCH FROM $1::date) / 3600)::int + 15 * 24 THEN
+		(SELECT COALESCE(sum(players), 0) FROM score_hour_counts
+			WHERE month = $1 AND score = {t}.score AND hour < {t}.hour)
+	ELSE
+		(SELECT COALESCE(sum(players), 0) FROM score_counts WHERE month = $1 AND score = {t}.score)
+		- (SELECT COALESCE(sum(players), 0) FROM score_hour_counts
+			WHERE month = $1 AND score = {t}.score AND hour >= {t}.hour)
+	END
 	+ CASE WHEN {t}.reached_at < {t}.hour_start + interval '30 minutes' THEN
 		(SELECT count(*) FROM {table}
 			WHERE month = $1 AND score = {t}.score AND reached_at >= {t}.hour_start

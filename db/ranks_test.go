@@ -110,7 +110,11 @@ func randomEvents(rng *rand.Rand, n int) []leaderboard.ScoreEvent {
 		case rng.IntN(25) == 0:
 			value = 10001
 		}
-		minute := []int{0, 59, 60, 61, 125}[rng.IntN(5)] // few times, on both sides of hour boundaries
+		// Few times, on both sides of hour boundaries and of the middle of
+		// the month (the 16th, 00:00), where live ranks count from the
+		// month's other end.
+		const mid = 15 * 24 * 60
+		minute := []int{0, 59, 60, 61, 125, mid - 1, mid, mid + 61, mid + 4*24*60 + 30}[rng.IntN(9)]
 		events = append(events, event(fmt.Sprint("e", i), fmt.Sprint("p", rng.IntN(40)), mode, value, at(minute)))
 	}
 	return events
