@@ -54,23 +54,27 @@ const (
 	PhaseDone     ClosePhase = "done"     // committed
 )
 
-// RankStream calls fn with every final entry of a month in rank order, its
-// player without a name, and returns fn's first error. Names are left out:
-// joining ten million of them takes longer than the rest of the read.
-type RankStream func(fn func(RankEntry) error) error
+// RankStream reads a month's final ranks: it calls entry with every final
+// entry in rank order, its player without a name, then, unless name is nil,
+// name with the rank and name of every ranked player who has one, in no
+// particular order. It returns the first error. Names come apart because
+// joining them in rank order makes the database sort the whole month again.
+type RankStream func(entry func(RankEntry) error, name func(rank int, name string) error) error
 
 // CloseHooks follow a close job. Each may be nil.
 type CloseHooks struct {
 	// Phase is called as each phase starts, with the rows done so far.
 	Phase func(m Month, phase ClosePhase, rows int64)
-	// Ranks is handed the close's own read of the month's new final ranks,
-	// before the close commits, and must call ranks exactly once; the close
-	// fails if it returns an error. What it builds from them describes the
-	// month only once Closed is called.
+	// Ranks is handed, alongside the close and on a connection of its own,
+	// a read of the month's frozen scores ranked as the close ranks them,
+	// and its participants, and must call ranks once. What it builds from
+	// them describes the month only once Closed says they matched. Its
+	// error does not fail the close.
 	Ranks func(m Month, participants int, ranks RankStream) error
 	// Closed is called once the close committed, with the version of the
-	// final ranks it made.
-	Closed func(m Month, ranksVersion int)
+	// final ranks it made, and whether Ranks read exactly those ranks: its
+	// read ended without an error and hashes to the month's digest.
+	Closed func(m Month, ranksVersion int, ranksMatched bool)
 }
 
 // Closer runs the close of a month as a background job.

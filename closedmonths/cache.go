@@ -33,9 +33,6 @@ type Source interface {
 	// order, all from one snapshot.
 	FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
 		name func(rank int, name string) error) error
-	// FinalRankNames calls name as FinalRanks does, for the given version
-	// of month m's final ranks; an error when they are not that version.
-	FinalRankNames(ctx context.Context, m leaderboard.Month, version int, name func(rank int, name string) error) error
 }
 
 // Cache is a leaderboard.StandingService that answers standings of closed
@@ -100,7 +97,7 @@ func (c *Cache) Standing(ctx context.Context, m leaderboard.Month, playerID stri
 	}
 	s, err := c.source.Standing(ctx, m, playerID, above, below)
 	if err == nil && s != nil && s.Final {
-		c.startLoad(m, s.Total, nil)
+		c.startLoad(m, s.Total)
 	}
 	return s, err
 }
@@ -146,7 +143,7 @@ func (c *Cache) Load(ctx context.Context, m leaderboard.Month) error {
 	if info == nil || info.Status != leaderboard.MonthClosed {
 		return fmt.Errorf("load %s into memory: the month is not closed", m)
 	}
-	return c.await(ctx, m, c.startLoad(m, info.Participants, nil))
+	return c.await(ctx, m, c.startLoad(m, info.Participants))
 }
 
 // preloadMonths bounds how many of the newest months Preload looks at.
@@ -165,7 +162,7 @@ func (c *Cache) Preload(ctx context.Context) error {
 		if info.Status != leaderboard.MonthClosed {
 			continue
 		}
-		if err := c.await(ctx, info.Month, c.startLoad(info.Month, info.Participants, nil)); err != nil {
+		if err := c.await(ctx, info.Month, c.startLoad(info.Month, info.Participants)); err != nil {
 			return fmt.Errorf("preload closed months: %w", err)
 		}
 	}
@@ -210,28 +207,23 @@ func (c *Cache) await(ctx context.Context, m leaderboard.Month, job *loadJob) er
 	if job == nil {
 		return nil
 	}
-	return (&Load{month: m, job: job}).Await(ctx)
+	select {
+	case <-job.done:
+		if job.err != nil {
+			return fmt.Errorf("load %s into memory: %w", m, job.err)
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("load %s into memory: %w", m, ctx.Err())
+	}
 }
 
 // startLoad loads month m with its participants in the background and
 // returns the load, or the one already in progress; nil when m is loaded
-// or over the budget. The load reads the whole month from the source, or,
-// with a table built already, only its names. c.mu must not be held.
-func (c *Cache) startLoad(m leaderboard.Month, participants int, built *builtTable) *loadJob {
+// or over the budget.
+func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.startLoadLocked(m, participants, built)
-}
-
-// builtTable is a table whose ranks a close built, with the version of the
-// final ranks it holds, waiting for its names.
-type builtTable struct {
-	table   *table
-	version int
-}
-
-// startLoadLocked is startLoad with c.mu held.
-func (c *Cache) startLoadLocked(m leaderboard.Month, participants int, built *builtTable) *loadJob {
 	if job := c.loading[m]; job != nil {
 		return job
 	}
@@ -252,7 +244,7 @@ func (c *Cache) startLoadLocked(m leaderboard.Month, participants int, built *bu
 		defer close(job.done)
 		defer cancel()
 		start := time.Now()
-		t, err := c.load(ctx, m, participants, built)
+		t, err := c.load(ctx, m, participants)
 		c.loadsEnded.Add(1)
 		c.loadNanos.Add(int64(time.Since(start)))
 		c.mu.Lock()
@@ -280,15 +272,14 @@ func (c *Cache) startLoadLocked(m leaderboard.Month, participants int, built *bu
 	return job
 }
 
-func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int, built *builtTable) (*table, error) {
-	if built != nil {
-		return built.table, c.source.FinalRankNames(ctx, m, built.version, built.table.setName)
-	}
-	t := newTable(m, participants)
-	if err := c.source.FinalRanks(ctx, m, t.adder(participants), t.setName); err != nil {
+func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int) (*table, error) {
+	f, err := Build(m, participants, func(entry func(leaderboard.RankEntry) error, name func(rank int, name string) error) error {
+		return c.source.FinalRanks(ctx, m, entry, name)
+	})
+	if err != nil {
 		return nil, err
 	}
-	return t, t.complete(participants)
+	return f.table, nil
 }
 
 // Frozen is the in-memory table of one closed month, built outside the
@@ -297,13 +288,13 @@ type Frozen struct {
 	table *table
 }
 
-// Build builds the ranks of closed month m, of participants players, from
-// ranks: the close job passes its own output, read in its transaction, and
-// Installs the table once the month is CLOSED, so that only the names are
-// left to read then.
+// Build builds the table of closed month m, of participants players, from
+// ranks: the close job passes its own read of the month, made alongside
+// the close, and Installs the table once the month is CLOSED, so that the
+// month is in memory from its first read.
 func Build(m leaderboard.Month, participants int, ranks leaderboard.RankStream) (*Frozen, error) {
 	t := newTable(m, participants)
-	if err := ranks(t.adder(participants)); err != nil {
+	if err := ranks(t.adder(participants), t.setName); err != nil {
 		return nil, err
 	}
 	if err := t.complete(participants); err != nil {
@@ -312,40 +303,19 @@ func Build(m leaderboard.Month, participants int, ranks leaderboard.RankStream) 
 	return &Frozen{table: t}, nil
 }
 
-// Install has the cache read the names of f's players from version
-// ranksVersion of the month's final ranks, in the background, then answer
-// reads of the month from f, in place of a table or a load of the month it
-// held; the source answers them meanwhile (ten million names take seconds).
-// It returns the load, for Await, or nil when f does not fit the budget:
-// the month is then left to the source.
-func (c *Cache) Install(f *Frozen, ranksVersion int) *Load {
+// Install has the cache answer reads of f's month from f, in place of a
+// table or a load of the month it held. It reports false, and leaves the
+// month to the source, when f does not fit the budget.
+func (c *Cache) Install(f *Frozen) bool {
 	m := f.table.month
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.forget(m)
-	job := c.startLoadLocked(m, f.table.players(), &builtTable{table: f.table, version: ranksVersion})
-	if job == nil {
-		return nil
+	if c.held+f.table.players() > c.maxPlayers {
+		c.tooLarge[m] = true
+		return false
 	}
-	return &Load{month: m, job: job}
-}
-
-// Load is a load of a month into memory in progress.
-type Load struct {
-	month leaderboard.Month
-	job   *loadJob
-}
-
-// Await returns once the month is answered from memory, or with why not:
-// the load failed, or ctx ended first (the load then goes on).
-func (l *Load) Await(ctx context.Context) error {
-	select {
-	case <-l.job.done:
-		if l.job.err != nil {
-			return fmt.Errorf("load %s into memory: %w", l.month, l.job.err)
-		}
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("load %s into memory: %w", l.month, ctx.Err())
-	}
+	c.held += f.table.players()
+	c.tables[m] = f.table
+	return true
 }

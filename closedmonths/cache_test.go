@@ -55,7 +55,7 @@ func TestTable_MatchesDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	table, err := c.load(context.Background(), m, info.Participants, nil)
+	table, err := c.load(context.Background(), m, info.Participants)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,8 +185,8 @@ func TestBuild_Install(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ranks := func(entry func(leaderboard.RankEntry) error) error {
-		return store.FinalRanks(ctx, m, entry, nil)
+	ranks := func(entry func(leaderboard.RankEntry) error, name func(rank int, name string) error) error {
+		return store.FinalRanks(ctx, m, entry, name)
 	}
 	for _, wrong := range []int{info.Participants - 1, info.Participants + 1} {
 		if _, err := Build(m, wrong, ranks); err == nil {
@@ -199,12 +199,8 @@ func TestBuild_Install(t *testing.T) {
 	}
 	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	load := c.Install(f, 1)
-	if load == nil {
-		t.Fatal("Install within the budget: refused")
-	}
-	if err := load.Await(ctx); err != nil || !c.Loaded(m) {
-		t.Fatalf("Install within the budget: loaded %t, %v", c.Loaded(m), err)
+	if !c.Install(f) || !c.Loaded(m) {
+		t.Fatal("Install within the budget: not loaded")
 	}
 	want, err := store.Standing(ctx, m, "p7", 3, 3)
 	if err != nil || want == nil {
@@ -214,33 +210,8 @@ func TestBuild_Install(t *testing.T) {
 	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
 		t.Fatalf("installed: %+v, %v; from the database: %+v", normalize(got), err, normalize(want))
 	}
-	if small := New(store, info.Participants-1, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Install(f, 1) != nil {
+	if small := New(store, info.Participants-1, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Install(f) {
 		t.Error("Install over the budget: installed")
-	}
-}
-
-// A table installed for a version of the final ranks that is not the
-// month's is not served: its names would be another version's.
-func TestInstall_OtherVersionIsNotServed(t *testing.T) {
-	store, m := closedMonth(t)
-	ctx := context.Background()
-	info, err := store.Month(ctx, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error) error {
-		return store.FinalRanks(ctx, m, entry, nil)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	defer c.Close()
-	if err := c.Install(f, 2).Await(ctx); err == nil || c.Loaded(m) {
-		t.Fatalf("version 2 of a month at version 1: loaded %t, %v", c.Loaded(m), err)
-	}
-	if err := c.Load(ctx, m); err != nil || !c.Loaded(m) {
-		t.Fatalf("Load after the failed install: loaded %t, %v", c.Loaded(m), err)
 	}
 }
 
@@ -268,8 +239,8 @@ func TestCache_LoadReplacedByInstallIsNoFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error) error {
-		return store.FinalRanks(ctx, m, entry, nil)
+	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(rank int, name string) error) error {
+		return store.FinalRanks(ctx, m, entry, name)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -280,15 +251,11 @@ func TestCache_LoadReplacedByInstallIsNoFailure(t *testing.T) {
 	loaded := make(chan error, 1)
 	go func() { loaded <- c.Load(ctx, m) }()
 	<-source.began
-	load := c.Install(f, 1)
-	if load == nil {
-		t.Fatal("Install within the budget: refused")
+	if !c.Install(f) {
+		t.Fatal("Install within the budget: not installed")
 	}
 	if err := <-loaded; err != nil {
 		t.Errorf("Load replaced by Install: %v", err)
-	}
-	if err := load.Await(ctx); err != nil {
-		t.Fatalf("Install: %v", err)
 	}
 	if s := c.Stats(); !c.Loaded(m) || s.FailedLoads != 0 || c.Players() != info.Participants {
 		t.Errorf("after the replaced load: loaded %v, %d players, stats %+v", c.Loaded(m), c.Players(), s)

@@ -54,7 +54,10 @@ const digestProgressRows = 1_000_000
 // CLOSED and, with settlement on, records its month.closed message. A CLOSED
 // month is returned as it is. ENOTFOUND when the month never opened.
 func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (info *leaderboard.MonthInfo, ran bool, err error) {
-	closedVersion := 0
+	var (
+		closedVersion int
+		ranksMatched  bool
+	)
 	ran, err = db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
 		phase(hooks, m, leaderboard.PhaseStopping, 0)
 		// Submissions hold the month's write lock shared while they write,
@@ -78,17 +81,21 @@ func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks lead
 		if err := vacuumScores(ctx, conn, m); err != nil {
 			return err
 		}
-		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		handed := db.handRanks(ctx, m, hooks.Ranks)
+		var digest string
+		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			var err error
-			closedVersion, err = db.closeTx(ctx, tx, m, hooks)
+			closedVersion, digest, err = db.closeTx(ctx, tx, m, hooks)
 			return err
 		})
+		ranksMatched = handed.matches(err == nil && closedVersion > 0, digest)
+		return err
 	})
 	if err != nil || !ran {
 		return nil, ran, interpretCloseError(m, err)
 	}
 	if closedVersion > 0 && hooks.Closed != nil {
-		hooks.Closed(m, closedVersion)
+		hooks.Closed(m, closedVersion, ranksMatched)
 	}
 	info, err = db.Month(ctx, m)
 	return info, true, err
@@ -166,52 +173,49 @@ func vacuumScores(ctx context.Context, conn *pgxpool.Conn, m leaderboard.Month) 
 }
 
 // closeTx is the close's transaction; the month is CLOSING or CLOSED. It
-// returns the version of the final ranks it made, 0 when the month was
-// CLOSED already.
-func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks leaderboard.CloseHooks) (int, error) {
+// returns the version of the final ranks it made and their digest; version
+// 0 when the month was CLOSED already.
+func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks leaderboard.CloseHooks) (version int, digest string, err error) {
 	if err := longJob(ctx, tx); err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	const lockMonth = `SELECT status, ranks_version FROM months WHERE month = $1 FOR UPDATE`
-	var (
-		status  string
-		version int
-	)
+	var status string
 	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version); noRows(err) {
-		return 0, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
+		return 0, "", leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
 	} else if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	if leaderboard.MonthStatus(status) == leaderboard.MonthClosed {
-		return 0, nil
+		return 0, "", nil
 	}
 	version++
 	ranks, err := buildFinalRanks(ctx, tx, m, version, hooks)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	phase(hooks, m, leaderboard.PhaseAttach, ranks.participants)
 	if err := attachFinalRanks(ctx, tx, m, version); err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	closedAt := db.now()
 	const markClosed = `UPDATE months SET status = 'CLOSED', closed_at = $2, participants = $3, digest = $4, ranks_version = $5
 		WHERE month = $1`
 	if _, err := tx.Exec(ctx, markClosed, m.Date(), closedAt, ranks.participants, ranks.digest, version); err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	if db.settlement {
 		msg := monthMessage{Type: messageClosed, Month: m.String(), ClosedAt: closedAt,
 			Participants: ranks.participants, Digest: ranks.digest, Top: ranks.top}
 		if err := insertMessage(ctx, tx, m, msg); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 	}
 	if err := notifyMonth(ctx, tx, m, version); err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	phase(hooks, m, leaderboard.PhaseDone, ranks.participants)
-	return version, nil
+	return version, ranks.digest, nil
 }
 
 // builtRanks is what building a month's final ranks found.
@@ -251,8 +255,8 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 	// month, which the score index does not hold: so the index alone
 	// answers, already in rank order.
 	insert := fmt.Sprintf(`INSERT INTO %s (month, rank, player_id, score, reached_at)
-		SELECT %s, ROW_NUMBER() OVER (ORDER BY score DESC, reached_at ASC, seq ASC), player_id, score, reached_at
-		FROM %s`, table, dateLiteral(m), partitionName("scores", m))
+		SELECT %s, ROW_NUMBER() OVER (ORDER BY %s), player_id, score, reached_at
+		FROM %s`, table, dateLiteral(m), rankOrder, partitionName("scores", m))
 	tag, err := tx.Exec(ctx, insert)
 	if err != nil {
 		return nil, errorf("build final ranks: %w", err)
@@ -284,34 +288,21 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 	return ranks, nil
 }
 
-// digestFinalRanks reads table back, for hooks.Ranks too, into ranks' digest
-// and top, whose names it then looks up.
+// digestFinalRanks reads table back into ranks' digest and top, whose names
+// it then looks up.
 func digestFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *builtRanks,
 	hooks leaderboard.CloseHooks) error {
 	d := newDigest()
-	read := false
-	stream := func(entry func(leaderboard.RankEntry) error) error {
-		read = true
-		return readRanks(ctx, tx, table, func(e leaderboard.RankEntry) error {
-			d.add(e)
-			if len(ranks.top) < messageTop {
-				ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.Player.ID, Score: e.Score})
-			}
-			if e.Rank%digestProgressRows == 0 {
-				phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
-			}
-			return entry(e)
-		}, nil)
-	}
-	var err error
-	if hooks.Ranks != nil {
-		err = hooks.Ranks(m, int(ranks.participants), stream)
-	} else {
-		err = stream(func(leaderboard.RankEntry) error { return nil })
-	}
-	if err == nil && !read {
-		err = errors.New("the Ranks hook did not read the ranks")
-	}
+	err := readRanks(ctx, tx, finalRanksSource(table), func(e leaderboard.RankEntry) error {
+		d.add(e)
+		if len(ranks.top) < messageTop {
+			ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.Player.ID, Score: e.Score})
+		}
+		if e.Rank%digestProgressRows == 0 {
+			phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
+		}
+		return nil
+	}, nil)
 	if err != nil {
 		return err
 	}
@@ -330,44 +321,6 @@ func digestFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table
 		ranks.top[rank-1].Name = name
 		return nil
 	})
-	return err
-}
-
-// readRanks calls entry with each row of a final ranks table in rank order,
-// its player without a name, then, unless name is nil, name with the name of
-// each of its players who has one. Joining the names in rank order would
-// sort the whole month again: at ten million players, 24 s before the first
-// row against 3 s for the two reads.
-func readRanks(ctx context.Context, tx pgx.Tx, table string, entry func(leaderboard.RankEntry) error,
-	name func(rank int, name string) error) error {
-	// Every row has the same month: ordered by both, the primary key
-	// gives the order without a sort.
-	rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT rank, score, reached_at, player_id FROM %s ORDER BY month, rank`, table))
-	if err != nil {
-		return err
-	}
-	var e leaderboard.RankEntry
-	if _, err := pgx.ForEachRow(rows, []any{&e.Rank, &e.Score, &e.ReachedAt, &e.Player.ID}, func() error {
-		return entry(e)
-	}); err != nil || name == nil {
-		return err
-	}
-	return readNames(ctx, tx, table, name)
-}
-
-// readNames calls name with the rank and name of each player of a final
-// ranks table who has a name.
-func readNames(ctx context.Context, tx pgx.Tx, table string, name func(rank int, name string) error) error {
-	rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT f.rank, p.name FROM %s f JOIN players p ON p.id = f.player_id
-		WHERE p.name IS NOT NULL`, table))
-	if err != nil {
-		return err
-	}
-	var (
-		rank int
-		n    string
-	)
-	_, err = pgx.ForEachRow(rows, []any{&rank, &n}, func() error { return name(rank, n) })
 	return err
 }
 

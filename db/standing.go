@@ -291,34 +291,10 @@ func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(le
 		} else if err != nil {
 			return err
 		}
-		return readRanks(ctx, tx, finalRanksTable(m, v), entry, name)
+		return readRanks(ctx, tx, finalRanksSource(finalRanksTable(m, v)), entry, name)
 	})
 	if err != nil {
 		return errorf("read final ranks of %s: %w", m, err)
-	}
-	return nil
-}
-
-// FinalRankNames calls name with the rank and name of every player who has
-// one in version version of closed month m's final ranks, in no particular
-// order. An error when the month's final ranks are another version.
-func (db *DB) FinalRankNames(ctx context.Context, m leaderboard.Month, version int, name func(rank int, name string) error) error {
-	err := db.readTx(ctx, func(tx pgx.Tx) error {
-		if err := longJob(ctx, tx); err != nil {
-			return err
-		}
-		const current = `SELECT EXISTS (SELECT FROM months WHERE month = $1 AND status = 'CLOSED' AND ranks_version = $2)`
-		var ok bool
-		if err := tx.QueryRow(ctx, current, m.Date(), version).Scan(&ok); err != nil {
-			return err
-		}
-		if !ok {
-			return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s has no final ranks of version %d", m, version)
-		}
-		return readNames(ctx, tx, finalRanksTable(m, version), name)
-	})
-	if err != nil {
-		return errorf("read the names of %s's final ranks: %w", m, err)
 	}
 	return nil
 }
