@@ -65,16 +65,14 @@ type RankStream func(entry func(RankEntry) error, name func(rank int, name strin
 type CloseHooks struct {
 	// Phase is called as each phase starts, with the rows done so far.
 	Phase func(m Month, phase ClosePhase, rows int64)
-	// Ranks is handed, alongside the close and on a connection of its own,
-	// a read of the month's frozen scores ranked as the close ranks them,
-	// and its participants, and must call ranks once. What it builds from
-	// them describes the month only once Closed says they matched. Its
-	// error does not fail the close.
+	// Ranks is handed the close's own read of the month's new final ranks,
+	// before the close commits, and must call ranks exactly once; the close
+	// fails if it returns an error. What it builds from them describes the
+	// month only once Closed is called.
 	Ranks func(m Month, participants int, ranks RankStream) error
 	// Closed is called once the close committed, with the version of the
-	// final ranks it made, and whether Ranks read exactly those ranks: its
-	// read ended without an error and hashes to the month's digest.
-	Closed func(m Month, ranksVersion int, ranksMatched bool)
+	// final ranks it made.
+	Closed func(m Month, ranksVersion int)
 }
 
 // Closer runs the close of a month as a background job.

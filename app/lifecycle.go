@@ -75,9 +75,8 @@ func (c *closeMetrics) observer(logger *slog.Logger) func(leaderboard.Month, lea
 
 // closeHooks are the hooks of the close jobs this instance runs: progress to
 // logs and metrics and, with closed months in memory, the month's table built
-// from the close's own read of its ranks, made while the close runs, and
-// installed the moment the close commits, so that its first reads are
-// answered from memory.
+// from the close's own read of its ranks and names and installed the moment
+// the close commits, so that its first reads are answered from memory.
 func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	hooks := leaderboard.CloseHooks{Phase: metrics.observer(m.Logger)}
 	if m.ClosedMonths == nil {
@@ -89,7 +88,7 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	)
 	hooks.Ranks = func(month leaderboard.Month, participants int, ranks leaderboard.RankStream) error {
 		if participants > m.Config.SnapshotPlayers {
-			return nil // not read: the month is read from the database
+			return ranks(func(leaderboard.RankEntry) error { return nil }, nil)
 		}
 		f, err := closedmonths.Build(month, participants, ranks)
 		if err != nil {
@@ -100,16 +99,12 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 		mu.Unlock()
 		return nil
 	}
-	hooks.Closed = func(month leaderboard.Month, version int, ranksMatched bool) {
+	hooks.Closed = func(month leaderboard.Month, version int) {
 		mu.Lock()
 		f := built[month]
 		delete(built, month)
 		mu.Unlock()
-		switch {
-		case f == nil:
-		case !ranksMatched:
-			m.Logger.Warn("the close's read of its ranks does not match them; the month loads from the database", "month", month.String())
-		case m.ClosedMonths.Install(f):
+		if f != nil && m.ClosedMonths.Install(f) {
 			m.Logger.Info("closed month installed in memory from its close", "month", month.String())
 		}
 		m.ranks.record(month, version)

@@ -289,9 +289,9 @@ type Frozen struct {
 }
 
 // Build builds the table of closed month m, of participants players, from
-// ranks: the close job passes its own read of the month, made alongside
-// the close, and Installs the table once the month is CLOSED, so that the
-// month is in memory from its first read.
+// ranks: the close job passes its own read of the month's new final ranks,
+// made in its transaction, and Installs the table once the month is CLOSED,
+// so that the month is in memory from its first read.
 func Build(m leaderboard.Month, participants int, ranks leaderboard.RankStream) (*Frozen, error) {
 	t := newTable(m, participants)
 	if err := ranks(t.adder(participants), t.setName); err != nil {

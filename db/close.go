@@ -54,10 +54,7 @@ const digestProgressRows = 1_000_000
 // CLOSED and, with settlement on, records its month.closed message. A CLOSED
 // month is returned as it is. ENOTFOUND when the month never opened.
 func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (info *leaderboard.MonthInfo, ran bool, err error) {
-	var (
-		closedVersion int
-		ranksMatched  bool
-	)
+	closedVersion := 0
 	ran, err = db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
 		phase(hooks, m, leaderboard.PhaseStopping, 0)
 		// Submissions hold the month's write lock shared while they write,
@@ -81,21 +78,17 @@ func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks lead
 		if err := vacuumScores(ctx, conn, m); err != nil {
 			return err
 		}
-		handed := db.handRanks(ctx, m, hooks.Ranks)
-		var digest string
-		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			var err error
-			closedVersion, digest, err = db.closeTx(ctx, tx, m, hooks)
+			closedVersion, err = db.closeTx(ctx, tx, m, hooks)
 			return err
 		})
-		ranksMatched = handed.matches(err == nil && closedVersion > 0, digest)
-		return err
 	})
 	if err != nil || !ran {
 		return nil, ran, interpretCloseError(m, err)
 	}
 	if closedVersion > 0 && hooks.Closed != nil {
-		hooks.Closed(m, closedVersion, ranksMatched)
+		hooks.Closed(m, closedVersion)
 	}
 	info, err = db.Month(ctx, m)
 	return info, true, err
@@ -173,49 +166,52 @@ func vacuumScores(ctx context.Context, conn *pgxpool.Conn, m leaderboard.Month) 
 }
 
 // closeTx is the close's transaction; the month is CLOSING or CLOSED. It
-// returns the version of the final ranks it made and their digest; version
-// 0 when the month was CLOSED already.
-func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks leaderboard.CloseHooks) (version int, digest string, err error) {
+// returns the version of the final ranks it made, 0 when the month was
+// CLOSED already.
+func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks leaderboard.CloseHooks) (int, error) {
 	if err := longJob(ctx, tx); err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	const lockMonth = `SELECT status, ranks_version FROM months WHERE month = $1 FOR UPDATE`
-	var status string
+	var (
+		status  string
+		version int
+	)
 	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version); noRows(err) {
-		return 0, "", leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
+		return 0, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
 	} else if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	if leaderboard.MonthStatus(status) == leaderboard.MonthClosed {
-		return 0, "", nil
+		return 0, nil
 	}
 	version++
 	ranks, err := buildFinalRanks(ctx, tx, m, version, hooks)
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	phase(hooks, m, leaderboard.PhaseAttach, ranks.participants)
 	if err := attachFinalRanks(ctx, tx, m, version); err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	closedAt := db.now()
 	const markClosed = `UPDATE months SET status = 'CLOSED', closed_at = $2, participants = $3, digest = $4, ranks_version = $5
 		WHERE month = $1`
 	if _, err := tx.Exec(ctx, markClosed, m.Date(), closedAt, ranks.participants, ranks.digest, version); err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	if db.settlement {
 		msg := monthMessage{Type: messageClosed, Month: m.String(), ClosedAt: closedAt,
 			Participants: ranks.participants, Digest: ranks.digest, Top: ranks.top}
 		if err := insertMessage(ctx, tx, m, msg); err != nil {
-			return 0, "", err
+			return 0, err
 		}
 	}
 	if err := notifyMonth(ctx, tx, m, version); err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	phase(hooks, m, leaderboard.PhaseDone, ranks.participants)
-	return version, ranks.digest, nil
+	return version, nil
 }
 
 // builtRanks is what building a month's final ranks found.
@@ -255,8 +251,8 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 	// month, which the score index does not hold: so the index alone
 	// answers, already in rank order.
 	insert := fmt.Sprintf(`INSERT INTO %s (month, rank, player_id, score, reached_at)
-		SELECT %s, ROW_NUMBER() OVER (ORDER BY %s), player_id, score, reached_at
-		FROM %s`, table, dateLiteral(m), rankOrder, partitionName("scores", m))
+		SELECT %s, ROW_NUMBER() OVER (ORDER BY `+rankOrder+`), player_id, score, reached_at
+		FROM %s`, table, dateLiteral(m), partitionName("scores", m))
 	tag, err := tx.Exec(ctx, insert)
 	if err != nil {
 		return nil, errorf("build final ranks: %w", err)
@@ -289,20 +285,33 @@ func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, versio
 }
 
 // digestFinalRanks reads table back into ranks' digest and top, whose names
-// it then looks up.
+// it then looks up, and hands the read, names included, to hooks.Ranks.
 func digestFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *builtRanks,
 	hooks leaderboard.CloseHooks) error {
 	d := newDigest()
-	err := readRanks(ctx, tx, finalRanksSource(table), func(e leaderboard.RankEntry) error {
-		d.add(e)
-		if len(ranks.top) < messageTop {
-			ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.Player.ID, Score: e.Score})
-		}
-		if e.Rank%digestProgressRows == 0 {
-			phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
-		}
-		return nil
-	}, nil)
+	read := false
+	stream := func(entry func(leaderboard.RankEntry) error, name func(rank int, name string) error) error {
+		read = true
+		return readRanks(ctx, tx, table, func(e leaderboard.RankEntry) error {
+			d.add(e)
+			if len(ranks.top) < messageTop {
+				ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.Player.ID, Score: e.Score})
+			}
+			if e.Rank%digestProgressRows == 0 {
+				phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
+			}
+			return entry(e)
+		}, name)
+	}
+	var err error
+	if hooks.Ranks != nil {
+		err = hooks.Ranks(m, int(ranks.participants), stream)
+	} else {
+		err = stream(func(leaderboard.RankEntry) error { return nil }, nil)
+	}
+	if err == nil && !read {
+		err = errors.New("the Ranks hook did not read the ranks")
+	}
 	if err != nil {
 		return err
 	}

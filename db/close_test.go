@@ -60,7 +60,6 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 		ranked        []leaderboard.RankEntry
 		names         = map[int]string{}
 		closedVersion int
-		matched       bool
 	)
 	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
 		Phase: func(_ leaderboard.Month, p leaderboard.ClosePhase, _ int64) { phases = append(phases, p) },
@@ -82,16 +81,13 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 				return nil
 			})
 		},
-		Closed: func(_ leaderboard.Month, version int, ranksMatched bool) {
-			closedVersion, matched = version, ranksMatched
-		},
+		Closed: func(_ leaderboard.Month, version int) { closedVersion = version },
 	})
 	if err != nil || !ran {
 		t.Fatalf("close: ran %t, %v", ran, err)
 	}
-	if info.Status != leaderboard.MonthClosed || info.Participants != 40 || len(ranked) != 40 || closedVersion != 1 || !matched {
-		t.Fatalf("closed month %+v, %d ranks handed over, Closed told version %d, matched %t",
-			info, len(ranked), closedVersion, matched)
+	if info.Status != leaderboard.MonthClosed || info.Participants != 40 || len(ranked) != 40 || closedVersion != 1 {
+		t.Fatalf("closed month %+v, %d ranks handed over, Closed told version %d", info, len(ranked), closedVersion)
 	}
 	page, err := store.Leaderboard(context.Background(), november, 100, "")
 	if err != nil {
@@ -105,7 +101,7 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 		}
 	}
 	again, _, _ := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
-		Closed: func(leaderboard.Month, int, bool) { t.Error("Closed called for a month closed already") },
+		Closed: func(leaderboard.Month, int) { t.Error("Closed called for a month closed already") },
 	})
 	if again.Digest != info.Digest {
 		t.Errorf("closing again changed the digest")
@@ -123,23 +119,24 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 	}
 }
 
-// A failing rank hook does not fail the close, whose ranks are its own:
-// Closed is told that what the hook was handed does not describe the month.
-func TestTryCloseMonth_FailingHookIsNoMatch(t *testing.T) {
+// A close whose rank hook fails is rolled back whole: the month stays
+// CLOSING, with no ranks, and closes on the next try.
+func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
 	store := mustOpenDB(t)
 	submitTable(t, store, 5)
-	matched := true
-	info, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
+	_, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
 		Ranks: func(_ leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
-			return ranks(func(leaderboard.RankEntry) error { return errors.New("out of memory") }, nil)
+			return ranks(func(leaderboard.RankEntry) error { return nil }, func(int, string) error { return errors.New("out of memory") })
 		},
-		Closed: func(_ leaderboard.Month, _ int, ranksMatched bool) { matched = ranksMatched },
 	})
-	if err != nil || info.Status != leaderboard.MonthClosed || info.Participants != 5 {
-		t.Fatalf("close with a failing hook: %+v, %v", info, err)
+	if err == nil {
+		t.Fatal("close succeeded with a failing hook")
 	}
-	if matched {
-		t.Error("Closed told the failed hook's ranks matched")
+	if info, _ := store.Month(context.Background(), november); info.Status != leaderboard.MonthClosing || info.Digest != "" {
+		t.Fatalf("after a failed close: %+v", info)
+	}
+	if info := mustClose(t, store, november); info.Status != leaderboard.MonthClosed || info.Participants != 5 {
+		t.Fatalf("second close: %+v", info)
 	}
 }
 

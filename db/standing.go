@@ -291,7 +291,7 @@ func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(le
 		} else if err != nil {
 			return err
 		}
-		return readRanks(ctx, tx, finalRanksSource(finalRanksTable(m, v)), entry, name)
+		return readRanks(ctx, tx, finalRanksTable(m, v), entry, name)
 	})
 	if err != nil {
 		return errorf("read final ranks of %s: %w", m, err)

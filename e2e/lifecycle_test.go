@@ -271,6 +271,34 @@ func TestLifecycle_CloseMonthAnswersClosingThenClosed(t *testing.T) {
 	}
 }
 
+// The instance that closes a month answers it from memory from the close's
+// answer on: the table its close built from its own read is installed at the
+// commit, not loaded after it.
+func TestLifecycle_ClosedMonthIsInMemoryWhenTheCloseAnswers(t *testing.T) {
+	pg.Reset(t)
+	month := seedPastMonth(t, 1000)
+	s, _ := startInstance(t)
+	if info := s.closeMonth(t, month); info.Status != "CLOSED" || info.Participants != 1000 {
+		t.Fatalf("closeMonth: %+v", info)
+	}
+	_, body := s.get(t, "/metrics")
+	if !strings.Contains(body, "leaderboard_closed_months_players 1000") {
+		t.Errorf("right after the close, /metrics does not hold the month's 1000 players in memory:\n%s",
+			grepLines(body, "leaderboard_closed_month"))
+	}
+}
+
+// grepLines returns the lines of text that contain fragment.
+func grepLines(text, fragment string) string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, fragment) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // monthKey is the second key of a month's close lock.
 func monthKey(t *testing.T, month string) int {
 	m, err := leaderboard.ParseMonth(month)
