@@ -27,10 +27,8 @@ type Source interface {
 	Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error)
 	// Months returns up to first months, newest first.
 	Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error)
-	// FinalRanks calls entry with every entry of closed month m's final
-	// ranks in rank order, its player without a name, then name with the
-	// rank and name of every ranked player who has one, in no particular
-	// order, all from one snapshot.
+	// FinalRanks reads closed month m's final ranks from one snapshot, as a
+	// leaderboard.RankStream does with its entry and name.
 	FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
 		name func(rank int, name string) error) error
 }

@@ -273,10 +273,8 @@ func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Mont
 	return s, month, nil
 }
 
-// FinalRanks calls entry with every entry of closed month m's final ranks in
-// rank order, its player without a name, then name with the rank and name of
-// every ranked player who has one, in no particular order, streaming them
-// from one snapshot.
+// FinalRanks reads closed month m's final ranks from one snapshot, streaming
+// them as a leaderboard.RankStream does with its entry and name.
 func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
 	name func(rank int, name string) error) error {
 	// Ten million rows take seconds to read: no statement timeout.

@@ -4,5 +4,9 @@
 -- 10.5 s (its sort compares the ids alone). The index is not unique: the
 -- ranks are built from scores, whose primary key holds one row per player
 -- and month, and a partitioned table's unique index must hold the month.
+-- On a database with closed months this rebuilds each month's index (about
+-- 8 s per ten million players here) in the migration's transaction, which
+-- holds reads of final_ranks from PostgreSQL until it commits; closed months
+-- served from memory are not held.
 DROP INDEX final_ranks_player_idx;
 CREATE INDEX final_ranks_player_idx ON final_ranks (player_id);
