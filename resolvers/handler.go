@@ -26,19 +26,25 @@ type HandlerOptions struct {
 	// Limits bound the work of one request.
 	Limits Limits
 
-	// viaGqlgen has gqlgen answer standings too (see standing_json.go): the
-	// tests compare the two.
+	// viaGqlgen has gqlgen answer standings too (see standing_json.go) and
+	// write every answer with its own POST transport (see transport.go):
+	// the tests compare the two.
 	viaGqlgen bool
 }
 
-// NewHandler returns the GraphQL HTTP handler for r: the POST transport,
+// NewHandler returns the GraphQL HTTP handler for r: gqlgen's POST transport
+// writing plain answers directly (see transport.go),
 // a parsed-query cache, automatic persisted queries, limits on the query's
 // size, tokens, cost and root fields, no "did you mean" suggestions, and
 // errors that always carry one of the domain's codes in extensions.code.
 func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	limits := opts.Limits.withDefaults()
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r, Complexity: complexity()}))
-	srv.AddTransport(transport.POST{})
+	if opts.viaGqlgen {
+		srv.AddTransport(transport.POST{})
+	} else {
+		srv.AddTransport(directPOST{})
+	}
 	srv.SetParserTokenLimit(limits.MaxTokens)
 	srv.SetDisableSuggestion(true)
 	srv.Use(limitsExtension{limits})
