@@ -76,9 +76,9 @@ func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, a
 // rank the cursor carries may be stale.
 func livePage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.Edge, bool, error) {
 	table, limit := monthTable(m), limitFor(pageLimits, first+1)
-	q, args := liveTopQuery(table, limit), []any{m.Date()}
+	q, args := liveTopQuery(table, limit), []any(nil)
 	if after != nil {
-		q, args = liveBelowQuery(table, limit), []any{m.Date(), after.key.score, after.key.reachedAt, after.key.seq}
+		q, args = liveBelowQuery(table, limit), []any{after.key.score, after.key.reachedAt, after.key.seq}
 	}
 	result, err := tx.Query(ctx, q, args...)
 	if err != nil {

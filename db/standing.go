@@ -23,8 +23,8 @@ import (
 // the month's total, then up to aboveLimit rows above (kind -1) and belowLimit
 // below (kind 1), each with the player's name. Each side's two range scans
 // are cut to its nearest rows before the names are looked up. Scores are
-// read from table: the month's own partition, or scores itself (see
-// liveStanding).
+// read from table, which holds month $1's alone: the month's own partition,
+// or monthOfParent (see liveStanding).
 //
 // PostgreSQL keeps a statement's generic plan only when it is estimated no
 // dearer than planning afresh, and replanning this one cost as much as
@@ -215,6 +215,9 @@ type monthState struct {
 	ranksVersion int
 }
 
+// monthOfParent is month $1's scores read through the partitioned parent.
+const monthOfParent = `(SELECT * FROM scores WHERE month = $1) AS scores`
+
 // liveStanding reads a standing of month m from its live table, and the
 // month's state. It reads the month's own partition; a month without one
 // (never opened, or dropped) is read through the partitioned parent, which
@@ -222,7 +225,7 @@ type monthState struct {
 func (db *DB) liveStanding(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, monthState, error) {
 	s, month, err := db.liveStandingFrom(ctx, liveStandingStatements.query(monthTable(m), above, below), m, playerID, above, below)
 	if isUndefinedTable(err) {
-		return db.liveStandingFrom(ctx, liveStandingStatements.query("scores", above, below), m, playerID, above, below)
+		return db.liveStandingFrom(ctx, liveStandingStatements.query(monthOfParent, above, below), m, playerID, above, below)
 	}
 	return s, month, err
 }
