@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/loaders"
 	"github.com/gamebackend/leaderboard/resolvers"
 )
@@ -52,6 +53,41 @@ func BenchmarkStandingRequest(b *testing.B) {
 			w := httptest.NewRecorder()
 			h.ServeHTTP(w, req)
 			if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"rank":510`) {
+				b.Fatalf("%d %s", w.Code, w.Body)
+			}
+		}
+	})
+}
+
+// BenchmarkSubmitRequest is the Go side of one submitScores call of 100
+// events over HTTP, as `make bench` sends them, the store answering at once:
+// what the handler costs per batch in time and allocations.
+func BenchmarkSubmitRequest(b *testing.B) {
+	m, _ := leaderboard.ParseMonth("2026-11")
+	var events []map[string]any
+	store := &fakeStore{}
+	for i := range 100 {
+		id := fmt.Sprintf("bench-0-3-%d", i)
+		events = append(events, map[string]any{"eventId": id, "playerId": fmt.Sprintf("player-%08d", i*7919), "mode": "BEST", "value": i * 30})
+		store.results = append(store.results, leaderboard.ScoreResult{EventID: id, Status: leaderboard.StatusApplied, Month: m,
+			PlayerID: fmt.Sprintf("player-%08d", i*7919), Score: new(i * 30)})
+	}
+	r := &resolvers.Resolver{StandingService: store, MonthService: store, ScoreService: store,
+		Logger: slog.New(slog.DiscardHandler)}
+	h := auth.New(auth.Config{ServerToken: serverToken}).Middleware(
+		loaders.Middleware(store)(resolvers.NewHandler(r, resolvers.HandlerOptions{})))
+	body, _ := json.Marshal(map[string]any{"query": `mutation Submit($events: [ScoreEvent!]!) {
+  submitScores(events: $events) { eventId status score }
+}`, "variables": map[string]any{"events": events}})
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+serverToken)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"bench-0-3-99","status":"APPLIED"`) {
 				b.Fatalf("%d %s", w.Code, w.Body)
 			}
 		}
