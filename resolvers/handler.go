@@ -33,10 +33,10 @@ type HandlerOptions struct {
 }
 
 // NewHandler returns the GraphQL HTTP handler for r: gqlgen's POST transport
-// writing plain answers directly (see transport.go),
-// a parsed-query cache, automatic persisted queries, limits on the query's
-// size, tokens, cost and root fields, no "did you mean" suggestions, and
-// errors that always carry one of the domain's codes in extensions.code.
+// writing plain answers directly (see transport.go), a parsed-query cache,
+// automatic persisted queries, limits on the query's size, tokens, cost and
+// root fields, no "did you mean" suggestions, and errors that always carry
+// one of the domain's codes in extensions.code.
 func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	limits := opts.Limits.withDefaults()
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r, Complexity: complexity()}))

@@ -98,7 +98,8 @@ func writeResponse(w io.Writer, resp *graphql.Response) {
 	}
 	out, err := json.Marshal(resp)
 	if err != nil {
-		// As transport.POST: the recovery middleware answers INTERNAL.
+		// As transport.POST does: gqlgen's handler recovers the panic, and
+		// recoverPanic logs it and answers INTERNAL.
 		panic("marshal a GraphQL response: " + err.Error())
 	}
 	_, _ = w.Write(out)
