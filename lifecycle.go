@@ -47,19 +47,21 @@ type ClosePhase string
 // The phases of a close, in order.
 const (
 	PhaseStopping ClosePhase = "stopping" // OPEN -> CLOSING: waits for submissions in flight
-	PhaseRanking  ClosePhase = "ranking"  // ROW_NUMBER() into the month's final ranks
-	PhaseIndexing ClosePhase = "indexing" // indexes and statistics of the final ranks
-	PhaseDigest   ClosePhase = "digest"   // sha256 of the standings, in rank order
+	PhaseRanking  ClosePhase = "ranking"  // scores read with ROW_NUMBER(), digested, copied into the final ranks
+	PhaseIndexing ClosePhase = "indexing" // the final ranks' primary key and statistics
+	PhaseDigest   ClosePhase = "digest"   // the ranks handed to CloseHooks.Ranks, the top 100's names
 	PhaseAttach   ClosePhase = "attach"   // the ranks become the month's partition; CLOSED
 	PhaseDone     ClosePhase = "done"     // committed
 )
 
 // RankStream reads a month's final ranks: it calls entry with every final
 // entry in rank order, its player without a name, then, unless name is nil,
-// name with the rank and name of every ranked player who has one, in no
-// particular order. It returns the first error. Names come apart because
-// joining them in rank order makes the database sort the whole month again.
-type RankStream func(entry func(RankEntry) error, name func(rank int, name string) error) error
+// name with the id and name of every ranked player who has one, in no
+// particular order, and perhaps of players without a rank in the month, whom
+// name ignores. It returns the first error. Names come apart because
+// joining them in rank order makes the database sort the whole month again,
+// and a scan of every player costs less than a join with the month's.
+type RankStream func(entry func(RankEntry) error, name func(playerID, name string) error) error
 
 // CloseHooks follow a close job. Each may be nil.
 type CloseHooks struct {

@@ -30,7 +30,7 @@ type Source interface {
 	// FinalRanks reads closed month m's final ranks from one snapshot, as a
 	// leaderboard.RankStream does with its entry and name.
 	FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
-		name func(rank int, name string) error) error
+		name func(playerID, name string) error) error
 }
 
 // Cache is a leaderboard.StandingService that answers standings of closed
@@ -271,7 +271,7 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 }
 
 func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int) (*table, error) {
-	f, err := Build(m, participants, func(entry func(leaderboard.RankEntry) error, name func(rank int, name string) error) error {
+	f, err := Build(m, participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
 		return c.source.FinalRanks(ctx, m, entry, name)
 	})
 	if err != nil {

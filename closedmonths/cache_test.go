@@ -185,7 +185,7 @@ func TestBuild_Install(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ranks := func(entry func(leaderboard.RankEntry) error, name func(rank int, name string) error) error {
+	ranks := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
 		return store.FinalRanks(ctx, m, entry, name)
 	}
 	for _, wrong := range []int{info.Participants - 1, info.Participants + 1} {
@@ -223,7 +223,7 @@ type stalledSource struct {
 }
 
 func (s stalledSource) FinalRanks(ctx context.Context, _ leaderboard.Month, _ func(leaderboard.RankEntry) error,
-	_ func(rank int, name string) error) error {
+	_ func(playerID, name string) error) error {
 	close(s.began)
 	<-ctx.Done()
 	return ctx.Err()
@@ -239,7 +239,7 @@ func TestCache_LoadReplacedByInstallIsNoFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(rank int, name string) error) error {
+	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
 		return store.FinalRanks(ctx, m, entry, name)
 	})
 	if err != nil {

@@ -100,13 +100,15 @@ func (t *table) complete(participants int) error {
 	return nil
 }
 
-// setName gives the player of rank its name.
-func (t *table) setName(rank int, name string) error {
+// setName gives the player with the id its name; a player without a rank
+// in the month is ignored.
+func (t *table) setName(playerID, name string) error {
+	rank := t.rankOf(playerID)
 	switch {
-	case rank < 1 || rank > t.players():
-		return fmt.Errorf("a name for rank %d of %d", rank, t.players())
+	case rank == 0:
+		return nil
 	case t.nameOf[rank-1] != 0:
-		return fmt.Errorf("a second name for rank %d", rank)
+		return fmt.Errorf("a second name for player %q", playerID)
 	}
 	t.names.add(name)
 	t.nameOf[rank-1] = uint32(len(t.names.offsets) - 1)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/gamebackend/leaderboard"
 )
@@ -42,9 +43,6 @@ func monthKey(m leaderboard.Month) int32 { return int32(m.Year()*100 + int(m.Mon
 // monthsChannel is the NOTIFY channel on which a committed close or
 // correction announces "<YYYY-MM> <ranks_version>" to every instance.
 const monthsChannel = "leaderboard_months"
-
-// digestProgressRows is how often the digest phase reports its progress.
-const digestProgressRows = 1_000_000
 
 // TryCloseMonth runs month m's close unless another session runs it or a
 // correction of it: ran is false then, and nothing was done. The close stops
@@ -186,7 +184,7 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 		return 0, nil
 	}
 	version++
-	ranks, err := buildFinalRanks(ctx, tx, m, version, hooks)
+	ranks, err := db.buildFinalRanks(ctx, tx, m, version, hooks)
 	if err != nil {
 		return 0, err
 	}
@@ -228,101 +226,142 @@ func finalRanksTable(m leaderboard.Month, version int) string {
 }
 
 // buildFinalRanks materializes month m's ranks into a standalone table of
-// the given version, indexes and analyzes it, and reads it back in rank
-// order for the digest, the message's top 100 and hooks.Rank.
-func buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, hooks leaderboard.CloseHooks) (*builtRanks, error) {
+// the given version, indexes and analyzes it, and hands its rows to
+// hooks.Ranks. The month's scores are read once, in rank order and numbered
+// by ROW_NUMBER(), into memory (readRankedRows); the table, its digest, the
+// message's top 100 and what hooks.Ranks builds all come from that one read.
+func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, hooks leaderboard.CloseHooks) (*builtRanks, error) {
 	table := finalRanksTable(m, version)
-	// Sorting, indexing and joining ten million rows wants more memory and
-	// workers than the service's small reads; SET LOCAL ends with the
-	// transaction. The names' hash join hands every row on from its
-	// workers, which the planner prices above a join without them; with
-	// them it takes 11.4-11.9 s instead of 13.9-20 s at ten million players.
-	for _, set := range []string{
-		`SET LOCAL work_mem = '1GB'`,
-		`SET LOCAL maintenance_work_mem = '1GB'`,
-		`SET LOCAL max_parallel_workers_per_gather = 2`,
-		`SET LOCAL parallel_tuple_cost = 0`,
-	} {
-		if _, err := tx.Exec(ctx, set); err != nil {
-			return nil, errorf("build final ranks: %w", err)
-		}
+	if _, err := tx.Exec(ctx, `SET LOCAL maintenance_work_mem = '1GB'`); err != nil {
+		return nil, errorf("build final ranks: %w", err)
 	}
 	phase(hooks, m, leaderboard.PhaseRanking, 0)
-	if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE TABLE %s (LIKE final_ranks)`, table)); err != nil {
+	// The CHECK spares ATTACH a scan of the whole table for its partition
+	// constraint; COPY checks each row as it writes it.
+	create := fmt.Sprintf(`CREATE TABLE %s (LIKE final_ranks, CHECK (month = %s))`, table, dateLiteral(m))
+	if _, err := tx.Exec(ctx, create); err != nil {
 		return nil, errorf("build final ranks: %w", err)
 	}
-	// From the month's partition itself, not through scores with a WHERE on
-	// month, which the score index does not hold: so the index alone
-	// answers, already in rank order.
-	insert := fmt.Sprintf(`INSERT INTO %s (month, rank, player_id, score, reached_at)
-		SELECT %s, ROW_NUMBER() OVER (ORDER BY `+rankOrder+`), player_id, score, reached_at
-		FROM %s`, table, dateLiteral(m), partitionName("scores", m))
-	tag, err := tx.Exec(ctx, insert)
+	rows, err := readRankedRows(ctx, tx, partitionName("scores", m))
 	if err != nil {
+		return nil, errorf("read the scores of %s: %w", m, err)
+	}
+	ranks := &builtRanks{participants: int64(rows.len())}
+	ranks.digest, ranks.top = digestRows(rows)
+	// hooks.Ranks builds from the rows in memory, and reads the names on a
+	// connection of its own, while this one copies the rows and indexes
+	// them: at ten million players, about 10 s of work in this process that
+	// no longer waits for the database's 15 s, nor the database for it.
+	handed, handCtx := errgroup.WithContext(ctx)
+	if hooks.Ranks != nil {
+		handed.Go(func() error { return db.handRanks(handCtx, m, rows, hooks) })
+	}
+	handed.Go(func() error { return indexFinalRanks(handCtx, tx, m, table, rows, hooks) })
+	if err := handed.Wait(); err != nil {
 		return nil, errorf("build final ranks: %w", err)
 	}
-	ranks := &builtRanks{participants: tag.RowsAffected()}
-	phase(hooks, m, leaderboard.PhaseIndexing, ranks.participants)
-	// Indexes are built after the rows are in: several times faster than
-	// maintaining them row by row. They match the parent's, so ATTACH adopts
-	// them. The rows are in rank order already, which one process sorts
-	// faster than three (2.4 s against 3.6 s at ten million); the ids want
-	// the workers. Statistics come now, not from autovacuum minutes later,
-	// so that the first reads after the close are planned as index range
-	// scans.
-	for _, step := range []string{
-		`SET LOCAL max_parallel_maintenance_workers = 0`,
-		`ALTER TABLE ` + table + ` ADD PRIMARY KEY (month, rank)`,
-		`SET LOCAL max_parallel_maintenance_workers = 2`,
-		`CREATE INDEX ON ` + table + ` (player_id)`,
-		`ANALYZE ` + table,
-	} {
-		if _, err := tx.Exec(ctx, step); err != nil {
-			return nil, errorf("build final ranks: %w", err)
-		}
-	}
-	phase(hooks, m, leaderboard.PhaseDigest, 0)
-	if err := digestFinalRanks(ctx, tx, m, table, ranks, hooks); err != nil {
-		return nil, errorf("digest final ranks: %w", err)
+	phase(hooks, m, leaderboard.PhaseDigest, ranks.participants)
+	if err := nameTop(ctx, tx, m, table, ranks.top); err != nil {
+		return nil, errorf("build final ranks: %w", err)
 	}
 	return ranks, nil
 }
 
-// digestFinalRanks reads table back into ranks' digest and top, whose names
-// it then looks up, and hands the read, names included, to hooks.Ranks.
-func digestFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, ranks *builtRanks,
-	hooks leaderboard.CloseHooks) error {
-	d := newDigest()
-	read := false
-	stream := func(entry func(leaderboard.RankEntry) error, name func(rank int, name string) error) error {
-		read = true
-		return readRanks(ctx, tx, table, func(e leaderboard.RankEntry) error {
-			d.add(e)
-			if len(ranks.top) < messageTop {
-				ranks.top = append(ranks.top, messageEntry{Rank: e.Rank, PlayerID: e.Player.ID, Score: e.Score})
-			}
-			if e.Rank%digestProgressRows == 0 {
-				phase(hooks, m, leaderboard.PhaseDigest, int64(e.Rank))
-			}
-			return entry(e)
-		}, name)
-	}
-	var err error
-	if hooks.Ranks != nil {
-		err = hooks.Ranks(m, int(ranks.participants), stream)
-	} else {
-		err = stream(func(leaderboard.RankEntry) error { return nil }, nil)
-	}
-	if err == nil && !read {
-		err = errors.New("the Ranks hook did not read the ranks")
-	}
+// indexFinalRanks copies rows into table, month m's final ranks table made
+// in tx, then gives it its primary key and statistics.
+func indexFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, rows *rankedRows, hooks leaderboard.CloseHooks) error {
+	copied, err := copyFinalRanks(ctx, tx, m, table, rows)
 	if err != nil {
 		return err
 	}
-	ranks.digest = d.sum()
+	if copied != int64(rows.len()) {
+		return fmt.Errorf("copied %d of %d ranks", copied, rows.len())
+	}
+	phase(hooks, m, leaderboard.PhaseIndexing, copied)
+	// The rows are in rank order already, which one process sorts faster
+	// than three (2.4 s against 3.6 s at ten million). The key matches the
+	// parent's, so ATTACH adopts it. Statistics come now, not from
+	// autovacuum minutes later, so that the first reads after the close are
+	// planned as index range scans.
+	for _, step := range []string{
+		`SET LOCAL max_parallel_maintenance_workers = 0`,
+		`ALTER TABLE ` + table + ` ADD PRIMARY KEY (month, rank)`,
+		`ANALYZE ` + table,
+	} {
+		if _, err := tx.Exec(ctx, step); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// digestRows returns the digest of rows and their first messageTop, without
+// names.
+func digestRows(rows *rankedRows) (string, []messageEntry) {
+	d := newDigest()
+	var top []messageEntry
+	for i := range rows.len() {
+		d.add(i+1, rows.id(i), int(rows.scores[i]))
+		if len(top) < messageTop {
+			top = append(top, messageEntry{Rank: i + 1, PlayerID: string(rows.id(i)), Score: int(rows.scores[i])})
+		}
+	}
+	return d.sum(), top
+}
+
+// handRanks hands rows, month m's ranks, to hooks.Ranks, with the names of
+// their players read in a transaction of their own: names are not part of
+// the close, and the month's players, whom the read may join, no longer
+// change.
+func (db *DB) handRanks(ctx context.Context, m leaderboard.Month, rows *rankedRows, hooks leaderboard.CloseHooks) error {
+	read := false
+	stream := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+		read = true
+		for i := range rows.len() {
+			if err := entry(rows.entry(i)); err != nil {
+				return err
+			}
+		}
+		if name == nil {
+			return nil
+		}
+		return db.readTx(ctx, func(tx pgx.Tx) error {
+			if err := longJob(ctx, tx); err != nil {
+				return err
+			}
+			// Joining names with ten million players (when the players
+			// table is far larger than the month) wants more memory and
+			// workers than the service's small reads. The join hands every
+			// row on from its workers, which the planner prices above a
+			// join without them; with them it took 11.4-11.9 s instead of
+			// 13.9-20 s at ten million players.
+			for _, set := range []string{
+				`SET LOCAL work_mem = '1GB'`,
+				`SET LOCAL max_parallel_workers_per_gather = 2`,
+				`SET LOCAL parallel_tuple_cost = 0`,
+			} {
+				if _, err := tx.Exec(ctx, set); err != nil {
+					return err
+				}
+			}
+			return readNames(ctx, tx, partitionName("scores", m), rows.len(), name)
+		})
+	}
+	if err := hooks.Ranks(m, rows.len(), stream); err != nil {
+		return err
+	}
+	if !read {
+		return errors.New("the Ranks hook did not read the ranks")
+	}
+	return nil
+}
+
+// nameTop looks up the names of top, the first ranks of table, month m's
+// final ranks.
+func nameTop(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, top []messageEntry) error {
 	q := fmt.Sprintf(`SELECT f.rank, p.name FROM %s f JOIN players p ON p.id = f.player_id
-		WHERE f.month = %s AND f.rank <= %d`, table, dateLiteral(m), len(ranks.top))
-	rows, err := tx.Query(ctx, q)
+		WHERE f.month = %s AND f.rank <= %d`, table, dateLiteral(m), len(top))
+	names, err := tx.Query(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -330,8 +369,8 @@ func digestFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table
 		rank int
 		name *string
 	)
-	_, err = pgx.ForEachRow(rows, []any{&rank, &name}, func() error {
-		ranks.top[rank-1].Name = name
+	_, err = pgx.ForEachRow(names, []any{&rank, &name}, func() error {
+		top[rank-1].Name = name
 		return nil
 	})
 	return err
@@ -370,12 +409,13 @@ type digest struct {
 
 func newDigest() *digest { return &digest{h: sha256.New()} }
 
-func (d *digest) add(e leaderboard.RankEntry) {
-	d.buf = strconv.AppendInt(d.buf[:0], int64(e.Rank), 10)
+// add adds the line of a rank, its player's id and score.
+func (d *digest) add(rank int, playerID []byte, score int) {
+	d.buf = strconv.AppendInt(d.buf[:0], int64(rank), 10)
 	d.buf = append(d.buf, ',')
-	d.buf = append(d.buf, e.Player.ID...)
+	d.buf = append(d.buf, playerID...)
 	d.buf = append(d.buf, ',')
-	d.buf = strconv.AppendInt(d.buf, int64(e.Score), 10)
+	d.buf = strconv.AppendInt(d.buf, int64(score), 10)
 	d.buf = append(d.buf, '\n')
 	d.h.Write(d.buf)
 }

@@ -58,7 +58,7 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 	var phases []leaderboard.ClosePhase
 	var (
 		ranked        []leaderboard.RankEntry
-		names         = map[int]string{}
+		names         = map[string]string{}
 		closedVersion int
 	)
 	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
@@ -73,11 +73,11 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 				}
 				ranked = append(ranked, e)
 				return nil
-			}, func(rank int, name string) error {
-				if _, twice := names[rank]; twice {
-					t.Errorf("rank %d named twice", rank)
+			}, func(playerID, name string) error {
+				if _, twice := names[playerID]; twice {
+					t.Errorf("player %q named twice", playerID)
 				}
-				names[rank] = name
+				names[playerID] = name
 				return nil
 			})
 		},
@@ -96,8 +96,8 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 	for i, edge := range page.Edges {
 		got, e := ranked[i], edge.Entry
 		if got.Rank != e.Rank || got.Player.ID != e.Player.ID || got.Score != e.Score || !got.ReachedAt.Equal(e.ReachedAt) ||
-			e.Player.Name == nil || names[e.Rank] != *e.Player.Name {
-			t.Errorf("handed rank %+v named %q, the final standings have %+v", got, names[e.Rank], e)
+			e.Player.Name == nil || names[e.Player.ID] != *e.Player.Name {
+			t.Errorf("handed rank %+v named %q, the final standings have %+v", got, names[e.Player.ID], e)
 		}
 	}
 	again, _, _ := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
@@ -126,7 +126,7 @@ func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
 	submitTable(t, store, 5)
 	_, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
 		Ranks: func(_ leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
-			return ranks(func(leaderboard.RankEntry) error { return nil }, func(int, string) error { return errors.New("out of memory") })
+			return ranks(func(leaderboard.RankEntry) error { return nil }, func(string, string) error { return errors.New("out of memory") })
 		},
 	})
 	if err == nil {

@@ -96,7 +96,7 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 	if leaderboard.MonthStatus(status) != leaderboard.MonthClosed {
 		return c, nil
 	}
-	return c, rebuildFinalRanks(ctx, tx, m, version, *closedAt, db.settlement, c)
+	return c, db.rebuildFinalRanks(ctx, tx, m, version, *closedAt, db.settlement, c)
 }
 
 // correctLiveScore sets or removes the player's row of month m's scores,
@@ -145,10 +145,10 @@ func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playe
 // rebuildFinalRanks builds the next version of closed month m's final ranks
 // from its corrected scores, swaps it in for the current version, and
 // records and announces the change.
-func rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, closedAt time.Time,
+func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, closedAt time.Time,
 	settlement bool, c *leaderboard.Correction) error {
 	next := version + 1
-	ranks, err := buildFinalRanks(ctx, tx, m, next, leaderboard.CloseHooks{})
+	ranks, err := db.buildFinalRanks(ctx, tx, m, next, leaderboard.CloseHooks{})
 	if err != nil {
 		return err
 	}

@@ -144,23 +144,39 @@ type closedMonth struct {
 // partition of final_ranks, or final_ranks itself. Literal limits and the
 // partition's name keep its generic plan, as with liveStandingSQL.
 //
-// The player's rank is a scalar subquery, so the window is one range of the
-// primary key (month, rank) whatever the planner believes. Right after a
-// close the month's partition had no statistics yet, and a join of the
-// partition with itself was then planned as a sort of the whole month
-// (seconds at a million players) for every read; see docs/PERFORMANCE.md,
-// "Right after a close". The LIMIT tells the planner how few rows come back
-// without statistics, which keeps the index range scan its cheapest plan.
+// The final ranks have no index by player: building one took the close 8 to
+// 25 s at ten million players. A closed month's scores and counters stay as
+// its final ranks were built from them (a correction changes them together),
+// so the player's final rank is their live rank (liveRankSQL) in the month's
+// scores, read from scoresTable as in liveStandingSQL. The rank is a scalar
+// subquery, so the window is one range of the primary key (month, rank)
+// whatever the planner believes. Right after a close the month's partition
+// had no statistics yet, and a join of the partition with itself was then
+// planned as a sort of the whole month (seconds at a million players) for
+// every read; see docs/PERFORMANCE.md, "Right after a close". The LIMIT
+// tells the planner how few rows come back without statistics, which keeps
+// the index range scan its cheapest plan.
 func finalStandingSQL(table string, aboveLimit, belowLimit int) string {
 	return `WITH me AS (
-	SELECT rank FROM ` + table + ` WHERE month = $1 AND player_id = $2
+	SELECT score, reached_at, seq, ` + hourColumnsSQL + ` FROM ` + scoresTable + ` WHERE month = $1 AND player_id = $2
+), r AS (
+	SELECT ` + liveRankSQL("me", scoresTable) + ` AS rank FROM me
 )
 SELECT f.rank, f.score, f.reached_at, f.player_id, ` + nameSQL("f") + `
 FROM ` + table + ` f
-WHERE f.month = $1 AND f.rank BETWEEN (SELECT rank FROM me) - ` + strconv.Itoa(aboveLimit) +
-		` AND (SELECT rank FROM me) + ` + strconv.Itoa(belowLimit) + `
+WHERE f.month = $1 AND f.rank BETWEEN (SELECT rank FROM r) - ` + strconv.Itoa(aboveLimit) +
+		` AND (SELECT rank FROM r) + ` + strconv.Itoa(belowLimit) + `
 ORDER BY f.rank
 LIMIT ` + strconv.Itoa(aboveLimit+belowLimit+1)
+}
+
+// scoresTable stands for the month's scores in finalStandingSQL's statements.
+const scoresTable = "{scores}"
+
+// finalStandingQuery returns the statement of a closed month's standing
+// reading the final ranks from table and the month's scores from scores.
+func finalStandingQuery(table, scores string, above, below int) string {
+	return strings.ReplaceAll(finalStandingStatements.query(table, above, below), scoresTable, scores)
 }
 
 // finalStanding reads a standing of closed month c from its final ranks: one
@@ -168,10 +184,10 @@ LIMIT ` + strconv.Itoa(aboveLimit+belowLimit+1)
 // replaced it, or retention dropped the month, and this instance has not
 // heard yet), it forgets c and reads through final_ranks itself.
 func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, c closedMonth, playerID string, above, below int) (*leaderboard.Standing, error) {
-	entries, err := db.finalEntries(ctx, finalStandingStatements.query(c.table, above, below), m, playerID)
+	entries, err := db.finalEntries(ctx, finalStandingQuery(c.table, monthTable(m), above, below), m, playerID)
 	if isUndefinedTable(err) {
 		db.closedMonths.Delete(m)
-		entries, err = db.finalEntries(ctx, finalStandingStatements.query("final_ranks", above, below), m, playerID)
+		entries, err = db.finalEntries(ctx, finalStandingQuery("final_ranks", monthOfParent, above, below), m, playerID)
 	}
 	if err != nil {
 		return nil, err
@@ -279,20 +295,20 @@ func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Mont
 // FinalRanks reads closed month m's final ranks from one snapshot, streaming
 // them as a leaderboard.RankStream does with its entry and name.
 func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
-	name func(rank int, name string) error) error {
+	name func(playerID, name string) error) error {
 	// Ten million rows take seconds to read: no statement timeout.
 	err := db.readTx(ctx, func(tx pgx.Tx) error {
 		if err := longJob(ctx, tx); err != nil {
 			return err
 		}
-		const version = `SELECT ranks_version FROM months WHERE month = $1 AND status = 'CLOSED'`
-		var v int
-		if err := tx.QueryRow(ctx, version, m.Date()).Scan(&v); noRows(err) {
+		const version = `SELECT ranks_version, participants FROM months WHERE month = $1 AND status = 'CLOSED'`
+		var v, participants int
+		if err := tx.QueryRow(ctx, version, m.Date()).Scan(&v, &participants); noRows(err) {
 			return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is not closed", m)
 		} else if err != nil {
 			return err
 		}
-		return readRanks(ctx, tx, finalRanksTable(m, v), entry, name)
+		return readRanks(ctx, tx, finalRanksTable(m, v), participants, entry, name)
 	})
 	if err != nil {
 		return errorf("read final ranks of %s: %w", m, err)
