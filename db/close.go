@@ -256,7 +256,11 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 	if hooks.Ranks != nil {
 		handed.Go(func() error { return db.handRanks(handCtx, m, rows, hooks) })
 	}
-	handed.Go(func() error { return indexFinalRanks(handCtx, tx, m, table, rows, hooks) })
+	// tx works with ctx, not handCtx: cancelled in the middle of a
+	// statement, pgx closes the connection, and with it the session of the
+	// close lock, which the next try could then find still held. A failed
+	// hand-over stops the copy, or the indexing before its next statement.
+	handed.Go(func() error { return indexFinalRanks(ctx, handCtx, tx, m, table, rows, hooks) })
 	if err := handed.Wait(); err != nil {
 		return nil, errorf("build final ranks: %w", err)
 	}
@@ -268,9 +272,11 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 }
 
 // indexFinalRanks copies rows into table, month m's final ranks table made
-// in tx, then gives it its primary key and statistics.
-func indexFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, rows *rankedRows, hooks leaderboard.CloseHooks) error {
-	copied, err := copyFinalRanks(ctx, tx, m, table, rows)
+// in tx, then gives it its primary key and statistics. At the end of stop it
+// fails the copy, or stops before its next statement.
+func indexFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, table string, rows *rankedRows,
+	hooks leaderboard.CloseHooks) error {
+	copied, err := copyFinalRanks(ctx, stop, tx, m, table, rows)
 	if err != nil {
 		return err
 	}
@@ -288,6 +294,9 @@ func indexFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table 
 		`ALTER TABLE ` + table + ` ADD PRIMARY KEY (month, rank)`,
 		`ANALYZE ` + table,
 	} {
+		if err := stop.Err(); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, step); err != nil {
 			return err
 		}

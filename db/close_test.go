@@ -140,6 +140,38 @@ func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
 	}
 }
 
+// A hand-over that fails while the close indexes the ranks stops it without
+// closing the connection that holds the close lock: the next try runs at
+// once, instead of finding the lock held until PostgreSQL notices the lost
+// session.
+func TestTryCloseMonth_HookFailingDuringTheIndexingLeavesTheLockFree(t *testing.T) {
+	store := mustOpenDB(t)
+	const players = 200_000
+	if _, err := store.Seed(context.Background(), november, players, db.SeedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	indexing := make(chan struct{})
+	_, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
+		Phase: func(_ leaderboard.Month, p leaderboard.ClosePhase, _ int64) {
+			if p == leaderboard.PhaseIndexing {
+				close(indexing)
+			}
+		},
+		Ranks: func(leaderboard.Month, int, leaderboard.RankStream) error {
+			<-indexing
+			time.Sleep(10 * time.Millisecond) // into the primary key's build
+			return errors.New("out of memory")
+		},
+	})
+	if err == nil {
+		t.Fatal("close succeeded with a failing hook")
+	}
+	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{})
+	if err != nil || !ran || info.Status != leaderboard.MonthClosed || info.Participants != players {
+		t.Fatalf("second close: ran %t, %+v, %v", ran, info, err)
+	}
+}
+
 // While another session holds a month's close lock, TryCloseMonth does
 // nothing and says so; once it is free, it closes.
 func TestTryCloseMonth_OneCloserAtATime(t *testing.T) {
