@@ -39,7 +39,7 @@ const namesScanRatio = 4
 
 // readNames calls name with the id and name of every player of a month who
 // has a name, in no particular order, and perhaps of players of other
-// months too. monthPlayers is a table of the month's participants players
+// months too. monthPlayers holds the month's players, participants of them,
 // in its column player_id: its partition of scores, or its final ranks.
 func readNames(ctx context.Context, tx pgx.Tx, monthPlayers string, participants int, name func(playerID, name string) error) error {
 	var allPlayers float64 // -1 before the table's first ANALYZE
