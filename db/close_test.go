@@ -447,3 +447,27 @@ func mustOpenStore(t *testing.T) *db.DB {
 	t.Cleanup(store.Close)
 	return store
 }
+
+// A pool too small for a close to read names beside its own transaction is
+// refused when it opens, not found stuck at the month's end.
+func TestOpen_RefusesAPoolTooSmallForAClose(t *testing.T) {
+	for _, open := range []func() (*db.DB, error){
+		func() (*db.DB, error) { return db.Open(context.Background(), pg.URL+"&pool_max_conns=1") },
+		func() (*db.DB, error) {
+			return db.Open(context.Background(), pg.URL, db.WithLimits(db.Limits{MaxConns: 1}))
+		},
+	} {
+		store, err := open()
+		if err == nil {
+			store.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), "at least 2") {
+			t.Errorf("a pool of one connection: %v", err)
+		}
+	}
+	store, err := db.Open(context.Background(), pg.URL, db.WithLimits(db.Limits{MaxConns: 2}))
+	if err != nil {
+		t.Fatalf("a pool of two: %v", err)
+	}
+	store.Close()
+}

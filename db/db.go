@@ -63,11 +63,15 @@ func WithSettlement(on bool) Option { return func(db *DB) { db.settlement = on }
 // WithClock replaces the clock (default time.Now).
 func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }
 
+// minConns is the smallest pool the service works with: a close holds one
+// connection for its whole job and reads names on a second.
+const minConns = 2
+
 // Limits bound the database calls of the service. Zero values take the
 // defaults.
 type Limits struct {
-	// MaxConns is the pool's size (default 10; pool_max_conns in the URL
-	// wins).
+	// MaxConns is the pool's size (default 10, at least 2; pool_max_conns
+	// in the URL wins).
 	MaxConns int32
 	// StatementTimeout ends any statement of a request that runs longer
 	// (default 10 s); the close, seeds, corrections and exports lift it for
@@ -96,6 +100,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	l := db.limits
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = cmp.Or(l.MaxConns, 10)
+	}
+	if cfg.MaxConns < minConns {
+		return nil, errorf("a pool of %d connections: at least %d are needed, as a close reads the names of its month's players beside its own transaction",
+			cfg.MaxConns, minConns)
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = cmp.Or(l.ConnectTimeout, 5*time.Second)
