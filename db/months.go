@@ -93,16 +93,28 @@ func (db *DB) Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, e
 }
 
 // openMonth makes sure month m has its row and its partitions of scores and
-// score_events. Many
-// servers may send a month's first events at once: an advisory lock lets one
-// of them create the partition while the others wait and then find it.
+// score_events. Many servers may send a month's first events at once: an
+// advisory lock lets one of them create the partitions while the others wait
+// and then find the month's row, made in the same transaction, and touch no
+// table.
+//
+// Creating a partition locks its parent exclusively. A submission locks
+// score_events (its ids are looked up across every month) before scores, so
+// the partitions are made in that order: made the other way, this held
+// scores while it waited for a submission's score_events, and the submission
+// waited for scores: a deadlock, which failed a call of the month's first
+// events.
 func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		const lock = `SELECT pg_advisory_xact_lock(hashtext('leaderboard.open_month'), $1)`
 		if _, err := tx.Exec(ctx, lock, m.Year()*100+int(m.Month())); err != nil {
 			return err
 		}
-		for _, table := range []string{"scores", "score_events"} {
+		var opened bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM months WHERE month = $1)`, m.Date()).Scan(&opened); err != nil || opened {
+			return err
+		}
+		for _, table := range []string{"score_events", "scores"} {
 			create := fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s PARTITION OF %s FOR VALUES IN (%s)`,
 				pgx.Identifier{partitionName(table, m)}.Sanitize(), table, dateLiteral(m))
 			if _, err := tx.Exec(ctx, create); err != nil {

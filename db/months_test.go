@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -223,5 +224,48 @@ func TestMigrate_DownAndUpAgain(t *testing.T) {
 		if err := mustConn(t).QueryRow(context.Background(), `SELECT count(*) FROM score_events`).Scan(&events); err != nil || events != step.events {
 			t.Fatalf("after migrate %v: %d events, %v; want %d", step.dir, events, err, step.events)
 		}
+	}
+}
+
+// A month opens while another submission, which looks its event ids up in
+// score_events before it writes scores, is between the two: the opener waits
+// for it, and both go through. Made in the other order, the partitions
+// deadlocked with it and one of the two failed.
+func TestOpenMonth_WaitsForASubmissionBetweenItsTables(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	other := mustConn(t)
+	tx, err := other.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT count(*) FROM score_events`); err != nil {
+		t.Fatal(err)
+	}
+	submitted := make(chan error, 1)
+	go func() {
+		_, err := store.SubmitScores(ctx, []leaderboard.ScoreEvent{event("e1", "p1", leaderboard.ModeSet, 10, at(1))})
+		submitted <- err
+	}()
+	// Once the opener waits for a lock, the other submission goes on to scores.
+	watcher := mustConn(t)
+	deadline := time.Now().Add(10 * time.Second)
+	for waiting := false; !waiting; time.Sleep(10 * time.Millisecond) {
+		if err := watcher.QueryRow(ctx, `SELECT count(*) > 0 FROM pg_locks WHERE NOT granted`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if !waiting && time.Now().After(deadline) {
+			t.Fatal("the month's opening never waited for the other submission")
+		}
+	}
+	if _, err := tx.Exec(ctx, `SELECT count(*) FROM scores`); err != nil {
+		t.Fatalf("the other submission, reading scores: %v", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-submitted; err != nil {
+		t.Fatalf("the month's first events: %v", err)
 	}
 }
