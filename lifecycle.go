@@ -69,8 +69,9 @@ type CloseHooks struct {
 	Phase func(m Month, phase ClosePhase, rows int64)
 	// Ranks is handed the close's own read of the month's new final ranks,
 	// before the close commits, and must call ranks exactly once; the close
-	// fails if it returns an error. What it builds from them describes the
-	// month only once Closed is called.
+	// fails if it returns an error. They are the month's standings at once,
+	// since a CLOSING month takes no scores and no corrections, but final
+	// only once Closed is called.
 	Ranks func(m Month, participants int, ranks RankStream) error
 	// Closed is called once the close committed, with the version of the
 	// final ranks it made.

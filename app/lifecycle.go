@@ -75,8 +75,10 @@ func (c *closeMetrics) observer(logger *slog.Logger) func(leaderboard.Month, lea
 
 // closeHooks are the hooks of the close jobs this instance runs: progress to
 // logs and metrics and, with closed months in memory, the month's table built
-// from the close's own read of its ranks and names and installed the moment
-// the close commits, so that its first reads are answered from memory.
+// from the close's own read of its ranks and names. The table answers the
+// month's reads as soon as it is built, while the close still copies and
+// indexes (the month is CLOSING, its scores frozen), and is installed as
+// final the moment the close commits.
 func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	hooks := leaderboard.CloseHooks{Phase: metrics.observer(m.Logger)}
 	if m.ClosedMonths == nil {
@@ -97,6 +99,9 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 		mu.Lock()
 		built[month] = f
 		mu.Unlock()
+		if m.ClosedMonths.Stage(f) {
+			m.Logger.Info("closing month answered from memory while its close commits", "month", month.String())
+		}
 		return nil
 	}
 	hooks.Closed = func(month leaderboard.Month, version int) {

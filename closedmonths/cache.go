@@ -2,7 +2,9 @@
 // closed month never changes, so its final ranks are loaded once: at start
 // (Preload), when the month closes (Install of a table the close built from
 // its own output, or Load), or in the background after the first read that
-// finds the month closed. Until a month is loaded, and for
+// finds the month closed. The instance that closes a month answers it from
+// the table its close built as soon as it is built (Stage), while the month
+// is CLOSING: its scores are frozen then. Until a month is loaded, and for
 // months that do not fit the memory budget, reads go to the store's index
 // range scans, which stay the source of truth.
 //
@@ -10,6 +12,7 @@
 package closedmonths
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -47,6 +50,9 @@ type Cache struct {
 	mu      sync.RWMutex
 	tables  map[leaderboard.Month]*table
 	loading map[leaderboard.Month]*loadJob
+	// closing holds the tables of months this instance is closing, staged
+	// until their close commits.
+	closing map[leaderboard.Month]*table
 	// tooLarge holds the months that did not fit the budget: their reads
 	// stay on the source.
 	tooLarge map[leaderboard.Month]bool
@@ -58,7 +64,7 @@ type Cache struct {
 
 // Stats is what the cache holds and what its loads cost, for /metrics.
 type Stats struct {
-	Players     int           // players of the months in memory
+	Players     int           // players of the months in memory, staged ones included
 	Bytes       int           // memory their tables hold
 	Loads       int64         // loads from the database that ended
 	FailedLoads int64         // of which failed
@@ -80,15 +86,17 @@ func New(source Source, maxPlayers int, logger *slog.Logger) *Cache {
 	return &Cache{
 		source: source, maxPlayers: maxPlayers, logger: logger, ctx: ctx, cancel: cancel,
 		tables: map[leaderboard.Month]*table{}, loading: map[leaderboard.Month]*loadJob{},
+		closing:  map[leaderboard.Month]*table{},
 		tooLarge: map[leaderboard.Month]bool{},
 	}
 }
 
-// Standing answers from memory when month m is loaded, and from the source
-// otherwise; a final standing from the source starts loading its month.
+// Standing answers from memory when month m is loaded or staged, and from
+// the source otherwise; a final standing from the source starts loading its
+// month.
 func (c *Cache) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
 	c.mu.RLock()
-	t := c.tables[m]
+	t := cmp.Or(c.tables[m], c.closing[m])
 	c.mu.RUnlock()
 	if t != nil {
 		return t.standing(playerID, above, below), nil
@@ -113,14 +121,17 @@ func (c *Cache) Stats() Stats {
 	s := Stats{Loads: c.loadsEnded.Load(), FailedLoads: c.failedLoads.Load(), LoadTime: time.Duration(c.loadNanos.Load())}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	for _, t := range c.tables {
-		s.Players += t.players()
-		s.Bytes += t.bytes()
+	for _, tables := range []map[leaderboard.Month]*table{c.tables, c.closing} {
+		for _, t := range tables {
+			s.Players += t.players()
+			s.Bytes += t.bytes()
+		}
 	}
 	return s
 }
 
-// Loaded reports whether month m is answered from memory.
+// Loaded reports whether closed month m is answered from memory; a month
+// staged while it closes is not loaded yet.
 func (c *Cache) Loaded(m leaderboard.Month) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -181,9 +192,11 @@ func (c *Cache) Invalidate(m leaderboard.Month) {
 
 // forget is Invalidate with c.mu held.
 func (c *Cache) forget(m leaderboard.Month) {
-	if t := c.tables[m]; t != nil {
-		c.held -= t.players()
-		delete(c.tables, m)
+	for _, tables := range []map[leaderboard.Month]*table{c.tables, c.closing} {
+		if t := tables[m]; t != nil {
+			c.held -= t.players()
+			delete(tables, m)
+		}
 	}
 	if job := c.loading[m]; job != nil {
 		job.cancel()
@@ -305,15 +318,34 @@ func Build(m leaderboard.Month, participants int, ranks leaderboard.RankStream) 
 // table or a load of the month it held. It reports false, and leaves the
 // month to the source, when f does not fit the budget.
 func (c *Cache) Install(f *Frozen) bool {
-	m := f.table.month
+	return c.put(c.tables, f.table)
+}
+
+// Stage has the cache answer reads of f's month from f, not final, until
+// the close that built f commits and Installs it, or the month is
+// invalidated. The close calls it as soon as f is built: a CLOSING month
+// takes no submissions and no corrections, so f holds its ranks already,
+// and its readers stop competing with the close for the database. It
+// reports false, and leaves the month to the source, when f does not fit
+// the budget.
+func (c *Cache) Stage(f *Frozen) bool {
+	staged := *f.table
+	staged.closing = true
+	return c.put(c.closing, &staged)
+}
+
+// put puts t into tables in place of whatever the cache held of its month,
+// if it fits the budget.
+func (c *Cache) put(tables map[leaderboard.Month]*table, t *table) bool {
+	m := t.month
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.forget(m)
-	if c.held+f.table.players() > c.maxPlayers {
+	if c.held+t.players() > c.maxPlayers {
 		c.tooLarge[m] = true
 		return false
 	}
-	c.held += f.table.players()
-	c.tables[m] = f.table
+	c.held += t.players()
+	tables[m] = t
 	return true
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -259,5 +260,73 @@ func TestCache_LoadReplacedByInstallIsNoFailure(t *testing.T) {
 	}
 	if s := c.Stats(); !c.Loaded(m) || s.FailedLoads != 0 || c.Players() != info.Participants {
 		t.Errorf("after the replaced load: loaded %v, %d players, stats %+v", c.Loaded(m), c.Players(), s)
+	}
+}
+
+// countingSource counts the standings asked of its source.
+type countingSource struct {
+	Source
+	standings atomic.Int64
+}
+
+func (s *countingSource) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+	s.standings.Add(1)
+	return s.Source.Standing(ctx, m, playerID, above, below)
+}
+
+// A table staged while its month closes answers the month's standings, not
+// final, without the source; installed once the close commits, it answers
+// them final, and it is held once in the budget throughout.
+func TestCache_StageThenInstall(t *testing.T) {
+	store, m := closedMonth(t)
+	ctx := context.Background()
+	info, err := store.Month(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+		return store.FinalRanks(ctx, m, entry, name)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := store.Standing(ctx, m, "p7", 3, 3)
+	if err != nil || want == nil {
+		t.Fatalf("from the database: %+v, %v", want, err)
+	}
+	source := &countingSource{Source: store}
+	c := New(source, info.Participants, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer c.Close()
+	for range 2 { // a close that failed after staging, then its retry
+		if !c.Stage(f) {
+			t.Fatal("Stage within the budget: not staged")
+		}
+	}
+	if c.Loaded(m) || c.Players() != info.Participants {
+		t.Errorf("staged: loaded %v, %d players held, want not loaded and %d", c.Loaded(m), c.Players(), info.Participants)
+	}
+	got, err := c.Standing(ctx, m, "p7", 3, 3)
+	closing := *want
+	closing.Final = false
+	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(&closing)) {
+		t.Fatalf("staged: %+v, %v; want %+v", normalize(got), err, normalize(&closing))
+	}
+	if !c.Install(f) || !c.Loaded(m) || c.Players() != info.Participants {
+		t.Fatalf("installed over the staged table: loaded %v, %d players held", c.Loaded(m), c.Players())
+	}
+	got, err = c.Standing(ctx, m, "p7", 3, 3)
+	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
+		t.Fatalf("installed: %+v, %v; want %+v", normalize(got), err, normalize(want))
+	}
+	if n := source.standings.Load(); n != 0 {
+		t.Errorf("the source answered %d standings of a staged or installed month", n)
+	}
+	c.Stage(f)
+	c.Invalidate(m)
+	if c.Players() != 0 {
+		t.Errorf("invalidated: %d players held", c.Players())
+	}
+	if small := New(store, info.Participants-1, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Stage(f) {
+		t.Error("Stage over the budget: staged")
 	}
 }

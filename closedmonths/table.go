@@ -13,6 +13,9 @@ import (
 // arenas, and an open-addressing index from id to rank.
 type table struct {
 	month leaderboard.Month
+	// closing marks the table of a month whose close has not committed:
+	// its ranks are the month's, frozen, but not final yet.
+	closing bool
 	// The row of rank r is at index r-1 of each column but names, which
 	// arrive after the ranks, in no order: nameOf[r-1] is the index in names
 	// of the name of the player of rank r, plus one; 0 when it has none.
@@ -259,7 +262,7 @@ func (t *table) standing(id string, above, below int) *leaderboard.Standing {
 	if rank == 0 {
 		return nil
 	}
-	s := &leaderboard.Standing{RankEntry: t.entry(rank), Month: t.month, Total: t.players(), Final: true}
+	s := &leaderboard.Standing{RankEntry: t.entry(rank), Month: t.month, Total: t.players(), Final: !t.closing}
 	for r := max(1, rank-above); r <= min(t.players(), rank+below); r++ {
 		switch {
 		case r < rank:
