@@ -242,19 +242,24 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 	if _, err := tx.Exec(ctx, create); err != nil {
 		return nil, errorf("build final ranks: %w", err)
 	}
+	var names *namesAhead
+	if hooks.Ranks != nil {
+		names = db.readNamesAhead(ctx, m)
+		defer names.stop()
+	}
 	rows, err := readRankedRows(ctx, tx, partitionName("scores", m))
 	if err != nil {
 		return nil, errorf("read the scores of %s: %w", m, err)
 	}
 	ranks := &builtRanks{participants: int64(rows.len())}
 	ranks.digest, ranks.top = digestRows(rows)
-	// hooks.Ranks builds from the rows in memory, and reads the names on a
-	// connection of its own, while this one copies the rows and indexes
-	// them: at ten million players the hand-over's 8 to 14 s ran beside the
-	// copy's and the primary key's 13 to 25 s (docs/PERFORMANCE.md).
+	// hooks.Ranks builds from the rows in memory and the names read beside
+	// them while this connection copies the rows and indexes them: at ten
+	// million players the hand-over's 8 to 14 s ran beside the copy's and
+	// the primary key's 13 to 25 s (docs/PERFORMANCE.md).
 	handed, handCtx := errgroup.WithContext(ctx)
 	if hooks.Ranks != nil {
-		handed.Go(func() error { return db.handRanks(handCtx, m, rows, hooks) })
+		handed.Go(func() error { return handRanks(handCtx, m, rows, names, hooks) })
 	}
 	// tx works with ctx, not handCtx: cancelled in the middle of a
 	// statement, pgx closes the connection, and with it the session of the
@@ -319,10 +324,8 @@ func digestRows(rows *rankedRows) (string, []messageEntry) {
 }
 
 // handRanks hands rows, month m's ranks, to hooks.Ranks, with the names of
-// their players read in a transaction of their own: names are not part of
-// the close, and the month's players, whom the read may join, no longer
-// change.
-func (db *DB) handRanks(ctx context.Context, m leaderboard.Month, rows *rankedRows, hooks leaderboard.CloseHooks) error {
+// their players as names reads them.
+func handRanks(ctx context.Context, m leaderboard.Month, rows *rankedRows, names *namesAhead, hooks leaderboard.CloseHooks) error {
 	read := false
 	stream := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
 		read = true
@@ -332,29 +335,10 @@ func (db *DB) handRanks(ctx context.Context, m leaderboard.Month, rows *rankedRo
 			}
 		}
 		if name == nil {
+			names.stop() // not wanted: spare the database the rest
 			return nil
 		}
-		return db.readTx(ctx, func(tx pgx.Tx) error {
-			if err := longJob(ctx, tx); err != nil {
-				return err
-			}
-			// Joining names with ten million players (when the players
-			// table is far larger than the month) wants more memory and
-			// workers than the service's small reads. The join hands every
-			// row on from its workers, which the planner prices above a
-			// join without them; with them it took 11.4-11.9 s instead of
-			// 13.9-20 s at ten million players.
-			for _, set := range []string{
-				`SET LOCAL work_mem = '1GB'`,
-				`SET LOCAL max_parallel_workers_per_gather = 2`,
-				`SET LOCAL parallel_tuple_cost = 0`,
-			} {
-				if _, err := tx.Exec(ctx, set); err != nil {
-					return err
-				}
-			}
-			return readNames(ctx, tx, partitionName("scores", m), rows.len(), name)
-		})
+		return names.each(ctx, name)
 	}
 	if err := hooks.Ranks(m, rows.len(), stream); err != nil {
 		return err

@@ -471,3 +471,19 @@ func TestOpen_RefusesAPoolTooSmallForAClose(t *testing.T) {
 	}
 	store.Close()
 }
+
+// A rank hook that wants no names stops the names read ahead of the ranks,
+// and the close goes on.
+func TestTryCloseMonth_RanksWithoutNames(t *testing.T) {
+	store := mustOpenDB(t)
+	submitTable(t, store, 7)
+	handed := 0
+	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
+		Ranks: func(_ leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
+			return ranks(func(leaderboard.RankEntry) error { handed++; return nil }, nil)
+		},
+	})
+	if err != nil || !ran || info.Status != leaderboard.MonthClosed || handed != 7 {
+		t.Fatalf("close without names: ran %t, %+v, %d ranks handed, %v", ran, info, handed, err)
+	}
+}

@@ -42,6 +42,14 @@ const namesScanRatio = 4
 // months too. monthPlayers holds the month's players, participants of them,
 // in its column player_id: its partition of scores, or its final ranks.
 func readNames(ctx context.Context, tx pgx.Tx, monthPlayers string, participants int, name func(playerID, name string) error) error {
+	return readNameBytes(ctx, tx, monthPlayers, participants, func(id, n []byte) error {
+		return name(string(id), string(n))
+	})
+}
+
+// readNameBytes is readNames handing over each id and name as the bytes
+// read, valid until name returns.
+func readNameBytes(ctx context.Context, tx pgx.Tx, monthPlayers string, participants int, name func(id, name []byte) error) error {
 	var allPlayers float64 // -1 before the table's first ANALYZE
 	if err := tx.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'players'::regclass`).Scan(&allPlayers); err != nil {
 		return err
@@ -57,7 +65,7 @@ func readNames(ctx context.Context, tx pgx.Tx, monthPlayers string, participants
 	defer rows.Close()
 	for rows.Next() {
 		raw := rows.RawValues() // text, as it is: no Scan per row
-		if err := name(string(raw[0]), string(raw[1])); err != nil {
+		if err := name(raw[0], raw[1]); err != nil {
 			return err
 		}
 	}
