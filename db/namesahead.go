@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/jackc/pgx/v5"
@@ -56,6 +57,7 @@ func (db *DB) readNamesAhead(ctx context.Context, m leaderboard.Month) *namesAhe
 			if err := tx.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = $1::regclass`, scores).Scan(&participants); err != nil {
 				return err
 			}
+			a.names.grow(int(participants))
 			return readNameBytes(ctx, tx, scores, int(participants), a.names.add)
 		})
 	}()
@@ -82,13 +84,22 @@ func (a *namesAhead) stop() {
 }
 
 // playerNames holds players' ids and names back to back: ten million of
-// them take about a third of the memory of as many pairs of Go strings,
-// and no work from the garbage collector.
+// the benchmark's (15-byte ids, names of about 14) take about 370 MB, less
+// than half of as many pairs of Go strings, and no work from the garbage
+// collector.
 type playerNames struct {
 	data []byte
 	// ends holds, for pair i, the end of its id in data at 2i and the end
 	// of its name at 2i+1.
 	ends []uint32
+}
+
+// grow makes room for about n pairs, so that ten million are not copied
+// over and over as they arrive.
+func (p *playerNames) grow(n int) {
+	const pairBytes = 24 // a 12-byte id and a 12-byte name
+	p.data = slices.Grow(p.data, n*pairBytes)
+	p.ends = slices.Grow(p.ends, 2*n)
 }
 
 var errNamesTooLarge = errors.New("the names take more than 4 GiB")
