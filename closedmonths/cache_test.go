@@ -48,6 +48,25 @@ func closedMonth(t *testing.T) (*db.DB, leaderboard.Month) {
 	return store, m
 }
 
+// builtMonth closes a month as closedMonth does and builds its table from
+// its final ranks, as a close hands them over.
+func builtMonth(t *testing.T) (*db.DB, leaderboard.Month, *leaderboard.MonthInfo, *Frozen) {
+	t.Helper()
+	store, m := closedMonth(t)
+	ctx := context.Background()
+	info, err := store.Month(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+		return store.FinalRanks(ctx, m, entry, name)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, m, info, f
+}
+
 // Every standing served from memory equals the database's, players included.
 func TestTable_MatchesDatabase(t *testing.T) {
 	store, m := closedMonth(t)
@@ -234,18 +253,8 @@ func (s stalledSource) FinalRanks(ctx context.Context, _ leaderboard.Month, _ fu
 // the close's announcement started, is still reading: the load gives way,
 // and that is no failure.
 func TestCache_LoadReplacedByInstallIsNoFailure(t *testing.T) {
-	store, m := closedMonth(t)
+	store, m, info, f := builtMonth(t)
 	ctx := context.Background()
-	info, err := store.Month(ctx, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return store.FinalRanks(ctx, m, entry, name)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	source := stalledSource{Source: store, began: make(chan struct{})}
 	c := New(source, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
@@ -278,18 +287,8 @@ func (s *countingSource) Standing(ctx context.Context, m leaderboard.Month, play
 // final, without the source; installed once the close commits, it answers
 // them final, and it is held once in the budget throughout.
 func TestCache_StageThenInstall(t *testing.T) {
-	store, m := closedMonth(t)
+	store, m, info, f := builtMonth(t)
 	ctx := context.Background()
-	info, err := store.Month(ctx, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return store.FinalRanks(ctx, m, entry, name)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	want, err := store.Standing(ctx, m, "p7", 3, 3)
 	if err != nil || want == nil {
 		t.Fatalf("from the database: %+v, %v", want, err)

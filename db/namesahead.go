@@ -51,13 +51,21 @@ func (db *DB) readNamesAhead(ctx context.Context, m leaderboard.Month) *namesAhe
 					return err
 				}
 			}
-			// The close vacuumed the partition: its row count is exact.
+			// The close vacuumed the partition: its row count is exact. The
+			// size of an id and a name come from the players' statistics,
+			// or are guessed before their first ANALYZE.
 			scores := partitionName("scores", m)
-			var participants float64
-			if err := tx.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = $1::regclass`, scores).Scan(&participants); err != nil {
+			const sizes = `SELECT (SELECT reltuples FROM pg_class WHERE oid = $1::regclass),
+				COALESCE((SELECT sum(avg_width) FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'players'
+					AND attname IN ('id', 'name')), 24)`
+			var (
+				participants float64
+				pairBytes    int
+			)
+			if err := tx.QueryRow(ctx, sizes, scores).Scan(&participants, &pairBytes); err != nil {
 				return err
 			}
-			a.names.grow(int(participants))
+			a.names.grow(int(participants), pairBytes)
 			return readNameBytes(ctx, tx, scores, int(participants), a.names.add)
 		})
 	}()
@@ -94,10 +102,9 @@ type playerNames struct {
 	ends []uint32
 }
 
-// grow makes room for about n pairs, so that ten million are not copied
-// over and over as they arrive.
-func (p *playerNames) grow(n int) {
-	const pairBytes = 24 // a 12-byte id and a 12-byte name
+// grow makes room for about n pairs of pairBytes each, so that ten million
+// are not copied over and over as they arrive.
+func (p *playerNames) grow(n, pairBytes int) {
 	p.data = slices.Grow(p.data, n*pairBytes)
 	p.ends = slices.Grow(p.ends, 2*n)
 }
