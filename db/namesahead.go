@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"unsafe"
 
 	"github.com/jackc/pgx/v5"
@@ -65,7 +64,7 @@ func (db *DB) readNamesAhead(ctx context.Context, m leaderboard.Month) *namesAhe
 			if err := tx.QueryRow(ctx, sizes, scores).Scan(&participants, &pairBytes); err != nil {
 				return err
 			}
-			a.names.grow(int(participants), pairBytes)
+			a.names.reserve(int(participants), pairBytes)
 			return readNameBytes(ctx, tx, scores, int(participants), a.names.add)
 		})
 	}()
@@ -102,11 +101,17 @@ type playerNames struct {
 	ends []uint32
 }
 
-// grow makes room for about n pairs of pairBytes each, so that ten million
-// are not copied over and over as they arrive.
-func (p *playerNames) grow(n, pairBytes int) {
-	p.data = slices.Grow(p.data, n*pairBytes)
-	p.ends = slices.Grow(p.ends, 2*n)
+// reserve makes room, in an empty playerNames, for about n pairs of
+// pairBytes each, so that ten million are not copied over and over as they
+// arrive. It allocates with make, not slices.Grow: slices.Grow clears the
+// new room with one memclr that the scheduler cannot preempt, and at ten
+// million players its 450 MB held the whole process, every request in it,
+// for up to 4.8 s while the garbage collector waited to stop it
+// (docs/PERFORMANCE.md, "closeMonth at 10M, round seven"). make clears a
+// large allocation in preemptible chunks.
+func (p *playerNames) reserve(n, pairBytes int) {
+	p.data = make([]byte, 0, n*pairBytes)
+	p.ends = make([]uint32, 0, 2*n)
 }
 
 var errNamesTooLarge = errors.New("the names take more than 4 GiB")

@@ -48,13 +48,22 @@ func (r *rankedRows) entry(i int) leaderboard.RankEntry {
 // already in that order: with the partition vacuumed, an index-only scan,
 // and no sort.
 func readRankedRows(ctx context.Context, tx pgx.Tx, table string) (*rankedRows, error) {
-	// Sized from the partition's statistics; a guess, so never above 100M.
-	var estimate float64
-	if err := tx.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = $1::regclass`, table).Scan(&estimate); err != nil {
+	// Sized from the statistics of the partition and of the players' ids,
+	// so that no column is copied as it grows: a copy of hundreds of
+	// megabytes cannot be preempted, and holds the process when the garbage
+	// collector would stop it. A guess, so never above 100M rows.
+	const sizes = `SELECT (SELECT reltuples FROM pg_class WHERE oid = $1::regclass),
+		COALESCE((SELECT avg_width FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'players'
+			AND attname = 'id'), 16)`
+	var (
+		estimate float64
+		idBytes  int
+	)
+	if err := tx.QueryRow(ctx, sizes, table).Scan(&estimate, &idBytes); err != nil {
 		return nil, err
 	}
 	n := int(min(max(estimate, 0), 100e6))
-	r := &rankedRows{ids: make([]byte, 0, 12*n), idEnds: make([]uint32, 0, n),
+	r := &rankedRows{ids: make([]byte, 0, idBytes*n), idEnds: make([]uint32, 0, n),
 		scores: make([]int32, 0, n), reachedAtMicros: make([]int64, 0, n)}
 	rows, err := tx.Query(ctx, `SELECT ROW_NUMBER() OVER (ORDER BY `+rankOrder+`), player_id, score, reached_at FROM `+table)
 	if err != nil {
