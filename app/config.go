@@ -83,6 +83,11 @@ type Config struct {
 	ShutdownTimeout time.Duration // LEADERBOARD_SHUTDOWN_TIMEOUT
 	// MaxConns sizes the database pool.
 	MaxConns int // DATABASE_MAX_CONNS
+	// ClosingReads bounds the database reads of CLOSING months at once,
+	// so that they leave the database's CPU to the close; 0: no bound. A
+	// read waits at most ClosingReadWait for its turn, then reads anyway.
+	ClosingReads    int           // LEADERBOARD_CLOSING_READS
+	ClosingReadWait time.Duration // LEADERBOARD_CLOSING_READ_WAIT
 	// StatementTimeout and LockTimeout bound each statement of a request
 	// and each wait for a lock in the database.
 	StatementTimeout time.Duration // LEADERBOARD_STATEMENT_TIMEOUT
@@ -129,6 +134,8 @@ func ConfigFromEnv() (Config, error) {
 		RequestTimeout:    env.duration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
 		ShutdownTimeout:   env.duration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
 		MaxConns:          env.int("DATABASE_MAX_CONNS", 10),
+		ClosingReads:      env.int("LEADERBOARD_CLOSING_READS", 2),
+		ClosingReadWait:   env.duration("LEADERBOARD_CLOSING_READ_WAIT", time.Second),
 		StatementTimeout:  env.duration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
 		LockTimeout:       env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
 	}

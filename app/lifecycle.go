@@ -206,6 +206,7 @@ func (c *Config) dbOptions(loc *time.Location) []db.Option {
 		db.WithSettlement(c.WebhookURL != ""),
 		db.WithReadURL(c.DatabaseReadURL),
 		db.WithLimits(db.Limits{MaxConns: int32(c.MaxConns), StatementTimeout: c.StatementTimeout, LockTimeout: c.LockTimeout}),
+		db.WithClosingReads(c.ClosingReads, c.ClosingReadWait),
 	}
 }
 

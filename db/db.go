@@ -44,6 +44,8 @@ type DB struct {
 	// closedMonths maps each month known to be CLOSED to its participants:
 	// a closed month never changes again.
 	closedMonths *sync.Map
+	// closing bounds the reads of CLOSING months (WithClosingReads).
+	closing *closingReads
 }
 
 // Option configures a DB.
@@ -62,6 +64,15 @@ func WithSettlement(on bool) Option { return func(db *DB) { db.settlement = on }
 
 // WithClock replaces the clock (default time.Now).
 func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }
+
+// WithClosingReads bounds this instance's database reads of CLOSING months
+// to limit at once (0: no bound, the default), so that they leave the
+// database's CPU to the close; a read waits at most maxWait for its turn,
+// then reads anyway. A replica's reads are never bounded: they do not
+// compete with the close.
+func WithClosingReads(limit int, maxWait time.Duration) Option {
+	return func(db *DB) { db.closing = newClosingReads(limit, maxWait) }
+}
 
 // minConns is the smallest pool the service works with: a close holds one
 // connection for its whole job and reads names on a second.
@@ -89,7 +100,7 @@ func WithLimits(l Limits) Option { return func(db *DB) { db.limits = l } }
 // Open connects to the database at dsn (a URL or key=value string). It does
 // not migrate; call Migrate first.
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
-	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}}
+	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}, closing: newClosingReads(0, 0)}
 	for _, opt := range opts {
 		opt(db)
 	}
@@ -149,7 +160,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 			return nil, errorf("open the read replica: %w", err)
 		}
 		view := *db
-		view.pool, view.replica, view.readURL = replicaPool, nil, ""
+		view.pool, view.replica, view.readURL, view.closing = replicaPool, nil, "", newClosingReads(0, 0)
 		db.replica = &view
 	}
 	return db, nil

@@ -22,8 +22,16 @@ func (db *DB) Leaderboard(ctx context.Context, m leaderboard.Month, first int, a
 		return nil, err
 	}
 	page := &leaderboard.Page{}
+	leave, err := db.closing.enter(ctx, m)
+	if err != nil {
+		return nil, errorf("read leaderboard of %s: %w", m, err)
+	}
+	defer leave()
 	err = db.readTx(ctx, func(tx pgx.Tx) error {
 		status, participants, err := monthStatus(ctx, tx, m)
+		if err == nil {
+			db.closing.saw(m, status)
+		}
 		switch {
 		case err != nil || status == "":
 			return err

@@ -120,7 +120,15 @@ func (db *DB) standing(ctx context.Context, m leaderboard.Month, playerID string
 	if c, ok := db.closedMonths.Load(m); ok {
 		return db.finalStanding(ctx, m, c.(closedMonth), playerID, above, below)
 	}
+	leave, err := db.closing.enter(ctx, m)
+	if err != nil {
+		return nil, err
+	}
 	s, month, err := db.liveStanding(ctx, m, playerID, above, below)
+	leave()
+	if err == nil {
+		db.closing.saw(m, month.status)
+	}
 	if err != nil || month.status != leaderboard.MonthClosed {
 		return s, err
 	}

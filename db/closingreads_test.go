@@ -1,0 +1,121 @@
+package db_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// Reads of a month this instance last read CLOSING wait for one of
+// WithClosingReads' slots, up to their deadline or the longest wait, then
+// read anyway; a read that finds the month in another state lifts the
+// bound.
+func TestStanding_ClosingMonthWaitsForAReadSlot(t *testing.T) {
+	store := mustOpenDB(t, db.WithClosingReads(1, time.Hour))
+	mustSubmit(t, store, event("e1", "alice", leaderboard.ModeSet, 10, at(1)))
+	setStatus := func(status leaderboard.MonthStatus) {
+		t.Helper()
+		if _, err := mustConn(t).Exec(context.Background(), `UPDATE months SET status = $1`, string(status)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withDeadline := func(read func(context.Context) error) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		return read(ctx)
+	}
+	readStanding := func() error {
+		return withDeadline(func(ctx context.Context) error {
+			_, err := store.Standing(ctx, november, "alice", 10, 10)
+			return err
+		})
+	}
+	readPage := func() error {
+		return withDeadline(func(ctx context.Context) error {
+			_, err := store.Leaderboard(ctx, november, 10, "")
+			return err
+		})
+	}
+	// takeSlot takes the only slot, as a read in flight would, or no slot
+	// when the month's reads are not bounded.
+	takeSlot := func() func() {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		free, err := store.TakeClosingRead(ctx, november)
+		if err != nil {
+			t.Fatalf("take a slot: %v", err)
+		}
+		return free
+	}
+	bounded := func() bool {
+		first := takeSlot()
+		defer first()
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		second, err := store.TakeClosingRead(ctx, november)
+		if err != nil {
+			return true
+		}
+		second()
+		return false
+	}
+
+	for _, marker := range []struct {
+		name string
+		read func() error
+	}{{"standing", readStanding}, {"page", readPage}} {
+		setStatus(leaderboard.MonthClosing)
+		if err := marker.read(); err != nil {
+			t.Fatalf("%s of the closing month: %v", marker.name, err)
+		}
+		if !bounded() {
+			t.Errorf("after a %s read CLOSING: reads not bounded", marker.name)
+		}
+		free := takeSlot()
+		for _, read := range []func() error{readStanding, readPage} {
+			if err := read(); leaderboard.ErrorCode(err) != leaderboard.EUNAVAILABLE {
+				t.Errorf("after a %s read CLOSING, a read with every slot taken: %v, want UNAVAILABLE at its deadline", marker.name, err)
+			}
+		}
+		free()
+		setStatus(leaderboard.MonthOpen)
+		if err := marker.read(); err != nil {
+			t.Fatalf("%s of the month open again: %v", marker.name, err)
+		}
+		if bounded() {
+			t.Errorf("after a %s read OPEN: reads still bounded", marker.name)
+		}
+	}
+}
+
+// A read of a CLOSING month waits for a slot at most the longest wait,
+// then reads without one.
+func TestStanding_ClosingMonthReadWaitsNoLongerThanItsBound(t *testing.T) {
+	const maxWait = 50 * time.Millisecond
+	store := mustOpenDB(t, db.WithClosingReads(1, maxWait))
+	mustSubmit(t, store, event("e1", "alice", leaderboard.ModeSet, 10, at(1)))
+	if _, err := mustConn(t).Exec(context.Background(), `UPDATE months SET status = 'CLOSING'`); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := store.Standing(ctx, november, "alice", 10, 10); err != nil {
+		t.Fatalf("first read of the closing month: %v", err)
+	}
+	free, err := store.TakeClosingRead(ctx, november)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer free()
+	start := time.Now()
+	s, err := store.Standing(ctx, november, "alice", 10, 10)
+	if err != nil || s == nil || s.Rank != 1 {
+		t.Fatalf("a read with every slot taken: %+v, %v; want alice's standing", s, err)
+	}
+	if waited := time.Since(start); waited < maxWait {
+		t.Errorf("the read went on after %s, before its wait of %s was over", waited, maxWait)
+	}
+}
