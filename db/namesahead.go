@@ -105,9 +105,9 @@ type playerNames struct {
 // pairBytes each, so that ten million are not copied over and over as they
 // arrive. It allocates with make, not slices.Grow: slices.Grow clears the
 // new room with one memclr that the scheduler cannot preempt, and at ten
-// million players its 450 MB held the whole process, every request in it,
-// for up to 4.8 s while the garbage collector waited to stop it
-// (docs/PERFORMANCE.md, "closeMonth at 10M, round seven"). make clears a
+// million players, while it cleared 450 MB, the process's requests waited
+// up to 4.8 s, most likely for the garbage collector, which waited to stop
+// it (docs/PERFORMANCE.md, "closeMonth at 10M, round seven"). make clears a
 // large allocation in preemptible chunks.
 func (p *playerNames) reserve(n, pairBytes int) {
 	p.data = make([]byte, 0, n*pairBytes)
