@@ -43,6 +43,9 @@ func (r *rankedRows) entry(i int) leaderboard.RankEntry {
 	}
 }
 
+// maxIDBytes is the most player ids rankedRows holds: idEnds are uint32.
+const maxIDBytes = 1<<32 - 1
+
 // readRankedRows reads table, a month's partition of scores, in rank order,
 // numbered by ROW_NUMBER(). The score index holds every column read,
 // already in that order: with the partition vacuumed, an index-only scan,
@@ -63,7 +66,7 @@ func readRankedRows(ctx context.Context, tx pgx.Tx, table string) (*rankedRows, 
 		return nil, err
 	}
 	n := int(min(max(estimate, 0), 100e6))
-	r := &rankedRows{ids: make([]byte, 0, idBytes*n), idEnds: make([]uint32, 0, n),
+	r := &rankedRows{ids: make([]byte, 0, min(idBytes*n, maxIDBytes)), idEnds: make([]uint32, 0, n),
 		scores: make([]int32, 0, n), reachedAtMicros: make([]int64, 0, n)}
 	rows, err := tx.Query(ctx, `SELECT ROW_NUMBER() OVER (ORDER BY `+rankOrder+`), player_id, score, reached_at FROM `+table)
 	if err != nil {
@@ -85,7 +88,7 @@ func readRankedRows(ctx context.Context, tx pgx.Tx, table string) (*rankedRows, 
 			return nil, fmt.Errorf("rank %d came after %d rows", rank, r.len())
 		}
 		r.ids = append(r.ids, rows.RawValues()[1]...)
-		if len(r.ids) > 1<<32-1 {
+		if len(r.ids) > maxIDBytes {
 			return nil, fmt.Errorf("more than 4 GiB of player ids in %s", table)
 		}
 		r.idEnds = append(r.idEnds, uint32(len(r.ids)))
