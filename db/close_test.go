@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/csv"
@@ -9,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -485,5 +487,54 @@ func TestTryCloseMonth_RanksWithoutNames(t *testing.T) {
 	})
 	if err != nil || !ran || info.Status != leaderboard.MonthClosed || handed != 7 {
 		t.Fatalf("close without names: ran %t, %+v, %d ranks handed, %v", ran, info, handed, err)
+	}
+}
+
+// The final ranks a close writes hold every player of the month once, in
+// the order a plain sort of the month's scores gives.
+func TestTryCloseMonth_FinalRanksFollowAPlainSort(t *testing.T) {
+	store := mustOpenDB(t)
+	const players = 3_001
+	if _, err := store.Seed(context.Background(), november, players, db.SeedOptions{RandomSeed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		player    string
+		score     int
+		reachedAt time.Time
+		seq       int64
+	}
+	rows, err := mustConn(t).Query(context.Background(),
+		`SELECT player_id, score, reached_at, seq FROM scores WHERE month = $1`, november.Date())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sorted []row
+	var r row
+	if _, err := pgx.ForEachRow(rows, []any{&r.player, &r.score, &r.reachedAt, &r.seq}, func() error {
+		sorted = append(sorted, r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(sorted, func(a, b row) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), a.reachedAt.Compare(b.reachedAt), cmp.Compare(a.seq, b.seq))
+	})
+	info := mustClose(t, store, november)
+	var out bytes.Buffer
+	if err := store.ExportStandings(context.Background(), november, &out); err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Participants != players || len(records) != players+1 || len(sorted) != players {
+		t.Fatalf("%d participants, %d lines exported, %d scores", info.Participants, len(records), len(sorted))
+	}
+	for i, want := range sorted {
+		if got := records[i+1]; got[0] != fmt.Sprint(i+1) || got[1] != want.player || got[3] != fmt.Sprint(want.score) {
+			t.Fatalf("line %d: %v, a plain sort ranks %+v there", i+1, got, want)
+		}
 	}
 }

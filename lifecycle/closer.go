@@ -36,7 +36,11 @@ type CloserOptions struct {
 }
 
 // Closer runs month closes as background jobs, at most one per month in this
-// instance; a database lock makes it one across instances. It implements
+// instance; a database lock makes it one across instances. The closes of
+// several months (an instance back after an outage finds them due) take
+// turns: each holds two connections and, at ten million players, about
+// 600 MB while it runs, and four at once ran each at a fraction of its
+// speed and left requests few connections (docs/design.md). It implements
 // leaderboard.Closer and is safe for concurrent use.
 type Closer struct {
 	store  CloseStore
@@ -47,6 +51,9 @@ type Closer struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	jobs   sync.WaitGroup
+
+	// turn is held by the close this instance runs; one at a time.
+	turn chan struct{}
 
 	mu      sync.Mutex
 	running map[leaderboard.Month]*closeJob
@@ -69,7 +76,7 @@ func NewCloser(store CloseStore, logger *slog.Logger, opts CloserOptions) *Close
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Closer{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
-		running: map[leaderboard.Month]*closeJob{}}
+		turn: make(chan struct{}, 1), running: map[leaderboard.Month]*closeJob{}}
 }
 
 // CloseMonth starts month m's close, or joins the one running, and returns
@@ -136,7 +143,7 @@ func (c *Closer) run(m leaderboard.Month) error {
 	for attempt := 1; ; attempt++ {
 		// Once the instance running the close ends, either way, the lock is
 		// free: this call then finds the month CLOSED, or closes it itself.
-		info, ran, err := c.store.TryCloseMonth(c.ctx, m, c.opts.Hooks)
+		info, ran, err := c.tryClose(m)
 		switch {
 		case err != nil && errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
 			c.logger.Warn("close job cancelled by shutdown; it resumes at the next start", "month", m.String())
@@ -159,6 +166,18 @@ func (c *Closer) run(m leaderboard.Month) error {
 		case <-time.After(c.opts.Poll):
 		}
 	}
+}
+
+// tryClose tries month m's close once its turn comes; waiting on another
+// instance's close holds no turn.
+func (c *Closer) tryClose(m leaderboard.Month) (*leaderboard.MonthInfo, bool, error) {
+	select {
+	case c.turn <- struct{}{}:
+	case <-c.ctx.Done():
+		return nil, false, c.ctx.Err()
+	}
+	defer func() { <-c.turn }()
+	return c.store.TryCloseMonth(c.ctx, m, c.opts.Hooks)
 }
 
 // Close cancels the running close jobs and waits for them. A cancelled close

@@ -137,3 +137,53 @@ func TestCloser_ShutdownCancelsTheJobAndRefusesNewOnes(t *testing.T) {
 		t.Fatalf("close after shutdown: %v", err)
 	}
 }
+
+// concurrencyStore closes any month after a short while, and records how
+// many of its closes ran at once.
+type concurrencyStore struct {
+	mu            sync.Mutex
+	closed        map[leaderboard.Month]bool
+	running, most int
+}
+
+func (s *concurrencyStore) Month(_ context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed[m] {
+		return &leaderboard.MonthInfo{Month: m, Status: leaderboard.MonthClosed}, nil
+	}
+	return &leaderboard.MonthInfo{Month: m, Status: leaderboard.MonthClosing}, nil
+}
+
+func (s *concurrencyStore) TryCloseMonth(ctx context.Context, m leaderboard.Month, _ leaderboard.CloseHooks) (*leaderboard.MonthInfo, bool, error) {
+	s.mu.Lock()
+	s.running++
+	s.most = max(s.most, s.running)
+	s.mu.Unlock()
+	time.Sleep(20 * time.Millisecond)
+	s.mu.Lock()
+	s.running--
+	s.closed[m] = true
+	s.mu.Unlock()
+	info, err := s.Month(ctx, m)
+	return info, true, err
+}
+
+// The closes of several months due at once run one after another.
+func TestCloser_ClosesOneMonthAtATime(t *testing.T) {
+	store := &concurrencyStore{closed: map[leaderboard.Month]bool{}}
+	closer := newTestCloser(store, time.Minute)
+	defer closer.Close()
+	var wg sync.WaitGroup
+	for _, m := range []leaderboard.Month{november, november.Prev(), november.Prev().Prev()} {
+		wg.Go(func() {
+			if info, err := closer.CloseMonth(context.Background(), m); err != nil || info.Status != leaderboard.MonthClosed {
+				t.Errorf("close %s: %+v, %v", m, info, err)
+			}
+		})
+	}
+	wg.Wait()
+	if store.most != 1 {
+		t.Errorf("%d closes ran at once", store.most)
+	}
+}
