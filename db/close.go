@@ -233,8 +233,8 @@ func finalRanksTable(m leaderboard.Month, version int) string {
 func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, hooks leaderboard.CloseHooks) (*builtRanks, error) {
 	table := finalRanksTable(m, version)
 	// The primary key's build sorts rows already in rank order: with 64 MB,
-	// in runs merged from disk, it took 3.0-4.4 s at ten million players,
-	// and 5.6-9.8 s sorted in memory with 1 GB (docs/PERFORMANCE.md). Set
+	// in runs merged from disk, it took 3.0-4.4 s at ten million players
+	// against 4.9-9.8 s sorted in memory with 1 GB (docs/PERFORMANCE.md). Set
 	// here, so that a server tuned for larger sorts does not slow it.
 	if _, err := tx.Exec(ctx, `SET LOCAL maintenance_work_mem = '64MB'`); err != nil {
 		return nil, errorf("build final ranks: %w", err)
