@@ -138,7 +138,7 @@ service.`,
 		if maxWait == 0 {
 			maxWait = 365 * 24 * time.Hour
 		}
-		closer := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait,
+		closer := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout,
 			Hooks: leaderboard.CloseHooks{Phase: func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
 				logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
 			}}})

@@ -54,6 +54,8 @@ type Config struct {
 	// CloseWait is how long closeMonth waits for the close before it
 	// answers CLOSING.
 	CloseWait time.Duration // LEADERBOARD_CLOSE_WAIT
+	// CloseTimeout bounds each try of a close this instance runs.
+	CloseTimeout time.Duration // LEADERBOARD_CLOSE_TIMEOUT
 	// SchedulerInterval is how often each instance looks for months to
 	// close or resume, and for settlement messages to deliver.
 	SchedulerInterval time.Duration // LEADERBOARD_SCHEDULER_INTERVAL
@@ -120,6 +122,7 @@ func ConfigFromEnv() (Config, error) {
 		CloseGrace:        env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
 		AutoClose:         env.bool("LEADERBOARD_AUTO_CLOSE", true),
 		CloseWait:         env.duration("LEADERBOARD_CLOSE_WAIT", 10*time.Second),
+		CloseTimeout:      env.duration("LEADERBOARD_CLOSE_TIMEOUT", 30*time.Minute),
 		SchedulerInterval: env.duration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
 		WebhookURL:        os.Getenv("LEADERBOARD_WEBHOOK_URL"),
 		WebhookSecret:     os.Getenv("LEADERBOARD_WEBHOOK_SECRET"),

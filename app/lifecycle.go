@@ -124,6 +124,7 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	metrics := newCloseMetrics(registry)
 	m.Closer = lifecycle.NewCloser(m.DB, m.Logger, lifecycle.CloserOptions{
 		MaxWait: m.Config.CloseWait,
+		Timeout: m.Config.CloseTimeout,
 		Hooks:   m.closeHooks(metrics),
 	})
 	ctx, cancel := context.WithCancel(context.Background())

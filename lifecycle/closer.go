@@ -31,6 +31,11 @@ type CloserOptions struct {
 	// Poll is how often a job whose close runs on another instance looks
 	// whether it finished or was abandoned (default 1 s).
 	Poll time.Duration
+	// Timeout bounds each try of a close run by this instance (default
+	// 30 min): past it the try is cancelled, its transaction rolled back
+	// with its session, and its turn given up; the job fails, and the
+	// scheduler starts it again. A stalled database holds a close no longer.
+	Timeout time.Duration
 	// Hooks follow each close run by this instance.
 	Hooks leaderboard.CloseHooks
 }
@@ -73,6 +78,9 @@ func NewCloser(store CloseStore, logger *slog.Logger, opts CloserOptions) *Close
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = time.Second
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 30 * time.Minute
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Closer{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
@@ -177,7 +185,14 @@ func (c *Closer) tryClose(m leaderboard.Month) (*leaderboard.MonthInfo, bool, er
 		return nil, false, c.ctx.Err()
 	}
 	defer func() { <-c.turn }()
-	return c.store.TryCloseMonth(c.ctx, m, c.opts.Hooks)
+	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
+	defer cancel()
+	info, ran, err := c.store.TryCloseMonth(ctx, m, c.opts.Hooks)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, ran, leaderboard.Errorf(leaderboard.EUNAVAILABLE,
+			"the close of %s took longer than %s: it was rolled back, and is tried again", m, c.opts.Timeout)
+	}
+	return info, ran, err
 }
 
 // Close cancels the running close jobs and waits for them. A cancelled close

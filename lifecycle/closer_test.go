@@ -187,3 +187,21 @@ func TestCloser_ClosesOneMonthAtATime(t *testing.T) {
 		t.Errorf("%d closes ran at once", store.most)
 	}
 }
+
+// A close that outlasts its timeout (a stalled database) is cancelled and
+// gives up its turn: the job fails, and the next try closes the month.
+func TestCloser_CloseOutlastingItsTimeoutIsCancelled(t *testing.T) {
+	store := newFakeStore()
+	closer := NewCloser(store, slog.New(slog.DiscardHandler), CloserOptions{MaxWait: time.Minute, Timeout: 20 * time.Millisecond})
+	defer closer.Close()
+	if _, err := closer.CloseMonth(context.Background(), november); leaderboard.ErrorCode(err) != leaderboard.EUNAVAILABLE {
+		t.Fatalf("close past its timeout: %v", err)
+	}
+	if !errors.Is(store.ctxErr, context.DeadlineExceeded) {
+		t.Fatalf("the close saw %v", store.ctxErr)
+	}
+	close(store.release)
+	if info, err := closer.CloseMonth(context.Background(), november); err != nil || info.Status != leaderboard.MonthClosed {
+		t.Fatalf("next try: %+v, %v", info, err)
+	}
+}
