@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -206,6 +207,55 @@ func (c *Cache) forget(m leaderboard.Month) {
 	delete(c.tooLarge, m)
 }
 
+// makeRoom reports whether players of month m fit the budget, forgetting
+// months older than m, oldest first, to make them fit: the newest months
+// are the ones players read. A month never takes the room of a newer one,
+// so a read of an older month cannot push out the month just closed. Held
+// with c.mu.
+func (c *Cache) makeRoom(m leaderboard.Month, players int) bool {
+	var older []leaderboard.Month
+	olderPlayers := 0
+	for month, n := range c.heldByMonth() {
+		if month.Before(m) {
+			older = append(older, month)
+			olderPlayers += n
+		}
+	}
+	if c.held-olderPlayers+players > c.maxPlayers {
+		return false
+	}
+	slices.SortFunc(older, func(a, b leaderboard.Month) int {
+		if a.Before(b) {
+			return -1
+		}
+		return 1
+	})
+	for _, month := range older {
+		if c.held+players <= c.maxPlayers {
+			break
+		}
+		c.logger.Info("closed month forgotten to make room for a newer one; it is read from the database",
+			"month", month.String(), "for", m.String())
+		c.forget(month)
+	}
+	return true
+}
+
+// heldByMonth returns the players each month holds of the budget: its
+// table, its staged table and its load in progress. Held with c.mu.
+func (c *Cache) heldByMonth() map[leaderboard.Month]int {
+	held := map[leaderboard.Month]int{}
+	for _, tables := range []map[leaderboard.Month]*table{c.tables, c.closing} {
+		for month, t := range tables {
+			held[month] += t.players()
+		}
+	}
+	for month, job := range c.loading {
+		held[month] += job.participants
+	}
+	return held
+}
+
 // Close stops loads in progress and waits for them.
 func (c *Cache) Close() {
 	c.cancel()
@@ -241,7 +291,7 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 	if c.tables[m] != nil || c.tooLarge[m] {
 		return nil
 	}
-	if c.held+participants > c.maxPlayers {
+	if !c.makeRoom(m, participants) {
 		c.tooLarge[m] = true
 		c.logger.Info("closed month too large for the snapshot budget; it is read from the database",
 			"month", m.String(), "participants", participants, "budget", c.maxPlayers, "held", c.held)
@@ -341,7 +391,7 @@ func (c *Cache) put(tables map[leaderboard.Month]*table, t *table) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.forget(m)
-	if c.held+t.players() > c.maxPlayers {
+	if !c.makeRoom(m, t.players()) {
 		c.tooLarge[m] = true
 		return false
 	}

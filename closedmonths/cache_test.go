@@ -329,3 +329,40 @@ func TestCache_StageThenInstall(t *testing.T) {
 		t.Error("Stage over the budget: staged")
 	}
 }
+
+// A newer month takes the room of older ones when the budget is full, as
+// the month just closed does of the month before it; an older month never
+// takes the room of a newer one.
+func TestCache_NewerMonthTakesTheRoomOfOlderOnes(t *testing.T) {
+	store, m, info, _ := builtMonth(t)
+	ctx := context.Background()
+	ranks := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+		return store.FinalRanks(ctx, m, entry, name)
+	}
+	build := func(month leaderboard.Month) *Frozen {
+		f, err := Build(month, info.Participants, ranks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	before, closing := m.Prev(), m
+	c := New(store, info.Participants, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer c.Close()
+	if !c.Install(build(before)) {
+		t.Fatal("the month before: not installed")
+	}
+	if !c.Stage(build(closing)) {
+		t.Fatal("the closing month: not staged over the month before")
+	}
+	if c.Loaded(before) || c.Players() != info.Participants {
+		t.Errorf("after the stage: month before loaded %v, %d players held", c.Loaded(before), c.Players())
+	}
+	if !c.Install(build(closing)) || !c.Loaded(closing) {
+		t.Fatal("the closed month: not installed")
+	}
+	if c.Install(build(before)) || c.Loaded(before) || !c.Loaded(closing) {
+		t.Errorf("the month before took the room of the newer one: before loaded %v, closed loaded %v",
+			c.Loaded(before), c.Loaded(closing))
+	}
+}

@@ -172,7 +172,9 @@ func (r *runner) redis(ctx context.Context) (err error) {
 // that the other measurements are untouched), and closes it while the most
 // read clients of the benchmark read it, players drawn before the close.
 // The service is given room for the month in its snapshot budget, as a
-// service that holds last month's ranks has when this month closes.
+// service that holds last month's ranks has when this month closes (a newer
+// month takes the room of older ones); these months close backwards, older
+// than the one it holds, so the benchmark makes the room itself.
 func (r *runner) afterClose(ctx context.Context) error {
 	clients := slices.Max(r.cfg.ReadClients)
 	m := r.closed
