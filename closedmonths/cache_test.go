@@ -366,3 +366,36 @@ func TestCache_NewerMonthTakesTheRoomOfOlderOnes(t *testing.T) {
 			c.Loaded(before), c.Loaded(closing))
 	}
 }
+
+// monthsSource lists months as given, in front of a real source.
+type monthsSource struct {
+	Source
+	months []leaderboard.MonthInfo
+}
+
+func (s monthsSource) Months(context.Context, int) ([]leaderboard.MonthInfo, error) {
+	return s.months, nil
+}
+
+// Preload keeps the room of a newer month still closing: an older month
+// that would fit only in that room is left to its first read.
+func TestCache_PreloadKeepsTheRoomOfAClosingMonth(t *testing.T) {
+	store, m := closedMonth(t)
+	ctx := context.Background()
+	info, err := store.Month(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := monthsSource{Source: store, months: []leaderboard.MonthInfo{
+		{Month: leaderboard.MonthFromDate(m.Date().AddDate(0, 1, 0)), Status: leaderboard.MonthClosing, Participants: info.Participants}, *info}}
+	for _, budget := range []int{2*info.Participants - 1, 2 * info.Participants} {
+		c := New(source, budget, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err := c.Preload(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if want := budget == 2*info.Participants; !c.Ready() || c.Loaded(m) != want {
+			t.Errorf("budget %d: ready %v, loaded %v, want ready and loaded %v", budget, c.Ready(), c.Loaded(m), want)
+		}
+		c.Close()
+	}
+}
