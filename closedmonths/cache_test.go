@@ -380,12 +380,8 @@ func (s monthsSource) Months(context.Context, int) ([]leaderboard.MonthInfo, err
 // Preload keeps the room of a newer month still closing: an older month
 // that would fit only in that room is left to its first read.
 func TestCache_PreloadKeepsTheRoomOfAClosingMonth(t *testing.T) {
-	store, m := closedMonth(t)
+	store, m, info, _ := builtMonth(t)
 	ctx := context.Background()
-	info, err := store.Month(ctx, m)
-	if err != nil {
-		t.Fatal(err)
-	}
 	source := monthsSource{Source: store, months: []leaderboard.MonthInfo{
 		{Month: leaderboard.MonthFromDate(m.Date().AddDate(0, 1, 0)), Status: leaderboard.MonthClosing, Participants: info.Participants}, *info}}
 	for _, budget := range []int{2*info.Participants - 1, 2 * info.Participants} {
