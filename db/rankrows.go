@@ -3,8 +3,8 @@ package db
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"io"
+	"net"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -49,7 +49,9 @@ const maxIDBytes = 1<<32 - 1
 // readRankedRows reads table, a month's partition of scores, in rank order,
 // numbered by ROW_NUMBER(). The score index holds every column read,
 // already in that order: with the partition vacuumed, an index-only scan,
-// and no sort.
+// and no sort. The rows come as binary COPY, which PostgreSQL sends with
+// less work than a query's rows and which decodes here without pgx's
+// per-row scanning (docs/PERFORMANCE.md, round nine).
 func readRankedRows(ctx context.Context, tx pgx.Tx, table string) (*rankedRows, error) {
 	// Sized from the statistics of the partition and of the players' ids,
 	// so that no column is copied as it grows: a copy of hundreds of
@@ -68,34 +70,16 @@ func readRankedRows(ctx context.Context, tx pgx.Tx, table string) (*rankedRows, 
 	n := int(min(max(estimate, 0), 100e6))
 	r := &rankedRows{ids: make([]byte, 0, min(idBytes*n, maxIDBytes)), idEnds: make([]uint32, 0, n),
 		scores: make([]int32, 0, n), reachedAtMicros: make([]int64, 0, n)}
-	rows, err := tx.Query(ctx, `SELECT ROW_NUMBER() OVER (ORDER BY `+rankOrder+`), player_id, score, reached_at FROM `+table)
-	if err != nil {
+	// ROW_NUMBER() looks at no frame; saying the frame is the row alone
+	// spares PostgreSQL 15 comparing each row with the one before to find
+	// its peers.
+	read := `COPY (SELECT ROW_NUMBER() OVER (ORDER BY ` + rankOrder + ` ROWS BETWEEN CURRENT ROW AND CURRENT ROW),
+		player_id, score, reached_at FROM ` + table + `) TO STDOUT WITH (FORMAT binary)`
+	decoder := &rankedRowsDecoder{rows: r}
+	if _, err := tx.Conn().PgConn().CopyTo(ctx, decoder, read); err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var (
-		rank      int64
-		score     int32
-		reachedAt time.Time
-	)
-	for rows.Next() {
-		// The id is taken from the row's raw bytes, which a text column
-		// sends as they are: no string per row.
-		if err := rows.Scan(&rank, nil, &score, &reachedAt); err != nil {
-			return nil, err
-		}
-		if rank != int64(r.len()+1) {
-			return nil, fmt.Errorf("rank %d came after %d rows", rank, r.len())
-		}
-		r.ids = append(r.ids, rows.RawValues()[1]...)
-		if len(r.ids) > maxIDBytes {
-			return nil, fmt.Errorf("more than 4 GiB of player ids in %s", table)
-		}
-		r.idEnds = append(r.idEnds, uint32(len(r.ids)))
-		r.scores = append(r.scores, score)
-		r.reachedAtMicros = append(r.reachedAtMicros, reachedAt.UnixMicro())
-	}
-	return r, rows.Err()
+	return r, decoder.finish()
 }
 
 // copyFinalRanks copies rows into table, a final ranks table of month m
@@ -106,6 +90,7 @@ func readRankedRows(ctx context.Context, tx pgx.Tx, table string) (*rankedRows, 
 // players 4.8 s and 464 MB of WAL against 12.4 s and 911 MB here. At the
 // end of stop the copy fails, and the connection stays open.
 func copyFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, table string, rows *rankedRows) (int64, error) {
+	growSendBuffer(tx.Conn().PgConn().Conn())
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(writeCopyBinary(stop, pw, m, rows)) }()
 	// pgx's CopyFrom writes no FREEZE: the statement is sent as it is.
@@ -116,6 +101,24 @@ func copyFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, t
 		return 0, err
 	}
 	return tag.RowsAffected(), nil
+}
+
+// copySendBuffer is the send buffer a close asks of a Unix socket to the
+// database for its COPY: enough for about 40 ms of PostgreSQL's COPY.
+const copySendBuffer = 4 << 20
+
+// growSendBuffer lets conn, when it is a Unix socket, hold up to
+// copySendBuffer bytes on their way to the database. TCP grows its send
+// buffer by itself; a Unix socket keeps the system's default, about 200 KB
+// on Linux, 2 ms of a close's COPY. A service busy with readers may keep
+// the COPY's goroutine from running for longer than that: at ten million
+// players with 64 readers, PostgreSQL slept a third of the COPY waiting for
+// rows (docs/PERFORMANCE.md, round nine). The system caps the size
+// (net.core.wmem_max on Linux); a size it refuses leaves the COPY as it was.
+func growSendBuffer(conn net.Conn) {
+	if unix, ok := conn.(*net.UnixConn); ok {
+		_ = unix.SetWriteBuffer(copySendBuffer)
+	}
 }
 
 // PostgreSQL's binary COPY format: a signature, flags and a header
