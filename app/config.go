@@ -137,7 +137,7 @@ func ConfigFromEnv() (Config, error) {
 		RequestTimeout:    env.duration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
 		ShutdownTimeout:   env.duration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
 		MaxConns:          env.int("DATABASE_MAX_CONNS", 10),
-		ClosingReads:      env.int("LEADERBOARD_CLOSING_READS", 2),
+		ClosingReads:      env.int("LEADERBOARD_CLOSING_READS", 1),
 		ClosingReadWait:   env.duration("LEADERBOARD_CLOSING_READ_WAIT", time.Second),
 		StatementTimeout:  env.duration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
 		LockTimeout:       env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),

@@ -85,6 +85,7 @@ func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks lead
 	if err != nil || !ran {
 		return nil, ran, interpretCloseError(m, err)
 	}
+	db.closing.saw(m, leaderboard.MonthClosed)
 	if closedVersion > 0 && hooks.Closed != nil {
 		hooks.Closed(m, closedVersion)
 	}
@@ -180,6 +181,9 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 	} else if err != nil {
 		return 0, err
 	}
+	// This instance's reads of a CLOSING month give way to its close from
+	// now, not from the first read that finds the month CLOSING.
+	db.closing.saw(m, leaderboard.MonthStatus(status))
 	if leaderboard.MonthStatus(status) == leaderboard.MonthClosed {
 		return 0, nil
 	}

@@ -51,18 +51,7 @@ func TestStanding_ClosingMonthWaitsForAReadSlot(t *testing.T) {
 		}
 		return free
 	}
-	bounded := func() bool {
-		first := takeSlot()
-		defer first()
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		defer cancel()
-		second, err := store.TakeClosingRead(ctx, november)
-		if err != nil {
-			return true
-		}
-		second()
-		return false
-	}
+	bounded := func() bool { return readsBounded(t, store, november) }
 
 	for _, marker := range []struct {
 		name string
@@ -117,5 +106,48 @@ func TestStanding_ClosingMonthReadWaitsNoLongerThanItsBound(t *testing.T) {
 	}
 	if waited := time.Since(start); waited < maxWait {
 		t.Errorf("the read went on after %s, before its wait of %s was over", waited, maxWait)
+	}
+}
+
+// readsBounded says whether store's reads of month m wait for its one
+// closing-read slot: whether a second slot is refused while one is taken.
+func readsBounded(t *testing.T, store *db.DB, m leaderboard.Month) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	first, err := store.TakeClosingRead(ctx, m)
+	if err != nil {
+		t.Fatalf("take a slot: %v", err)
+	}
+	defer first()
+	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	second, err := store.TakeClosingRead(ctx, m)
+	if err != nil {
+		return true
+	}
+	second()
+	return false
+}
+
+// The instance that closes a month bounds its own reads of the month while
+// it closes, before any of its reads has found the month CLOSING, and lifts
+// the bound once the month is CLOSED.
+func TestTryCloseMonth_BoundsTheMonthsReadsWhileItCloses(t *testing.T) {
+	store := mustOpenDB(t, db.WithClosingReads(1, time.Hour))
+	mustSubmit(t, store, event("e1", "alice", leaderboard.ModeSet, 10, at(1)))
+	var whileClosing bool
+	hooks := leaderboard.CloseHooks{Ranks: func(m leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
+		whileClosing = readsBounded(t, store, m)
+		return ranks(func(leaderboard.RankEntry) error { return nil }, nil)
+	}}
+	if _, _, err := store.TryCloseMonth(context.Background(), november, hooks); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	if !whileClosing {
+		t.Error("while the month closed, its reads were not bounded")
+	}
+	if readsBounded(t, store, november) {
+		t.Error("once the month closed, its reads were still bounded")
 	}
 }

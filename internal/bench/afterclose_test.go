@@ -38,7 +38,8 @@ func TestAfterClose_TargetsAndReport(t *testing.T) {
 		var out []AfterCloseRun
 		for i := range p99s {
 			out = append(out, AfterCloseRun{Month: "2026-09", Close: 5 * time.Second,
-				Reads: RunStats{Clients: 64, Ops: 1000, Elapsed: AfterCloseWindow, P50: ms, P99: p99s[i], Max: maxes[i]}})
+				Reads:  RunStats{Clients: 64, Ops: 1000, Elapsed: AfterCloseWindow, P50: ms, P99: p99s[i], Max: maxes[i]},
+				During: RunStats{Clients: 64, Ops: 400 + i, P99: 100 * ms, Max: time.Duration(i+1) * 300 * ms}})
 		}
 		return out
 	}
@@ -66,5 +67,10 @@ func TestAfterClose_TargetsAndReport(t *testing.T) {
 	}
 	if doc := b.String(); !strings.Contains(doc, "## Right after a close") || !strings.Contains(doc, "| 3 | 2026-09 | 5s | 1000 | 67 |") {
 		t.Errorf("report lacks the section or its third run:\n%s", doc)
+	}
+	const during = "while the month closed (those that started before closeMonth answered): run 1: 400 reads, p99 100.0 ms, " +
+		"slowest 300.0 ms; run 2: 401 reads, p99 100.0 ms, slowest 600.0 ms; run 3: 402 reads, p99 100.0 ms, slowest 900.0 ms."
+	if doc := b.String(); !strings.Contains(doc, during) {
+		t.Errorf("report lacks the reads while the month closed, %q:\n%s", during, doc)
 	}
 }

@@ -473,6 +473,15 @@ func (r *Report) writeAfterClose(p printer) {
 	p("")
 	p("Median of the runs (range): %s reads/s, p50 %s ms, p99 %s ms, slowest %s ms.",
 		rateText(SpreadOf(rates)), msText(SpreadOf(p50s)), msText(SpreadOf(p99s)), msText(SpreadOf(maxes)))
+	var during []string
+	for i, run := range r.AfterClose {
+		s := run.During
+		during = append(during, fmt.Sprintf("run %d: %d reads, p99 %s ms, slowest %s ms", i+1, s.Ops,
+			fixed(milliseconds(s.P99)), fixed(milliseconds(s.Max))))
+	}
+	p("")
+	p("The same clients' reads while the month closed (those that started before closeMonth answered): %s.",
+		strings.Join(during, "; "))
 	p("")
 	p("Why the first seconds were slow (diagnosed at 1M players, commit 04d271e): the close attaches the month's final_ranks")
 	p("partition without column statistics. The old read joined final_ranks with itself on the rank window; planned without")
