@@ -41,16 +41,7 @@ func TestStanding_ClosingMonthWaitsForAReadSlot(t *testing.T) {
 	}
 	// takeSlot takes the only slot, as a read in flight would, or no slot
 	// when the month's reads are not bounded.
-	takeSlot := func() func() {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		free, err := store.TakeClosingRead(ctx, november)
-		if err != nil {
-			t.Fatalf("take a slot: %v", err)
-		}
-		return free
-	}
+	takeSlot := func() func() { return takeClosingRead(t, store, november) }
 	bounded := func() bool { return readsBounded(t, store, november) }
 
 	for _, marker := range []struct {
@@ -109,18 +100,25 @@ func TestStanding_ClosingMonthReadWaitsNoLongerThanItsBound(t *testing.T) {
 	}
 }
 
+// takeClosingRead takes one of store's closing-read slots for month m, or
+// none when the month's reads are not bounded, and returns its release.
+func takeClosingRead(t *testing.T, store *db.DB, m leaderboard.Month) func() {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	free, err := store.TakeClosingRead(ctx, m)
+	if err != nil {
+		t.Fatalf("take a slot: %v", err)
+	}
+	return free
+}
+
 // readsBounded says whether store's reads of month m wait for its one
 // closing-read slot: whether a second slot is refused while one is taken.
 func readsBounded(t *testing.T, store *db.DB, m leaderboard.Month) bool {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	first, err := store.TakeClosingRead(ctx, m)
-	if err != nil {
-		t.Fatalf("take a slot: %v", err)
-	}
-	defer first()
-	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer takeClosingRead(t, store, m)()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	second, err := store.TakeClosingRead(ctx, m)
 	if err != nil {
