@@ -117,6 +117,8 @@ const copySendBuffer = 4 << 20
 // players with 64 readers, PostgreSQL slept a third of the COPY waiting for
 // rows (docs/PERFORMANCE.md, round nine). The system caps the size
 // (net.core.wmem_max on Linux); a size it refuses leaves the COPY as it was.
+// The connection keeps the size in the pool: a bound on what may queue,
+// not memory held.
 func growSendBuffer(conn net.Conn) {
 	if unix, ok := conn.(*net.UnixConn); ok {
 		_ = unix.SetWriteBuffer(copySendBuffer)
