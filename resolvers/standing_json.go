@@ -1,6 +1,7 @@
 package resolvers
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strconv"
@@ -239,7 +240,12 @@ func writeObject(w io.Writer, sel selection, value func(selectedField)) {
 	io.WriteString(w, "}")
 }
 
+// writeInt writes n. gqlgen writes an answer into a bytes.Buffer, where n's
+// digits are appended in place, without an allocation.
 func writeInt(w io.Writer, n int) {
-	var b [20]byte
-	w.Write(strconv.AppendInt(b[:0], int64(n), 10))
+	if b, ok := w.(*bytes.Buffer); ok {
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(n), 10))
+		return
+	}
+	io.WriteString(w, strconv.Itoa(n))
 }
