@@ -63,12 +63,16 @@ func (c *GraphQL) Do(ctx context.Context, token, query string, vars map[string]a
 	if err != nil {
 		return fmt.Errorf("read answer: %w", err)
 	}
-	var answer struct {
-		Data   json.RawMessage `json:"data"`
-		Errors []graphQLError  `json:"errors"`
+	// One pass over the answer: its data straight into the caller's value.
+	if data == nil {
+		data = new(json.RawMessage)
 	}
+	answer := struct {
+		Data   any            `json:"data"`
+		Errors []graphQLError `json:"errors"`
+	}{Data: data}
 	if err := json.Unmarshal(raw, &answer); err != nil {
-		return fmt.Errorf("status %d, answer not JSON: %.200s", res.StatusCode, raw)
+		return fmt.Errorf("status %d, answer not JSON or not of the data's shape: %w: %.200s", res.StatusCode, err, raw)
 	}
 	if len(answer.Errors) > 0 {
 		msgs := make([]string, len(answer.Errors))
@@ -79,11 +83,6 @@ func (c *GraphQL) Do(ctx context.Context, token, query string, vars map[string]a
 	}
 	if res.StatusCode != http.StatusOK {
 		return fmt.Errorf("status %d: %.200s", res.StatusCode, raw)
-	}
-	if data != nil {
-		if err := json.Unmarshal(answer.Data, data); err != nil {
-			return fmt.Errorf("decode data: %w: %.200s", err, answer.Data)
-		}
 	}
 	return nil
 }
