@@ -226,7 +226,7 @@ func (t *table) namePending() error {
 // about 0.25 s to a build, and a standing read with its neighbours' names
 // takes 3.7 µs instead of 5.3.
 func (t *table) orderNames() {
-	ordered := arena{data: make([]byte, 0, len(t.names.data)), offsets: make([]uint32, 1, len(t.names.offsets))}
+	ordered := arena{data: make([]byte, 0, len(t.names.data)), offsets: make([]uint32, 1, max(1, len(t.names.offsets)))}
 	var from, to [lookupBatch]uint32
 	for first := 0; first < len(t.nameOf); first += lookupBatch {
 		batch := t.nameOf[first:min(first+lookupBatch, len(t.nameOf))]

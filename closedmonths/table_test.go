@@ -65,3 +65,23 @@ func TestBuild_NamesInRankOrder(t *testing.T) {
 		previous = table.names.offsets[k]
 	}
 }
+
+// A month whose players have no names builds, and answers no names.
+func TestBuild_WithoutNames(t *testing.T) {
+	m, _ := leaderboard.NewMonth(2026, time.November)
+	f, err := Build(m, 2, func(entry func(leaderboard.RankEntry) error, _ func(playerID, name string) error) error {
+		for i, id := range []string{"b", "a"} {
+			if err := entry(leaderboard.RankEntry{Rank: i + 1, Score: 10 - i, Player: leaderboard.Player{ID: id}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.table.standing("a", 1, 1)
+	if s == nil || s.Rank != 2 || s.Player.Name != nil || len(s.Above) != 1 || s.Above[0].Player.ID != "b" || s.Above[0].Player.Name != nil {
+		t.Fatalf("standing of a: %+v", s)
+	}
+}
