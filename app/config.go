@@ -94,6 +94,11 @@ type Config struct {
 	// and each wait for a lock in the database.
 	StatementTimeout time.Duration // LEADERBOARD_STATEMENT_TIMEOUT
 	LockTimeout      time.Duration // LEADERBOARD_LOCK_TIMEOUT
+	// SubmitWriters is how many transactions of submitScores calls an
+	// instance runs at once; calls arriving meanwhile are written together,
+	// up to SubmitMergeEvents events a transaction.
+	SubmitWriters     int // LEADERBOARD_SUBMIT_WRITERS
+	SubmitMergeEvents int // LEADERBOARD_SUBMIT_MERGE_EVENTS
 }
 
 // ConfigFromEnv reads the configuration from the environment. A variable
@@ -141,6 +146,8 @@ func ConfigFromEnv() (Config, error) {
 		ClosingReadWait:   env.duration("LEADERBOARD_CLOSING_READ_WAIT", time.Second),
 		StatementTimeout:  env.duration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
 		LockTimeout:       env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
+		SubmitWriters:     env.int("LEADERBOARD_SUBMIT_WRITERS", 2),
+		SubmitMergeEvents: env.int("LEADERBOARD_SUBMIT_MERGE_EVENTS", 1000),
 	}
 	return c, errors.Join(env.errs...)
 }

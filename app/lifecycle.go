@@ -206,7 +206,8 @@ func (c *Config) dbOptions(loc *time.Location) []db.Option {
 		db.WithCloseGrace(c.CloseGrace),
 		db.WithSettlement(c.WebhookURL != ""),
 		db.WithReadURL(c.DatabaseReadURL),
-		db.WithLimits(db.Limits{MaxConns: int32(c.MaxConns), StatementTimeout: c.StatementTimeout, LockTimeout: c.LockTimeout}),
+		db.WithLimits(db.Limits{MaxConns: int32(c.MaxConns), StatementTimeout: c.StatementTimeout, LockTimeout: c.LockTimeout,
+			SubmitWriters: c.SubmitWriters, SubmitMergeEvents: c.SubmitMergeEvents}),
 		db.WithClosingReads(c.ClosingReads, c.ClosingReadWait),
 	}
 }

@@ -46,6 +46,8 @@ type DB struct {
 	closedMonths *sync.Map
 	// closing bounds the reads of CLOSING months (WithClosingReads).
 	closing *closingReads
+	// submits merges concurrent submitScores calls into shared transactions.
+	submits *submitQueue
 }
 
 // Option configures a DB.
@@ -92,6 +94,13 @@ type Limits struct {
 	LockTimeout time.Duration
 	// ConnectTimeout bounds opening a connection (default 5 s).
 	ConnectTimeout time.Duration
+	// SubmitWriters is how many transactions of submitScores calls the
+	// instance runs at once (default 2); calls that arrive meanwhile wait
+	// and are written together.
+	SubmitWriters int
+	// SubmitMergeEvents is the most events one such transaction takes
+	// (default 1000, MaxBatch); a call is never split.
+	SubmitMergeEvents int
 }
 
 // WithLimits sets the bounds of database calls.
@@ -109,6 +118,12 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, errorf("parse database url: %w", err)
 	}
 	l := db.limits
+	if l.SubmitWriters < 0 || l.SubmitMergeEvents < 0 {
+		return nil, errorf("submit writers (%d) and events a submit transaction takes (%d) cannot be negative",
+			l.SubmitWriters, l.SubmitMergeEvents)
+	}
+	db.submits = newSubmitQueue(cmp.Or(l.SubmitWriters, defaultSubmitWriters),
+		cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents), db.writeSubmissions)
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = cmp.Or(l.MaxConns, 10)
 	}

@@ -22,14 +22,15 @@ func (u unopenedMonths) Error() string {
 	return fmt.Sprintf("months %v are not open yet", []leaderboard.Month(u))
 }
 
-// batch is one submitScores call after validation.
+// batch is the events of one submitScores call after validation, or of
+// several merged (see mergeBatches).
 type batch struct {
 	events []leaderboard.ScoreEvent
-	now    time.Time
-	// at and month hold each event's time and month; rejected holds the
-	// results of events that failed validation.
+	// at, month and received hold each event's time, month and time of
+	// arrival; rejected holds the results of events that failed validation.
 	at       []time.Time
 	month    []leaderboard.Month
+	received []time.Time
 	rejected map[int]leaderboard.ScoreResult
 }
 
@@ -38,12 +39,13 @@ type batch struct {
 func newBatch(events []leaderboard.ScoreEvent, now time.Time, loc *time.Location, grace time.Duration) *batch {
 	b := &batch{
 		events:   events,
-		now:      now,
 		at:       make([]time.Time, len(events)),
 		month:    make([]leaderboard.Month, len(events)),
+		received: make([]time.Time, len(events)),
 		rejected: map[int]leaderboard.ScoreResult{},
 	}
 	for i, e := range events {
+		b.received[i] = now
 		if err := e.Validate(now); err != nil {
 			b.rejected[i] = leaderboard.Reject(e, leaderboard.Month{}, err)
 			continue

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -259,4 +260,67 @@ func TestLeaderboard_RefusesLiveCursorAfterClose(t *testing.T) {
 	if err != nil || len(next.Edges) != 1 || next.Edges[0].Entry.Player.ID != "a" {
 		t.Errorf("second final page: %+v, %v", next, err)
 	}
+}
+
+// Game servers submit at once, and their calls are written together in
+// shared transactions (one writer, a few calls each): every call gets its
+// own results, and ranks, windows and pages match the oracle live and after
+// the close. Each server has its own players and its own second of every
+// minute, so the ranking does not depend on how the calls interleave.
+func TestRanks_ConcurrentMergedCallsMatchPlainSortOracle(t *testing.T) {
+	const servers = 4
+	rng := rand.New(rand.NewPCG(7, 2026))
+	store := mustOpenDB(t, db.WithLimits(db.Limits{SubmitWriters: 1, SubmitMergeEvents: 40}))
+	o := newOracle()
+	calls := make([][][]leaderboard.ScoreEvent, servers)
+	wants := make([][][]outcome, servers)
+	for s := range servers {
+		events := serverEvents(s, randomEvents(rng, 200))
+		for len(events) > 0 {
+			n := min(len(events), 1+rng.IntN(30))
+			want := make([]outcome, n)
+			for i, e := range events[:n] {
+				want[i] = o.apply(e)
+			}
+			calls[s], wants[s] = append(calls[s], events[:n]), append(wants[s], want)
+			events = events[n:]
+		}
+	}
+	results := make([][][]leaderboard.ScoreResult, servers)
+	var wg sync.WaitGroup
+	for s := range servers {
+		wg.Go(func() {
+			for _, call := range calls[s] {
+				got, err := store.SubmitScores(context.Background(), call)
+				if err != nil {
+					t.Errorf("server %d: %v", s, err)
+					return
+				}
+				results[s] = append(results[s], got)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	for s := range servers {
+		for i, got := range results[s] {
+			assertOutcomes(t, got, wants[s][i]...)
+		}
+	}
+	checkAgainstOracle(t, rng, store, o.ranking(), false)
+	mustClose(t, store, november)
+	checkAgainstOracle(t, rng, store, o.ranking(), true)
+}
+
+// serverEvents gives events to server s: its own event ids and players, and
+// times s seconds into their minute.
+func serverEvents(s int, events []leaderboard.ScoreEvent) []leaderboard.ScoreEvent {
+	for i, e := range events {
+		occurred := e.OccurredAt.Add(time.Duration(s) * time.Second)
+		e.EventID, e.PlayerID, e.OccurredAt = fmt.Sprintf("s%d-%s", s, e.EventID), fmt.Sprintf("s%d-%s", s, e.PlayerID), &occurred
+		events[i] = e
+	}
+	return events
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// maxAttempts bounds how often SubmitScores runs a batch again after losing a
-// race with a concurrent batch (same new player, same event id, deadlock).
+// maxAttempts bounds how often applyWithRetries runs a batch again after
+// losing a race with a concurrent batch (same new player, same event id, deadlock).
 const maxAttempts = 10
 
 // errContention is the answer when a batch lost its race every time: the
@@ -31,16 +31,34 @@ func retryPause(n int) time.Duration {
 }
 
 // SubmitScores applies events in the order given and returns one result per
-// event. The whole call is one transaction: every result is decided in Go
-// from rows locked up front, then written with a few set-based statements, so
-// each event is applied atomically on its own and nothing is acknowledged
-// before it is committed. EBADINPUT when there are more than MaxBatch events.
+// event. Every result is decided in Go from rows locked up front, then
+// written with a few set-based statements, in one transaction that may hold
+// other calls' events too (see submitqueue.go), so each event is applied
+// atomically on its own and nothing is acknowledged before it is committed.
+// EBADINPUT when there are more than MaxBatch events.
 func (db *DB) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
 	if len(events) > leaderboard.MaxBatch {
 		return nil, leaderboard.Errorf(leaderboard.EBADINPUT,
 			"a call takes at most %d events, got %d", leaderboard.MaxBatch, len(events))
 	}
-	b := newBatch(events, db.now(), db.loc, db.closeGrace)
+	s := &submission{ctx: ctx, batch: newBatch(events, db.now(), db.loc, db.closeGrace), done: make(chan struct{})}
+	db.submits.add(s)
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		select {
+		case <-s.done:
+		default:
+			return nil, errorf("submit scores: %w", ctx.Err())
+		}
+	}
+	return s.results, s.err
+}
+
+// applyWithRetries applies b, again after a lost race with a concurrent
+// transaction (same new player, same event id, deadlock), and opens the
+// months its events are the first of.
+func (db *DB) applyWithRetries(ctx context.Context, b *batch) ([]leaderboard.ScoreResult, error) {
 	for attempt := 1; ; attempt++ {
 		results, err := db.applyBatch(ctx, b)
 		var toOpen unopenedMonths
@@ -350,14 +368,14 @@ func queueEvents(writes *pgx.Batch, b *batch, accepted []acceptedEvent) {
 	n := len(accepted)
 	var (
 		ids, players, modes, statuses = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-		months, occurred              = make([]time.Time, n), make([]time.Time, n)
+		months, occurred, received    = make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
 		values, newScores             = make([]int32, n), make([]int32, n)
 		oldScores                     = make([]*int32, n)
 	)
 	for i, a := range accepted {
 		e := b.events[a.index]
 		ids[i], players[i], modes[i], statuses[i] = e.EventID, e.PlayerID, string(e.Mode), string(a.status)
-		months[i], occurred[i] = a.month.Date(), b.at[a.index]
+		months[i], occurred[i], received[i] = a.month.Date(), b.at[a.index], b.received[a.index]
 		values[i], newScores[i] = int32(e.Value), int32(a.newScore)
 		if a.oldScore != nil {
 			oldScores[i] = new(int32(*a.oldScore))
@@ -365,8 +383,7 @@ func queueEvents(writes *pgx.Batch, b *batch, accepted []acceptedEvent) {
 	}
 	const q = `INSERT INTO score_events
 		(event_id, month, player_id, mode, value, occurred_at, received_at, status, old_score, new_score)
-		SELECT e.event_id, e.month, e.player_id, e.mode, e.value, e.occurred_at, $7, e.status, e.old_score, e.new_score
-		FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::int[], $6::timestamptz[], $8::text[], $9::int[], $10::int[])
-			AS e(event_id, month, player_id, mode, value, occurred_at, status, old_score, new_score)`
-	writes.Queue(q, ids, months, players, modes, values, occurred, b.now, statuses, oldScores, newScores)
+		SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::int[], $6::timestamptz[],
+			$7::timestamptz[], $8::text[], $9::int[], $10::int[])`
+	writes.Queue(q, ids, months, players, modes, values, occurred, received, statuses, oldScores, newScores)
 }

@@ -1,0 +1,101 @@
+package db
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+func waitingCall(events int) *submission {
+	return &submission{ctx: context.Background(), batch: &batch{events: make([]leaderboard.ScoreEvent, events)}, done: make(chan struct{})}
+}
+
+// A writer takes the calls waiting, oldest first, up to the event bound,
+// but always at least one call, however large.
+func TestSubmitQueue_GroupsUpToMaxEvents(t *testing.T) {
+	q := newSubmitQueue(1, 100, nil)
+	for _, n := range []int{60, 40, 1, 150, 30} {
+		q.waiting = append(q.waiting, waitingCall(n))
+	}
+	q.running = 1
+	var sizes [][]int
+	for group := q.next(); group != nil; group = q.next() {
+		var sizesOf []int
+		for _, s := range group {
+			sizesOf = append(sizesOf, len(s.batch.events))
+		}
+		sizes = append(sizes, sizesOf)
+	}
+	want := [][]int{{60, 40}, {1}, {150}, {30}}
+	if len(sizes) != len(want) {
+		t.Fatalf("groups %v, want %v", sizes, want)
+	}
+	for i := range want {
+		if len(sizes[i]) != len(want[i]) || sizes[i][0] != want[i][0] {
+			t.Fatalf("groups %v, want %v", sizes, want)
+		}
+	}
+	if q.running != 0 {
+		t.Errorf("%d writers left running on an empty queue", q.running)
+	}
+}
+
+// However many calls arrive at once, no more than the writers bound write
+// at a time, and every call is written once.
+func TestSubmitQueue_BoundsWriters(t *testing.T) {
+	const writers, calls = 2, 200
+	var inFlight, most, written atomic.Int32
+	var q *submitQueue
+	q = newSubmitQueue(writers, 3, func(group []*submission) {
+		n := inFlight.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(time.Millisecond)
+		written.Add(int32(len(group)))
+		inFlight.Add(-1)
+		for _, s := range group {
+			s.finish(nil, nil)
+		}
+	})
+	var wg sync.WaitGroup
+	for range calls {
+		wg.Go(func() {
+			s := waitingCall(1)
+			q.add(s)
+			<-s.done
+		})
+	}
+	wg.Wait()
+	if got := written.Load(); got != calls {
+		t.Errorf("%d calls written, want %d", got, calls)
+	}
+	if got := most.Load(); got > writers {
+		t.Errorf("%d writes at once, want at most %d", got, writers)
+	}
+}
+
+// Merged batches keep each event's place, time, month, arrival and
+// rejection.
+func TestMergeBatches_KeepsEachCallsEvents(t *testing.T) {
+	a := &batch{events: make([]leaderboard.ScoreEvent, 2), at: make([]time.Time, 2), month: make([]leaderboard.Month, 2),
+		received: make([]time.Time, 2), rejected: map[int]leaderboard.ScoreResult{1: {EventID: "a1"}}}
+	b := &batch{events: make([]leaderboard.ScoreEvent, 3), at: make([]time.Time, 3), month: make([]leaderboard.Month, 3),
+		received: make([]time.Time, 3), rejected: map[int]leaderboard.ScoreResult{0: {EventID: "b0"}, 2: {EventID: "b2"}}}
+	m := mergeBatches([]*batch{a, b})
+	if len(m.events) != 5 || len(m.at) != 5 || len(m.month) != 5 || len(m.received) != 5 {
+		t.Fatalf("merged %d events, %d times, %d months, %d arrivals; want 5 of each", len(m.events), len(m.at), len(m.month), len(m.received))
+	}
+	want := map[int]string{1: "a1", 2: "b0", 4: "b2"}
+	if len(m.rejected) != len(want) {
+		t.Fatalf("rejected %v, want ids at %v", m.rejected, want)
+	}
+	for i, id := range want {
+		if m.rejected[i].EventID != id {
+			t.Errorf("rejected[%d] = %q, want %q", i, m.rejected[i].EventID, id)
+		}
+	}
+}
