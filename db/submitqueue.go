@@ -3,6 +3,8 @@ package db
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -108,6 +110,7 @@ func (q *submitQueue) next() []*submission {
 // by the database that contention does not explain is tried again call by
 // call, so that no call's events can fail another's.
 func (db *DB) writeSubmissions(group []*submission) {
+	defer answerOnPanic(group)
 	live := make([]*submission, 0, len(group))
 	for _, s := range group {
 		if err := s.ctx.Err(); err != nil {
@@ -141,6 +144,23 @@ func (db *DB) writeSubmissions(group []*submission) {
 		}
 		s.finish(results[:n:n], nil)
 		results = results[n:]
+	}
+}
+
+// answerOnPanic fails the calls of group not answered yet when the writer
+// panics, as the request's own goroutine would have: the panic reaches
+// neither the other calls nor the process.
+func answerOnPanic(group []*submission) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	for _, s := range group {
+		select {
+		case <-s.done:
+		default:
+			s.finish(nil, fmt.Errorf("submit scores: panic: %v\n%s", p, debug.Stack()))
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -97,5 +98,23 @@ func TestMergeBatches_KeepsEachCallsEvents(t *testing.T) {
 		if m.rejected[i].EventID != id {
 			t.Errorf("rejected[%d] = %q, want %q", i, m.rejected[i].EventID, id)
 		}
+	}
+}
+
+// A writer that panics answers the calls it had not answered yet with an
+// error, and the panic goes no further.
+func TestAnswerOnPanic_FailsTheCallsNotAnswered(t *testing.T) {
+	answered, waiting := waitingCall(1), waitingCall(1)
+	answered.finish(nil, nil)
+	func() {
+		defer answerOnPanic([]*submission{answered, waiting})
+		panic("boom")
+	}()
+	<-waiting.done
+	if waiting.err == nil || !strings.Contains(waiting.err.Error(), "boom") {
+		t.Errorf("the waiting call got %v, want the panic", waiting.err)
+	}
+	if answered.err != nil {
+		t.Errorf("the answered call got %v after its answer", answered.err)
 	}
 }

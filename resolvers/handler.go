@@ -26,9 +26,9 @@ type HandlerOptions struct {
 	// Limits bound the work of one request.
 	Limits Limits
 
-	// viaGqlgen has gqlgen answer standings too (see standing_json.go) and
-	// write every answer with its own POST transport (see transport.go):
-	// the tests compare the two.
+	// viaGqlgen has gqlgen answer standings and submissions too (see
+	// standing_json.go and submit_json.go) and write every answer with its
+	// own POST transport (see transport.go): the tests compare the two.
 	viaGqlgen bool
 }
 
@@ -57,6 +57,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	srv.AroundResponses(observeOperations(r.Observer))
 	if !opts.viaGqlgen {
 		srv.AroundRootFields(r.writeStandingsDirectly)
+		srv.AroundRootFields(r.writeSubmitsDirectly)
 	}
 	srv.SetErrorPresenter(presentError(r.Logger))
 	srv.SetRecoverFunc(recoverPanic(r.Logger))

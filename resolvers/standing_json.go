@@ -37,12 +37,16 @@ type selectedField struct {
 	above, below int       // the counts of neighbours
 }
 
-// standingFields maps each object type a direct standing writes to its
-// fields, and each field to its own object type ("" for a scalar).
-var standingFields = map[string]map[string]string{
-	"Standing":  {"month": "", "rank": "", "score": "", "reachedAt": "", "player": "Player", "total": "", "final": "", "neighbours": "RankEntry", "__typename": ""},
-	"RankEntry": {"rank": "", "score": "", "reachedAt": "", "player": "Player", "__typename": ""},
-	"Player":    {"id": "", "name": "", "__typename": ""},
+// directFields maps each object type a direct answer writes to its fields,
+// and each field to its own object type ("" for a scalar). ScoreResult's
+// rank is left out: it is read by a loader per result, which gqlgen
+// resolves for the whole list at once, so that the reads are batched (see
+// submit_json.go).
+var directFields = map[string]map[string]string{
+	"Standing":    {"month": "", "rank": "", "score": "", "reachedAt": "", "player": "Player", "total": "", "final": "", "neighbours": "RankEntry", "__typename": ""},
+	"RankEntry":   {"rank": "", "score": "", "reachedAt": "", "player": "Player", "__typename": ""},
+	"Player":      {"id": "", "name": "", "__typename": ""},
+	"ScoreResult": {"eventId": "", "status": "", "score": "", "error": "", "code": "", "month": "", "__typename": ""},
 }
 
 // compileSelection compiles set, a selection on type typ, or reports that it
@@ -54,7 +58,7 @@ func compileSelection(set ast.SelectionSet, typ string, vars map[string]any) (se
 		if !ok || len(f.Directives) > 0 {
 			return nil, false
 		}
-		subType, known := standingFields[typ][f.Name]
+		subType, known := directFields[typ][f.Name]
 		if !known || repeatsKey(out, f.Alias) {
 			return nil, false
 		}
@@ -107,7 +111,7 @@ func neighbourArgs(f *ast.Field, vars map[string]any) (above, below int, ok bool
 
 // writeStandingsDirectly is a root field middleware: it answers the standing
 // and myRank fields it can (see above) and passes every other to next.
-func (r *Resolver) writeStandingsDirectly(ctx context.Context, next graphql.RootResolver) (answer graphql.Marshaler) {
+func (r *Resolver) writeStandingsDirectly(ctx context.Context, next graphql.RootResolver) graphql.Marshaler {
 	root, opCtx := graphql.GetRootFieldContext(ctx), graphql.GetOperationContext(ctx)
 	if root == nil || opCtx.Operation.Operation != ast.Query || len(root.Field.Directives) > 0 ||
 		(root.Field.Name != "standing" && root.Field.Name != "myRank") {
@@ -136,27 +140,37 @@ func (r *Resolver) writeStandingsDirectly(ctx context.Context, next graphql.Root
 			return r.Query().Standing(ctx, month, playerID)
 		}
 	}
-	// The field context gqlgen would have made: errors take their path from
-	// it, and the resolver reads the selection of neighbours from it.
+	res, ok := resolveRootField(ctx, root.Field, "Query", resolvedArgs, func(ctx context.Context) (any, error) { return resolve(ctx) })
+	s, _ := res.(*leaderboard.Standing)
+	if !ok || s == nil {
+		return graphql.Null
+	}
+	return graphql.WriterFunc(func(w io.Writer) { writeStanding(w, sel, s) })
+}
+
+// resolveRootField runs resolve as gqlgen runs a root field's resolver: in
+// the field context gqlgen would have made (errors take their path from it,
+// and the standing resolver reads the selection of neighbours from it),
+// through the field middleware, with a panic or an error reported on the
+// field. ok is false when the field's answer is null.
+func resolveRootField(ctx context.Context, field graphql.CollectedField, object string, args map[string]any,
+	resolve graphql.Resolver) (res any, ok bool) {
+	opCtx := graphql.GetOperationContext(ctx)
 	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
-		Object: "Query", Field: root.Field, Args: resolvedArgs, IsMethod: true, IsResolver: true,
+		Object: object, Field: field, Args: args, IsMethod: true, IsResolver: true,
 	})
 	defer func() {
 		if p := recover(); p != nil {
 			graphql.AddError(ctx, opCtx.Recover(ctx, p))
-			answer = graphql.Null
+			res, ok = nil, false
 		}
 	}()
-	res, err := opCtx.ResolverMiddleware(ctx, func(ctx context.Context) (any, error) { return resolve(ctx) })
+	res, err := opCtx.ResolverMiddleware(ctx, resolve)
 	if err != nil {
 		graphql.AddError(ctx, graphql.AddFieldLocationToError(ctx, err))
-		return graphql.Null
+		return nil, false
 	}
-	s, _ := res.(*leaderboard.Standing)
-	if s == nil {
-		return graphql.Null
-	}
-	return graphql.WriterFunc(func(w io.Writer) { writeStanding(w, sel, s) })
+	return res, true
 }
 
 // writeStanding writes the JSON object of s for sel.
