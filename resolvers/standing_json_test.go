@@ -67,6 +67,31 @@ func answer(t *testing.T, h http.Handler, token, query string, vars map[string]a
 	return w.Code, w.Body.String()
 }
 
+// assertSameAnswer sends one request through the handler that writes
+// answers directly and through gqlgen's, and requires the same status and
+// the same bytes.
+func assertSameAnswer(t *testing.T, direct, viaGqlgen http.Handler, token, query string, vars map[string]any) {
+	t.Helper()
+	gotStatus, got := answer(t, direct, token, query, vars)
+	wantStatus, want := answer(t, viaGqlgen, token, query, vars)
+	if gotStatus != wantStatus || got != want {
+		t.Fatalf("written directly: %d %s\ngqlgen:           %d %s", gotStatus, got, wantStatus, want)
+	}
+}
+
+// compilesDirectly reports whether the selection of query's first root
+// field, of type typ, is written directly.
+func compilesDirectly(t *testing.T, schema *ast.Schema, query, typ string) bool {
+	t.Helper()
+	doc, errs := gqlparser.LoadQuery(schema, query)
+	if errs != nil {
+		t.Fatalf("%s: %v", query, errs)
+	}
+	root := doc.Operations[0].SelectionSet[0].(*ast.Field)
+	_, direct := compileSelection(root.SelectionSet, typ, nil)
+	return direct
+}
+
 // A standing written directly is the answer gqlgen gives, byte for byte,
 // whatever the selection, the arguments, the store's answer and the caller.
 func TestWriteStandingsDirectly_AnswersAsGqlgen(t *testing.T) {
@@ -125,11 +150,7 @@ func TestWriteStandingsDirectly_AnswersAsGqlgen(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			direct, viaGqlgen := handlers(c.store)
-			gotStatus, got := answer(t, direct, c.token, c.query, c.vars)
-			wantStatus, want := answer(t, viaGqlgen, c.token, c.query, c.vars)
-			if gotStatus != wantStatus || got != want {
-				t.Fatalf("written directly: %d %s\ngqlgen:           %d %s", gotStatus, got, wantStatus, want)
-			}
+			assertSameAnswer(t, direct, viaGqlgen, c.token, c.query, c.vars)
 		})
 	}
 }
@@ -158,12 +179,7 @@ func TestCompileSelection_TakesOnlyPlainSelections(t *testing.T) {
 		if strings.Contains(c.selection, "...F") {
 			query += ` fragment F on Standing { rank }`
 		}
-		doc, errs := gqlparser.LoadQuery(schema, query)
-		if errs != nil {
-			t.Fatalf("%s: %v", c.selection, errs)
-		}
-		root := doc.Operations[0].SelectionSet[0].(*ast.Field)
-		if _, direct := compileSelection(root.SelectionSet, "Standing", nil); direct != c.direct {
+		if direct := compilesDirectly(t, schema, query, "Standing"); direct != c.direct {
 			t.Errorf("%s: written directly %t, want %t", c.selection, direct, c.direct)
 		}
 	}

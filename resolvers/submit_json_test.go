@@ -8,9 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vektah/gqlparser/v2"
-	"github.com/vektah/gqlparser/v2/ast"
-
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/graph"
@@ -124,11 +121,7 @@ func TestWriteSubmitsDirectly_AnswersAsGqlgen(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			direct, viaGqlgen := handlers(c.store)
-			gotStatus, got := answer(t, direct, c.token, c.query, c.vars)
-			wantStatus, want := answer(t, viaGqlgen, c.token, c.query, c.vars)
-			if gotStatus != wantStatus || got != want {
-				t.Fatalf("written directly: %d %s\ngqlgen:           %d %s", gotStatus, got, wantStatus, want)
-			}
+			assertSameAnswer(t, direct, viaGqlgen, c.token, c.query, c.vars)
 		})
 	}
 }
@@ -149,12 +142,7 @@ func TestCompileSelection_ScoreResult(t *testing.T) {
 		{`eventId @skip(if: true)`, false},
 	} {
 		query := `mutation { submitScores(events: []) { ` + c.selection + ` } }`
-		doc, errs := gqlparser.LoadQuery(schema, query)
-		if errs != nil {
-			t.Fatalf("%s: %v", c.selection, errs)
-		}
-		root := doc.Operations[0].SelectionSet[0].(*ast.Field)
-		if _, direct := compileSelection(root.SelectionSet, "ScoreResult", nil); direct != c.direct {
+		if direct := compilesDirectly(t, schema, query, "ScoreResult"); direct != c.direct {
 			t.Errorf("%s: written directly %t, want %t", c.selection, direct, c.direct)
 		}
 	}
