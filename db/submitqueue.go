@@ -17,10 +17,9 @@ import (
 // a queue; a writer takes every call waiting, up to a number of events, and
 // applies them as one batch in one transaction. So the rows that concurrent
 // calls share (the rank counters of a block, a score, the current hour) are
-// written once a transaction instead of once a call, the instance's
-// transactions wait for each other's counter rows and commit flushes only as
-// often as there are writers, and one flush to the WAL acknowledges every
-// call of the transaction.
+// written once a transaction instead of once a call, only the writers'
+// transactions wait for each other's counter rows, and one flush to the WAL
+// acknowledges every call of a transaction.
 
 // Defaults of Limits.SubmitWriters and Limits.SubmitMergeEvents.
 const (
