@@ -107,6 +107,10 @@ func TestWriteSubmitsDirectly_AnswersAsGqlgen(t *testing.T) {
 			map[string]any{"events": events}, token, echoStore{}},
 		{"bad time", submit, map[string]any{"events": []any{
 			map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": 1, "occurredAt": "yesterday"}}}, token, echoStore{}},
+		{"value as a string", submit, map[string]any{"events": []any{
+			map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": "3"}}}, token, echoStore{}},
+		{"value as a fraction", submit, map[string]any{"events": []any{
+			map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": 2.5}}}, token, echoStore{}},
 		{"bad mode", submit, map[string]any{"events": []any{map[string]any{"eventId": "e", "playerId": "p", "mode": "MAX", "value": 1}}},
 			token, echoStore{}},
 		{"missing field", submit, map[string]any{"events": []any{map[string]any{"eventId": "e", "mode": "ADD", "value": 1}}},
