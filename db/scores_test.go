@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
 )
@@ -307,5 +309,63 @@ func TestStanding_MonthThatNeverOpenedHasNone(t *testing.T) {
 	mustSubmit(t, store, event("1", "p", leaderboard.ModeSet, 10, at(1)))
 	if s, err := store.Standing(context.Background(), mustMonth("2026-05"), "p", 10, 10); err != nil || s != nil {
 		t.Fatalf("standing in a month that never opened: %+v, %v", s, err)
+	}
+}
+
+// Calls written together in one transaction, one of which PostgreSQL
+// refuses, do not fail together: the refused call fails alone and the
+// others are applied. A trigger stands in for a refusal that validation
+// cannot foresee; a held row lock makes the two calls wait for the writer
+// together, behind a first call.
+func TestSubmitScores_RefusedCallFailsAlone(t *testing.T) {
+	ctx := context.Background()
+	store := mustOpenDB(t, db.WithLimits(db.Limits{SubmitWriters: 1}))
+	mustSubmit(t, store, event("first", "held", leaderboard.ModeAdd, 1, at(1)))
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN IF NEW.event_id = 'poison' THEN RAISE EXCEPTION 'poisoned event'; END IF; RETURN NEW; END $$`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE TRIGGER refuse_poison BEFORE INSERT ON score_events
+		FOR EACH ROW EXECUTE FUNCTION refuse_poison()`); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM scores WHERE player_id = 'held' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	calls := [][]leaderboard.ScoreEvent{
+		{event("blocked", "held", leaderboard.ModeAdd, 1, at(2))},
+		{event("poison", "p1", leaderboard.ModeAdd, 1, at(2))},
+		{event("good", "p2", leaderboard.ModeAdd, 1, at(2))},
+	}
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		wg.Go(func() { _, errs[i] = store.SubmitScores(ctx, call) })
+		time.Sleep(100 * time.Millisecond) // the first call takes the writer; the others queue
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if errs[0] != nil || errs[1] == nil || errs[2] != nil {
+		t.Fatalf("blocked, poison, good: %v, %v, %v; want only poison to fail", errs[0], errs[1], errs[2])
+	}
+	for _, player := range []string{"held", "p2"} {
+		if s := mustStanding(t, store, player); s == nil || s.Score < 1 {
+			t.Errorf("standing of %s: %+v, want its event applied", player, s)
+		}
+	}
+	if s, err := store.Standing(ctx, november, "p1", 0, 0); err != nil || s != nil {
+		t.Errorf("the refused call's player: standing %+v, error %v; want none", s, err)
 	}
 }
