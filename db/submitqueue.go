@@ -136,11 +136,11 @@ func (db *DB) writeSubmissions(group []*submission) {
 		return
 	}
 	for _, s := range live {
-		n := len(s.batch.events)
 		if err != nil {
 			s.finish(nil, err)
 			continue
 		}
+		n := len(s.batch.events)
 		s.finish(results[:n:n], nil)
 		results = results[n:]
 	}

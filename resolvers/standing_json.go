@@ -126,9 +126,7 @@ func (r *Resolver) writeStandingsDirectly(ctx context.Context, next graphql.Root
 	if err != nil {
 		return next(ctx)
 	}
-	resolve := func(ctx context.Context) (*leaderboard.Standing, error) {
-		return r.Query().MyRank(ctx, month)
-	}
+	resolve := func(ctx context.Context) (any, error) { return r.Query().MyRank(ctx, month) }
 	resolvedArgs := map[string]any{"month": month}
 	if root.Field.Name == "standing" {
 		playerID, err := graphql.UnmarshalID(args["playerId"])
@@ -136,11 +134,9 @@ func (r *Resolver) writeStandingsDirectly(ctx context.Context, next graphql.Root
 			return next(ctx)
 		}
 		resolvedArgs["playerId"] = playerID
-		resolve = func(ctx context.Context) (*leaderboard.Standing, error) {
-			return r.Query().Standing(ctx, month, playerID)
-		}
+		resolve = func(ctx context.Context) (any, error) { return r.Query().Standing(ctx, month, playerID) }
 	}
-	res, ok := resolveRootField(ctx, root.Field, "Query", resolvedArgs, func(ctx context.Context) (any, error) { return resolve(ctx) })
+	res, ok := resolveRootField(ctx, root.Field, "Query", resolvedArgs, resolve)
 	s, _ := res.(*leaderboard.Standing)
 	if !ok || s == nil {
 		return graphql.Null
