@@ -11,7 +11,8 @@ const (
 	EUNAUTHENTICATED = "UNAUTHENTICATED"
 	EFORBIDDEN       = "FORBIDDEN"
 	ENOTFOUND        = "NOT_FOUND"
-	EMONTHCLOSED     = "MONTH_CLOSED"
+	EMONTHCLOSED     = "MONTH_CLOSED" // the month, or on any board the period, is closed
+	ENOTSTARTED      = "NOT_STARTED"  // the board, or its period, has not started
 	ERATELIMITED     = "RATE_LIMITED"
 	ECONFLICT        = "CONFLICT" // the resource is not in a state that allows it (HTTP 409)
 	EINTERNAL        = "INTERNAL"

@@ -1,0 +1,117 @@
+package leaderboard
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func validBoard() *Board {
+	end := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+	keep := 3
+	return &Board{ID: "lap_times.eu-1", Name: "Lap times", Reset: ResetDay, Order: OrderAsc,
+		MinScore: 1, MaxScore: 600000, TieBreak: TieBreakSubscoreDesc, Location: time.UTC,
+		CloseGrace: time.Minute, StartsAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), EndsAt: &end,
+		RetainPeriods: &keep, Tiers: []Tier{{"gold", 1}, {"silver", 10}, {"bronze", 50}}}
+}
+
+func TestBoardValidate_OK(t *testing.T) {
+	if err := validBoard().Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBoardValidate_ErrBadInput(t *testing.T) {
+	tests := map[string]func(b *Board){
+		"id with upper case":    func(b *Board) { b.ID = "Main" },
+		"id empty":              func(b *Board) { b.ID = "" },
+		"id 65 long":            func(b *Board) { b.ID = strings.Repeat("a", 65) },
+		"id with a space":       func(b *Board) { b.ID = "a b" },
+		"name empty":            func(b *Board) { b.Name = "" },
+		"name with a bidi mark": func(b *Board) { b.Name = "a\u202eb" },
+		"unknown reset":         func(b *Board) { b.Reset = "YEAR" },
+		"unknown order":         func(b *Board) { b.Order = "asc" },
+		"unknown tiebreak":      func(b *Board) { b.TieBreak = "SUBSCORE" },
+		"min above max":         func(b *Board) { b.MinScore, b.MaxScore = 10, 9 },
+		"negative grace":        func(b *Board) { b.CloseGrace = -time.Second },
+		"grace over a week":     func(b *Board) { b.CloseGrace = 7*24*time.Hour + time.Second },
+		"end at start":          func(b *Board) { e := b.StartsAt; b.EndsAt = &e },
+		"negative retention":    func(b *Board) { r := -1; b.RetainPeriods = &r },
+		"tiers out of order":    func(b *Board) { b.Tiers = []Tier{{"silver", 10}, {"gold", 1}} },
+		"tiers with equal pct":  func(b *Board) { b.Tiers = []Tier{{"gold", 10}, {"silver", 10}} },
+		"tier over 100":         func(b *Board) { b.Tiers = []Tier{{"all", 100.5}} },
+		"tier at 0":             func(b *Board) { b.Tiers = []Tier{{"none", 0}} },
+		"tier NaN":              func(b *Board) { b.Tiers = []Tier{{"nan", math.NaN()}} },
+		"tier without a name":   func(b *Board) { b.Tiers = []Tier{{"", 10}} },
+	}
+	for name, change := range tests {
+		t.Run(name, func(t *testing.T) {
+			b := validBoard()
+			change(b)
+			if err := b.Validate(); ErrorCode(err) != EBADINPUT {
+				t.Fatalf("Validate() = %v, want BAD_USER_INPUT", err)
+			}
+		})
+	}
+}
+
+func TestBoardSameRules(t *testing.T) {
+	a, b := validBoard(), validBoard()
+	b.CreatedAt = time.Now()
+	if !a.SameRules(b) {
+		t.Fatal("identical rules compare different")
+	}
+	later := b.EndsAt.Add(time.Second)
+	changes := []func(b *Board){
+		func(b *Board) { b.Name = "other" },
+		func(b *Board) { b.Order = OrderDesc },
+		func(b *Board) { b.EndsAt = nil },
+		func(b *Board) { b.EndsAt = &later },
+		func(b *Board) { b.RetainPeriods = nil },
+		func(b *Board) { b.Tiers = b.Tiers[:2] },
+		func(b *Board) { b.Location = mustZone(t, "Europe/Berlin") },
+		func(b *Board) { b.CloseGrace = 0 },
+	}
+	for i, change := range changes {
+		o := validBoard()
+		change(o)
+		if a.SameRules(o) {
+			t.Errorf("change %d: different rules compare the same", i)
+		}
+	}
+}
+
+func TestBoardTierOf_Boundaries(t *testing.T) {
+	b := validBoard() // gold 1 %, silver 10 %, bronze 50 %
+	tests := []struct {
+		rank, participants int
+		want               string
+	}{
+		{1, 100, "gold"}, {2, 100, "silver"}, {10, 100, "silver"}, {11, 100, "bronze"},
+		{50, 100, "bronze"}, {51, 100, ""}, {1, 1, ""}, {1, 200, "gold"}, {3, 200, "silver"},
+		{1, 2, "bronze"}, {2, 2, ""},
+	}
+	for _, tc := range tests {
+		got := b.TierOf(tc.rank, tc.participants)
+		if (got == nil) != (tc.want == "") || (got != nil && *got != tc.want) {
+			t.Errorf("TierOf(%d of %d) = %v, want %q", tc.rank, tc.participants, got, tc.want)
+		}
+	}
+}
+
+func TestBoardStatus(t *testing.T) {
+	b := validBoard()
+	if s := b.Status(b.StartsAt.Add(-time.Second), false); s != BoardNotStarted {
+		t.Errorf("before the start: %s", s)
+	}
+	if s := b.Status(b.StartsAt, false); s != BoardRunning {
+		t.Errorf("at the start: %s", s)
+	}
+	if s := b.Status(*b.EndsAt, false); s != BoardRunning {
+		t.Errorf("after the end, its last period not closed: %s", s)
+	}
+	if s := b.Status(*b.EndsAt, true); s != BoardEnded {
+		t.Errorf("after the end, its last period closed: %s", s)
+	}
+}
