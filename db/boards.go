@@ -1,0 +1,170 @@
+package db
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// boardColumns are the columns scanBoard reads, in its order.
+const boardColumns = `id, name, reset, sort_order, min_score, max_score, tiebreak, time_zone,
+	close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at`
+
+// tierJSON is a tier as the boards table keeps it.
+type tierJSON struct {
+	Name       string  `json:"name"`
+	TopPercent float64 `json:"topPercent"`
+}
+
+// scanBoard reads one row of boardColumns. The main board follows the
+// service's time zone and close grace, whatever its row says.
+func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
+	var (
+		b                   leaderboard.Board
+		reset, order, tie   string
+		zone                string
+		graceSeconds        int
+		retain              *int32
+		tiersText           []byte
+		minScore, maxScore  int32
+		startsAt, createdAt time.Time
+	)
+	err := row.Scan(&b.ID, &b.Name, &reset, &order, &minScore, &maxScore, &tie, &zone,
+		&graceSeconds, &startsAt, &b.EndsAt, &retain, &tiersText, &createdAt)
+	if err != nil {
+		return nil, err
+	}
+	b.Reset, b.Order, b.TieBreak = leaderboard.Reset(reset), leaderboard.SortOrder(order), leaderboard.TieBreak(tie)
+	b.MinScore, b.MaxScore = int(minScore), int(maxScore)
+	b.StartsAt, b.CreatedAt = startsAt, createdAt
+	b.CloseGrace = time.Duration(graceSeconds) * time.Second
+	if retain != nil {
+		r := int(*retain)
+		b.RetainPeriods = &r
+	}
+	if b.ID == leaderboard.MainBoard {
+		b.Location, b.CloseGrace = db.loc, db.closeGrace
+	} else if b.Location, err = time.LoadLocation(zone); err != nil {
+		return nil, fmt.Errorf("board %s: time zone %q: %w", b.ID, zone, err)
+	}
+	var tiers []tierJSON
+	if err := json.Unmarshal(tiersText, &tiers); err != nil {
+		return nil, fmt.Errorf("board %s: tiers: %w", b.ID, err)
+	}
+	for _, t := range tiers {
+		b.Tiers = append(b.Tiers, leaderboard.Tier{Name: t.Name, TopPercent: t.TopPercent})
+	}
+	return &b, nil
+}
+
+// CreateBoard creates b unless a board with its id exists: then it answers
+// that board, Created false when its rules are b's and ECONFLICT when they
+// differ. The primary key decides between concurrent callers: exactly one
+// insert creates the row, the others find it.
+func (db *DB) CreateBoard(ctx context.Context, b *leaderboard.Board) (*leaderboard.BoardCreation, error) {
+	if err := b.Validate(); err != nil {
+		return nil, err
+	}
+	tiers := make([]tierJSON, 0, len(b.Tiers))
+	for _, t := range b.Tiers {
+		tiers = append(tiers, tierJSON(t))
+	}
+	tiersText, err := json.Marshal(tiers)
+	if err != nil {
+		return nil, fmt.Errorf("create board %s: tiers: %w", b.ID, err)
+	}
+	const insert = `INSERT INTO boards (id, name, reset, sort_order, min_score, max_score, tiebreak,
+		time_zone, close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+		ON CONFLICT (id) DO NOTHING
+		RETURNING ` + boardColumns
+	created, err := db.scanBoard(db.pool.QueryRow(ctx, insert, b.ID, b.Name, string(b.Reset), string(b.Order),
+		b.MinScore, b.MaxScore, string(b.TieBreak), b.Location.String(), int(b.CloseGrace/time.Second),
+		b.StartsAt, b.EndsAt, b.RetainPeriods, tiersText, db.now()))
+	if err == nil {
+		return &leaderboard.BoardCreation{Board: created, Created: true}, nil
+	} else if !noRows(err) {
+		return nil, errorf("create board %s: %w", b.ID, err)
+	}
+	existing, err := db.Board(ctx, b.ID)
+	if err != nil {
+		return nil, err
+	} else if existing == nil {
+		// Only a board dropped between the insert and the read gets here.
+		return nil, errorf("create board %s: %w", b.ID, leaderboard.Errorf(leaderboard.EUNAVAILABLE,
+			"board %s was created and removed at once: retry", b.ID))
+	}
+	if !existing.SameRules(b) {
+		return nil, leaderboard.Errorf(leaderboard.ECONFLICT,
+			"board %s exists with other rules; a board's rules never change", b.ID)
+	}
+	return &leaderboard.BoardCreation{Board: existing, Created: false}, nil
+}
+
+// Board returns the board with id, or nil when there is none.
+func (db *DB) Board(ctx context.Context, id string) (*leaderboard.Board, error) {
+	const q = `SELECT ` + boardColumns + ` FROM boards WHERE id = $1`
+	b, err := db.scanBoard(db.pool.QueryRow(ctx, q, id))
+	if noRows(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, errorf("read board %s: %w", id, err)
+	}
+	return b, nil
+}
+
+// Boards returns up to first boards in id order, those after the id after
+// ("" from the first).
+func (db *DB) Boards(ctx context.Context, first int, after string) ([]*leaderboard.Board, error) {
+	const q = `SELECT ` + boardColumns + ` FROM boards WHERE id > $1 ORDER BY id LIMIT $2`
+	rows, err := db.pool.Query(ctx, q, after, first)
+	if err != nil {
+		return nil, errorf("list boards: %w", err)
+	}
+	defer rows.Close()
+	var boards []*leaderboard.Board
+	for rows.Next() {
+		b, err := db.scanBoard(rows)
+		if err != nil {
+			return nil, errorf("list boards: %w", err)
+		}
+		boards = append(boards, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, errorf("list boards: %w", err)
+	}
+	return boards, nil
+}
+
+// EndBoard brings the board's end forward to at, so that no period starts
+// at or after it. An end already at or before at stays. ENOTFOUND for an
+// unknown board, EBADINPUT when at is not after the board's start and for
+// the main board, which runs on.
+func (db *DB) EndBoard(ctx context.Context, id string, at time.Time) (*leaderboard.Board, error) {
+	if id == leaderboard.MainBoard {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "the board main is the monthly event: it runs on")
+	}
+	const q = `UPDATE boards SET ends_at = LEAST(ends_at, $2)
+		WHERE id = $1 AND starts_at < $2
+		RETURNING ` + boardColumns
+	b, err := db.scanBoard(db.pool.QueryRow(ctx, q, id, at))
+	if err == nil {
+		return b, nil
+	} else if !noRows(err) {
+		return nil, errorf("end board %s: %w", id, err)
+	}
+	existing, err := db.Board(ctx, id)
+	switch {
+	case err != nil:
+		return nil, err
+	case existing == nil:
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", id)
+	}
+	return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "board %s starts at %s: it cannot end at %s",
+		id, existing.StartsAt.UTC().Format(time.RFC3339), at.UTC().Format(time.RFC3339))
+}
