@@ -8,12 +8,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/internal/secrets"
 	"github.com/gamebackend/leaderboard/server"
+	"github.com/gamebackend/leaderboard/settlement"
 )
 
 // Config is the program's configuration: environment variables first, flags
@@ -60,7 +62,7 @@ type Config struct {
 	// close or resume, and for settlement messages to deliver.
 	SchedulerInterval time.Duration // LEADERBOARD_SCHEDULER_INTERVAL
 	WebhookURL        string        // LEADERBOARD_WEBHOOK_URL; empty disables settlement
-	WebhookSecret     string        // LEADERBOARD_WEBHOOK_SECRET
+	WebhookSecret     string        // LEADERBOARD_WEBHOOK_SECRET or _FILE; required with WebhookURL
 	WebhookTimeout    time.Duration // LEADERBOARD_WEBHOOK_TIMEOUT
 	WebhookBackoff    time.Duration // LEADERBOARD_WEBHOOK_BACKOFF: first retry delay
 	WebhookMaxBackoff time.Duration // LEADERBOARD_WEBHOOK_MAX_BACKOFF
@@ -130,7 +132,7 @@ func ConfigFromEnv() (Config, error) {
 		CloseTimeout:      env.duration("LEADERBOARD_CLOSE_TIMEOUT", 30*time.Minute),
 		SchedulerInterval: env.duration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
 		WebhookURL:        os.Getenv("LEADERBOARD_WEBHOOK_URL"),
-		WebhookSecret:     os.Getenv("LEADERBOARD_WEBHOOK_SECRET"),
+		WebhookSecret:     env.secret("LEADERBOARD_WEBHOOK_SECRET"),
 		WebhookTimeout:    env.duration("LEADERBOARD_WEBHOOK_TIMEOUT", 10*time.Second),
 		WebhookBackoff:    env.duration("LEADERBOARD_WEBHOOK_BACKOFF", time.Second),
 		WebhookMaxBackoff: env.duration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
@@ -220,6 +222,66 @@ func (c *Config) rateLimits() (server.RateLimits, error) {
 		limits.TrustedProxies = append(limits.TrustedProxies, prefix)
 	}
 	return limits, nil
+}
+
+// checkWebhook refuses a webhook that is not an http(s) URL, and one without
+// a secret: its receiver could not tell the service's messages from forged
+// ones (an empty HMAC key is no key). The errors never repeat the URL, which
+// may hold credentials.
+func (c *Config) checkWebhook() error {
+	if c.WebhookURL == "" {
+		return nil
+	}
+	if err := settlement.CheckURL(c.WebhookURL); err != nil {
+		return fmt.Errorf("LEADERBOARD_WEBHOOK_URL: %w", err)
+	}
+	if c.WebhookSecret == "" {
+		return errors.New("LEADERBOARD_WEBHOOK_URL is set but LEADERBOARD_WEBHOOK_SECRET (or _FILE) is not: " +
+			"messages to the reward system must be signed")
+	}
+	return nil
+}
+
+// The shortest secrets that are not warned about: 16 characters for a
+// static token or the webhook's key, 32 bytes for the HS256 key of player
+// tokens (RFC 7518 asks for a key at least as long as the hash).
+const (
+	minSecretChars   = 16
+	minJWTSecretSize = 32
+)
+
+// shortSecrets returns a warning for each configured secret shorter than
+// advised, each token of the admin and game-server lists on its own. They
+// name the secret and its length, never its value. A short secret still
+// works: a development setup may use one.
+func (c *Config) shortSecrets() []string {
+	var warnings []string
+	tokens := func(name, list string) {
+		var set []string
+		for _, t := range strings.Split(list, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				set = append(set, t)
+			}
+		}
+		for i, t := range set {
+			if n := utf8.RuneCountInString(t); n < minSecretChars {
+				which := name
+				if len(set) > 1 {
+					which = fmt.Sprintf("%s (token %d of %d)", name, i+1, len(set))
+				}
+				warnings = append(warnings, fmt.Sprintf("%s has %d characters: use at least %d random ones", which, n, minSecretChars))
+			}
+		}
+	}
+	tokens("LEADERBOARD_ADMIN_TOKEN", c.AdminToken)
+	tokens("LEADERBOARD_SERVER_TOKEN", c.ServerToken)
+	if n := len(c.JWTSecret); n > 0 && n < minJWTSecretSize {
+		warnings = append(warnings, fmt.Sprintf("LEADERBOARD_JWT_SECRET has %d bytes: use at least %d random ones", n, minJWTSecretSize))
+	}
+	if n := utf8.RuneCountInString(c.WebhookSecret); n > 0 && n < minSecretChars {
+		warnings = append(warnings, fmt.Sprintf("LEADERBOARD_WEBHOOK_SECRET has %d characters: use at least %d random ones", n, minSecretChars))
+	}
+	return warnings
 }
 
 // envOr reads a text variable; unset or empty reads as def.

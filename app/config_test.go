@@ -52,3 +52,72 @@ func TestConfigFromEnv_SecretsFromFiles(t *testing.T) {
 		t.Error("a secret set both ways was accepted")
 	}
 }
+
+// Every secret the README names can come from the file its _FILE variable
+// names.
+func TestConfigFromEnv_EverySecretFromAFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"LEADERBOARD_ADMIN_TOKEN", "LEADERBOARD_SERVER_TOKEN", "LEADERBOARD_JWT_SECRET", "LEADERBOARD_WEBHOOK_SECRET"} {
+		path := dir + "/" + name
+		if err := os.WriteFile(path, []byte("from-file-"+name+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(name+"_FILE", path)
+	}
+	cfg, err := ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]string{"LEADERBOARD_ADMIN_TOKEN": cfg.AdminToken, "LEADERBOARD_SERVER_TOKEN": cfg.ServerToken,
+		"LEADERBOARD_JWT_SECRET": cfg.JWTSecret, "LEADERBOARD_WEBHOOK_SECRET": cfg.WebhookSecret} {
+		if got != "from-file-"+name {
+			t.Errorf("%s = %q", name, got)
+		}
+	}
+}
+
+func TestCheckWebhook_RefusesAURLWithoutASecret(t *testing.T) {
+	const url = "https://rewards.example/hook?apikey=k3y"
+	for _, c := range []struct {
+		url, secret, err string
+	}{
+		{"", "", ""},
+		{url, "a-secret-of-some-length", ""},
+		{url, "", "LEADERBOARD_WEBHOOK_SECRET"},
+		{"rewards.example/hook?apikey=k3y", "a-secret-of-some-length", "not an http or https URL"},
+		{"http://bad host/?apikey=k3y", "a-secret-of-some-length", "not a URL"},
+	} {
+		cfg := Config{WebhookURL: c.url, WebhookSecret: c.secret}
+		err := cfg.checkWebhook()
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%q with secret %q: %v, want %q", c.url, c.secret, err, c.err)
+		} else if err != nil && (strings.Contains(err.Error(), "k3y") || strings.Contains(err.Error(), "\n")) {
+			t.Errorf("%q: the reason is not one line without the URL: %q", c.url, err)
+		}
+	}
+}
+
+func TestShortSecrets_WarnsOfEachShortOneWithoutShowingIt(t *testing.T) {
+	cfg := Config{
+		AdminToken:    " a-long-enough-admin-token , a ",
+		ServerToken:   "sixteen-chars-ok",
+		JWTSecret:     "thirty-one-bytes-of-jwt-secret!",
+		WebhookSecret: "ééééééééééééééé", // 15 characters, 30 bytes
+	}
+	got := cfg.shortSecrets()
+	want := []string{
+		"LEADERBOARD_ADMIN_TOKEN (token 2 of 2) has 1 characters: use at least 16 random ones",
+		"LEADERBOARD_JWT_SECRET has 31 bytes: use at least 32 random ones",
+		"LEADERBOARD_WEBHOOK_SECRET has 15 characters: use at least 16 random ones",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	cfg = Config{AdminToken: "a", JWTSecret: strings.Repeat("j", 32), WebhookSecret: strings.Repeat("w", 16)}
+	if got := cfg.shortSecrets(); len(got) != 1 || got[0] != "LEADERBOARD_ADMIN_TOKEN has 1 characters: use at least 16 random ones" {
+		t.Errorf("warnings %q", got)
+	}
+	if got := (&Config{}).shortSecrets(); len(got) != 0 {
+		t.Errorf("no secrets: warnings %q", got)
+	}
+}

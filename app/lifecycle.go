@@ -163,7 +163,7 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 		Interval: m.Config.SchedulerInterval,
 	}, m.Logger, func(outcome string) { deliveries.WithLabelValues(outcome).Inc() })
 	m.background.Go(func() { deliverer.Run(ctx) })
-	m.Logger.Info("settlement enabled", "webhook", m.Config.WebhookURL)
+	m.Logger.Info("settlement enabled", "webhook", settlement.RedactURL(m.Config.WebhookURL))
 }
 
 // scheduledTasks are the scheduler's periodic duties besides closes.

@@ -44,6 +44,12 @@ type Main struct {
 
 // Run migrates the database, connects and starts serving in the background.
 func (m *Main) Run(ctx context.Context) error {
+	if err := m.Config.checkWebhook(); err != nil {
+		return err
+	}
+	for _, warning := range m.Config.shortSecrets() {
+		m.Logger.Warn("short secret: " + warning)
+	}
 	loc, err := m.Config.location()
 	if err != nil {
 		return err

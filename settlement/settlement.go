@@ -10,12 +10,19 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gamebackend/leaderboard"
@@ -54,8 +61,11 @@ type Config struct {
 type Deliverer struct {
 	outbox Outbox
 	cfg    Config
-	client *http.Client
-	logger *slog.Logger
+	// webhook is cfg.URL without its userinfo and query string: what logs
+	// and errors show of it.
+	webhook string
+	client  *http.Client
+	logger  *slog.Logger
 	// observe is told the outcome of every attempt: "delivered" or "failed".
 	observe func(outcome string)
 }
@@ -72,7 +82,41 @@ func New(outbox Outbox, cfg Config, logger *slog.Logger, observe func(outcome st
 	if observe == nil {
 		observe = func(string) {}
 	}
-	return &Deliverer{outbox: outbox, cfg: cfg, client: &http.Client{Timeout: cfg.Timeout}, logger: logger, observe: observe}
+	client := &http.Client{
+		Timeout: cfg.Timeout,
+		// A redirect is a failed attempt, never followed: a 307 would send
+		// the signed body to whatever host the answer names, and a 302's
+		// bodyless GET answered 200 would count as delivered.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return &Deliverer{outbox: outbox, cfg: cfg, webhook: RedactURL(cfg.URL), client: client, logger: logger, observe: observe}
+}
+
+// CheckURL checks that raw is a webhook URL: absolute, http or https, with
+// a host. Its errors never repeat raw, which may hold credentials.
+func CheckURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return errors.New("not a URL")
+	case u.Scheme != "http" && u.Scheme != "https":
+		return errors.New("not an http or https URL")
+	case u.Host == "":
+		return errors.New("the URL has no host")
+	}
+	return nil
+}
+
+// RedactURL returns raw as scheme://host/path, without the userinfo, query
+// string and fragment that may carry credentials: the form of the webhook
+// that logs and errors show. A raw that does not parse is shown as
+// "(invalid URL)".
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(invalid URL)"
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}).String()
 }
 
 // Run delivers messages until ctx ends: every due message, then it waits
@@ -96,13 +140,28 @@ func (d *Deliverer) Run(ctx context.Context) {
 	}
 }
 
-// send POSTs one message; any answer but a 2xx is an error.
+// send POSTs one message; any answer but a 2xx is an error, a
+// *leaderboard.DeliveryError.
 func (d *Deliverer) send(ctx context.Context, msg leaderboard.Message) error {
+	err := d.post(ctx, msg)
+	log := d.logger.With("id", msg.ID, "type", msg.Type, "month", msg.Month.String(), "attempt", msg.Attempts+1)
+	if err != nil {
+		d.observe("failed")
+		log.Warn("settlement: delivery failed; retrying later", "webhook", d.webhook, "err", err)
+		return err
+	}
+	d.observe("delivered")
+	log.Info("settlement: delivered")
+	return nil
+}
+
+// post makes one attempt at msg.
+func (d *Deliverer) post(ctx context.Context, msg leaderboard.Message) *leaderboard.DeliveryError {
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.cfg.URL, bytes.NewReader(msg.Body))
 	if err != nil {
-		return err
+		return &leaderboard.DeliveryError{Kind: leaderboard.FailureOther, Detail: "the webhook URL " + d.webhook + " is not valid"}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "leaderboard-settlement")
@@ -110,23 +169,81 @@ func (d *Deliverer) send(ctx context.Context, msg leaderboard.Message) error {
 	req.Header.Set(HeaderEventType, msg.Type)
 	req.Header.Set(HeaderSignature, Sign(d.cfg.Secret, msg.Body))
 	resp, err := d.client.Do(req)
-	if err == nil {
-		// Drain a little so the connection can be reused; the body is not needed.
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
-		resp.Body.Close()
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			err = fmt.Errorf("webhook answered %s", resp.Status)
+	if err != nil {
+		return &leaderboard.DeliveryError{Kind: failureKind(err), Detail: d.describe(err)}
+	}
+	// Drain a little so the connection can be reused; the body is not needed.
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 300 && resp.StatusCode <= 399:
+		to := "without a Location"
+		if location := resp.Header.Get("Location"); location != "" {
+			to = "to " + RedactURL(location)
+		}
+		return &leaderboard.DeliveryError{Kind: leaderboard.FailureRedirect(resp.StatusCode),
+			Detail: fmt.Sprintf("webhook %s answered %s %s; redirects are not followed", d.webhook, resp.Status, to)}
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		return &leaderboard.DeliveryError{Kind: leaderboard.FailureHTTP(resp.StatusCode),
+			Detail: fmt.Sprintf("webhook %s answered %s", d.webhook, resp.Status)}
+	}
+	return nil
+}
+
+// describe returns a failed request's error with the webhook URL in its
+// redacted form. The client quotes the URL (with the password masked, the
+// user name and query string not); whatever of the credentials the inner
+// error might still hold is replaced by "REDACTED".
+func (d *Deliverer) describe(err error) string {
+	if uerr, ok := errors.AsType[*url.Error](err); ok {
+		err = &url.Error{Op: uerr.Op, URL: d.webhook, Err: uerr.Err}
+	}
+	text := err.Error()
+	u, perr := url.Parse(d.cfg.URL)
+	if perr != nil {
+		return text
+	}
+	password, _ := u.User.Password()
+	for _, secret := range []string{u.RawQuery, u.User.String(), password, u.Fragment} {
+		if secret != "" {
+			text = strings.ReplaceAll(text, secret, "REDACTED")
 		}
 	}
-	log := d.logger.With("id", msg.ID, "type", msg.Type, "month", msg.Month.String(), "attempt", msg.Attempts+1)
-	if err != nil {
-		d.observe("failed")
-		log.Warn("settlement: delivery failed; retrying later", "err", err)
-		return err
+	return text
+}
+
+// failureKind names the kind of a failed request's error.
+func failureKind(err error) string {
+	var (
+		timeout   interface{ Timeout() bool }
+		dns       *net.DNSError
+		verify    *tls.CertificateVerificationError
+		unknownCA x509.UnknownAuthorityError
+		hostname  x509.HostnameError
+		invalid   x509.CertificateInvalidError
+		record    tls.RecordHeaderError
+		alert     tls.AlertError
+	)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &timeout) && timeout.Timeout():
+		return leaderboard.FailureTimeout
+	case errors.Is(err, context.Canceled):
+		return leaderboard.FailureCancelled
+	case errors.As(err, &dns):
+		return leaderboard.FailureNoHost
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return leaderboard.FailureRefused
+	case errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE):
+		return leaderboard.FailureReset
+	case errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH):
+		return leaderboard.FailureUnreachable
+	case errors.As(err, &verify) || errors.As(err, &unknownCA) || errors.As(err, &hostname) ||
+		errors.As(err, &invalid) || errors.As(err, &record) || errors.As(err, &alert):
+		return leaderboard.FailureTLS
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return leaderboard.FailureClosed
 	}
-	d.observe("delivered")
-	log.Info("settlement: delivered")
-	return nil
+	return leaderboard.FailureOther
 }
 
 // Sign returns the X-Leaderboard-Signature of body: "sha256=" and the hex
