@@ -237,10 +237,12 @@ type BoardCreation struct {
 
 // BoardService creates and reads boards.
 type BoardService interface {
-	// CreateBoard creates b, or answers the existing board with the same id
-	// and rules with Created false; ECONFLICT when that board's rules differ.
-	// Exactly one of any number of concurrent identical calls creates it.
-	CreateBoard(ctx context.Context, b *Board) (*BoardCreation, error)
+	// CreateBoard creates the board s asks for, or answers the existing
+	// board with the same id and rules with Created false (a request without
+	// startsAt matches any start); ECONFLICT when that board's rules differ,
+	// EBADINPUT for rules a board may not have. Exactly one of any number of
+	// concurrent identical calls creates it.
+	CreateBoard(ctx context.Context, s BoardSpec) (*BoardCreation, error)
 	// Board returns the board, or nil when there is none with that id.
 	Board(ctx context.Context, id string) (*Board, error)
 	// Boards returns up to first boards ordered by id, after the id after.
@@ -249,4 +251,86 @@ type BoardService interface {
 	// or after it. ENOTFOUND for an unknown board; EBADINPUT when at is not
 	// after its start; an end already earlier stays.
 	EndBoard(ctx context.Context, id string, at time.Time) (*Board, error)
+}
+
+// BoardSpec is a createBoard request: the rules it names, nil for those
+// that take their defaults.
+type BoardSpec struct {
+	ID            string
+	Name          string
+	Reset         Reset
+	Order         *SortOrder // default DESC
+	MinScore      *int       // default 0
+	MaxScore      *int       // default 10000
+	TieBreak      *TieBreak  // default NONE
+	TimeZone      *string    // IANA name; default the service's time zone
+	CloseGrace    *int       // seconds; default the service's close grace
+	StartsAt      *time.Time // default now
+	EndsAt        *time.Time
+	RetainPeriods *int
+	Tiers         []Tier
+}
+
+// BoardDefaults are the service's settings a BoardSpec falls back on.
+type BoardDefaults struct {
+	Location   *time.Location
+	CloseGrace time.Duration
+	Now        time.Time
+}
+
+// Board returns the board s asks for, its defaults taken from d, or an
+// EBADINPUT error naming the first rule it may not have.
+func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
+	b := &Board{ID: s.ID, Name: s.Name, Reset: s.Reset, Order: OrderDesc, MinScore: MinScore, MaxScore: MaxScore,
+		TieBreak: TieBreakNone, Location: d.Location, CloseGrace: d.CloseGrace, StartsAt: d.Now,
+		EndsAt: s.EndsAt, RetainPeriods: s.RetainPeriods, Tiers: s.Tiers, CreatedAt: d.Now}
+	if s.Order != nil {
+		b.Order = *s.Order
+	}
+	if s.MinScore != nil {
+		b.MinScore = *s.MinScore
+	}
+	if s.MaxScore != nil {
+		b.MaxScore = *s.MaxScore
+	}
+	if s.TieBreak != nil {
+		b.TieBreak = *s.TieBreak
+	}
+	if s.TimeZone != nil {
+		loc, err := LoadTimeZone(*s.TimeZone)
+		if err != nil {
+			return nil, err
+		}
+		b.Location = loc
+	}
+	if s.CloseGrace != nil {
+		if *s.CloseGrace < 0 || *s.CloseGrace > MaxCloseGrace*60 {
+			return nil, Errorf(EBADINPUT, "closeGrace must be 0..%d seconds", MaxCloseGrace*60)
+		}
+		b.CloseGrace = time.Duration(*s.CloseGrace) * time.Second
+	}
+	if s.StartsAt != nil {
+		b.StartsAt = *s.StartsAt
+	}
+	if b.Tiers == nil {
+		b.Tiers = []Tier{}
+	}
+	if err := b.Validate(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// LoadTimeZone returns the IANA time zone name, or an EBADINPUT error. The
+// empty name and "Local", which Go reads as UTC and as the machine's zone,
+// are not names of a zone.
+func LoadTimeZone(name string) (*time.Location, error) {
+	if name == "" || name == "Local" || len(name) > 64 {
+		return nil, Errorf(EBADINPUT, "timeZone %q is not an IANA time zone such as Europe/Berlin", clip(name))
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, Errorf(EBADINPUT, "timeZone %q is not an IANA time zone such as Europe/Berlin", clip(name))
+	}
+	return loc, nil
 }

@@ -115,3 +115,31 @@ func TestBoardStatus(t *testing.T) {
 		t.Errorf("after the end, its last period closed: %s", s)
 	}
 }
+
+func TestBoardSpec_DefaultsAndErrors(t *testing.T) {
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	d := BoardDefaults{Location: time.UTC, CloseGrace: 15 * time.Minute, Now: now}
+	b, err := BoardSpec{ID: "weekly", Name: "Weekly ladder", Reset: ResetWeek}.Board(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Order != OrderDesc || b.MinScore != 0 || b.MaxScore != 10000 || b.TieBreak != TieBreakNone ||
+		b.Location != time.UTC || b.CloseGrace != 15*time.Minute || !b.StartsAt.Equal(now) || b.EndsAt != nil ||
+		b.RetainPeriods != nil || b.Tiers == nil || len(b.Tiers) != 0 {
+		t.Fatalf("defaults: %+v", b)
+	}
+	zone, grace := "Europe/Berlin", 60
+	b, err = BoardSpec{ID: "laps", Name: "Laps", Reset: ResetDay, TimeZone: &zone, CloseGrace: &grace}.Board(d)
+	if err != nil || b.Location.String() != zone || b.CloseGrace != time.Minute {
+		t.Fatalf("named zone and grace: %+v, %v", b, err)
+	}
+	for _, bad := range []string{"", "Local", "Mars/Olympus", "../../etc/passwd"} {
+		if _, err := (BoardSpec{ID: "x", Name: "X", Reset: ResetDay, TimeZone: &bad}).Board(d); ErrorCode(err) != EBADINPUT {
+			t.Errorf("time zone %q: %v, want BAD_USER_INPUT", bad, err)
+		}
+	}
+	negative := -1
+	if _, err := (BoardSpec{ID: "x", Name: "X", Reset: ResetDay, CloseGrace: &negative}).Board(d); ErrorCode(err) != EBADINPUT {
+		t.Errorf("negative grace: %v, want BAD_USER_INPUT", err)
+	}
+}

@@ -37,7 +37,8 @@ Configuration comes from environment variables; each has a flag that overrides i
 		PersistentPreRunE: func(*cobra.Command, []string) error { return envErr },
 	}
 	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg, logger), closeMonthCommand(&cfg, logger),
-		exportCommand(&cfg, logger), seedCommand(&cfg, logger), playerTokenCommand(&cfg), versionCommand())
+		exportCommand(&cfg, logger), seedCommand(&cfg, logger), boardsCommand(&cfg, logger), createBoardCommand(&cfg, logger),
+		playerTokenCommand(&cfg), versionCommand())
 	root.Version = Version()
 	return root
 }

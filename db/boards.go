@@ -62,12 +62,15 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 	return &b, nil
 }
 
-// CreateBoard creates b unless a board with its id exists: then it answers
-// that board, Created false when its rules are b's and ECONFLICT when they
-// differ. The primary key decides between concurrent callers: exactly one
-// insert creates the row, the others find it.
-func (db *DB) CreateBoard(ctx context.Context, b *leaderboard.Board) (*leaderboard.BoardCreation, error) {
-	if err := b.Validate(); err != nil {
+// CreateBoard creates the board s asks for, its defaults the service's
+// time zone and close grace and the clock's now, unless a board with its id
+// exists: then it answers that board, Created false when its rules are those
+// asked for (a request without startsAt matches any start) and ECONFLICT when
+// they differ. The primary key decides between concurrent callers: exactly
+// one insert creates the row, the others find it.
+func (db *DB) CreateBoard(ctx context.Context, s leaderboard.BoardSpec) (*leaderboard.BoardCreation, error) {
+	b, err := s.Board(leaderboard.BoardDefaults{Location: db.loc, CloseGrace: db.closeGrace, Now: db.now()})
+	if err != nil {
 		return nil, err
 	}
 	tiers := make([]tierJSON, 0, len(b.Tiers))
@@ -85,7 +88,7 @@ func (db *DB) CreateBoard(ctx context.Context, b *leaderboard.Board) (*leaderboa
 		RETURNING ` + boardColumns
 	created, err := db.scanBoard(db.pool.QueryRow(ctx, insert, b.ID, b.Name, string(b.Reset), string(b.Order),
 		b.MinScore, b.MaxScore, string(b.TieBreak), b.Location.String(), int(b.CloseGrace/time.Second),
-		b.StartsAt, b.EndsAt, b.RetainPeriods, tiersText, db.now()))
+		b.StartsAt, b.EndsAt, b.RetainPeriods, tiersText, b.CreatedAt))
 	if err == nil {
 		return &leaderboard.BoardCreation{Board: created, Created: true}, nil
 	} else if !noRows(err) {
@@ -98,6 +101,9 @@ func (db *DB) CreateBoard(ctx context.Context, b *leaderboard.Board) (*leaderboa
 		// Only a board dropped between the insert and the read gets here.
 		return nil, errorf("create board %s: %w", b.ID, leaderboard.Errorf(leaderboard.EUNAVAILABLE,
 			"board %s was created and removed at once: retry", b.ID))
+	}
+	if s.StartsAt == nil {
+		b.StartsAt = existing.StartsAt
 	}
 	if !existing.SameRules(b) {
 		return nil, leaderboard.Errorf(leaderboard.ECONFLICT,

@@ -12,25 +12,26 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 )
 
-func lapBoard(id string) *leaderboard.Board {
+func lapBoard(id string) leaderboard.BoardSpec {
+	start := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	end := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
-	keep := 7
-	berlin, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		panic(err)
-	}
-	return &leaderboard.Board{ID: id, Name: "Daily lap times", Reset: leaderboard.ResetDay,
-		Order: leaderboard.OrderAsc, MinScore: 1, MaxScore: 600000, TieBreak: leaderboard.TieBreakSubscoreDesc,
-		Location: berlin, CloseGrace: 90 * time.Second, StartsAt: time.Date(2026, 11, 1, 0, 0, 0, 0, berlin),
-		EndsAt: &end, RetainPeriods: &keep, Tiers: []leaderboard.Tier{{Name: "gold", TopPercent: 1}, {Name: "silver", TopPercent: 12.5}}}
+	return leaderboard.BoardSpec{ID: id, Name: "Daily lap times", Reset: leaderboard.ResetDay,
+		Order: new(leaderboard.OrderAsc), MinScore: new(1), MaxScore: new(600000),
+		TieBreak: new(leaderboard.TieBreakSubscoreDesc), TimeZone: new("Europe/Berlin"), CloseGrace: new(90),
+		StartsAt: &start, EndsAt: &end, RetainPeriods: new(7),
+		Tiers: []leaderboard.Tier{{Name: "gold", TopPercent: 1}, {Name: "silver", TopPercent: 12.5}}}
 }
 
 func TestCreateBoard_OKThenIdenticalThenConflict(t *testing.T) {
 	store := mustOpenDB(t)
 	ctx := context.Background()
-	want := lapBoard("laps.eu")
+	spec := lapBoard("laps.eu")
+	want, err := spec.Board(leaderboard.BoardDefaults{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
 
-	first, err := store.CreateBoard(ctx, want)
+	first, err := store.CreateBoard(ctx, spec)
 	if err != nil || !first.Created {
 		t.Fatalf("first create: %+v, %v; want created", first, err)
 	}
@@ -51,16 +52,21 @@ func TestCreateBoard_OKThenIdenticalThenConflict(t *testing.T) {
 	}
 
 	other := lapBoard("laps.eu")
-	other.Order = leaderboard.OrderDesc
+	other.Order = new(leaderboard.OrderDesc)
 	if _, err := store.CreateBoard(ctx, other); leaderboard.ErrorCode(err) != leaderboard.ECONFLICT {
 		t.Fatalf("create with other rules: %v, want CONFLICT", err)
+	}
+	anyStart := lapBoard("laps.eu")
+	anyStart.StartsAt = nil
+	if c, err := store.CreateBoard(ctx, anyStart); err != nil || c.Created {
+		t.Fatalf("identical create without startsAt: %+v, %v; want the board, not created", c, err)
 	}
 }
 
 func TestCreateBoard_ErrBadInputWritesNothing(t *testing.T) {
 	store := mustOpenDB(t)
 	bad := lapBoard("bad")
-	bad.MinScore, bad.MaxScore = 5, 4
+	bad.MinScore, bad.MaxScore = new(5), new(4)
 	if _, err := store.CreateBoard(context.Background(), bad); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Fatalf("create: %v, want BAD_USER_INPUT", err)
 	}
