@@ -38,6 +38,15 @@ type CloserOptions struct {
 	Timeout time.Duration
 	// Hooks follow each close run by this instance.
 	Hooks leaderboard.CloseHooks
+	// Ended, when set, is called as each job of this instance ends, however
+	// it ends, so that what followed the job (its metrics) lets it go.
+	Ended func(m leaderboard.Month)
+	// Retry is how long after a failed try (a lost database, a try past its
+	// Timeout) the job starts again by itself (default 2 s), doubling with
+	// each failure of the month in a row up to RetryMax (default 30 s): a
+	// close cut off resumes within seconds of the database's return, not
+	// at the scheduler's next look.
+	Retry, RetryMax time.Duration
 }
 
 // Closer runs month closes as background jobs, at most one per month in this
@@ -62,6 +71,9 @@ type Closer struct {
 
 	mu      sync.Mutex
 	running map[leaderboard.Month]*closeJob
+	// failures counts each month's failed jobs in a row, for the wait
+	// before the next try.
+	failures map[leaderboard.Month]int
 }
 
 // closeJob is one month's close in this instance; done is closed when it
@@ -82,18 +94,37 @@ func NewCloser(store CloseStore, logger *slog.Logger, opts CloserOptions) *Close
 	if opts.Timeout <= 0 {
 		opts.Timeout = 30 * time.Minute
 	}
+	if opts.Retry <= 0 {
+		opts.Retry = 2 * time.Second
+	}
+	if opts.RetryMax <= 0 {
+		opts.RetryMax = 30 * time.Second
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Closer{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
-		turn: make(chan struct{}, 1), running: map[leaderboard.Month]*closeJob{}}
+		turn: make(chan struct{}, 1), running: map[leaderboard.Month]*closeJob{},
+		failures: map[leaderboard.Month]int{}}
 }
 
 // CloseMonth starts month m's close, or joins the one running, and returns
 // the month once it is CLOSED or, after MaxWait or when ctx ends, as it
-// stands. A CLOSED month is returned as it is. ENOTFOUND when the month
-// never opened; the close's own error when it failed before the wait ended.
+// stands. A CLOSED month is returned as it is, and a month that never
+// opened is ENOTFOUND, both without a job; the close's own error when it
+// failed before the wait ended.
 func (c *Closer) CloseMonth(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
+	// Nothing starts for a month with nothing to close: no job, no log line
+	// saying one started, no metrics of it.
+	info, err := c.store.Month(ctx, m)
+	switch {
+	case err != nil:
+		return nil, err
+	case info == nil:
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
+	case info.Status == leaderboard.MonthClosed:
+		return info, nil
+	}
 	// The job starts before anything waits on ctx, so that a caller who
-	// leaves at once still leaves a close running.
+	// leaves now still leaves a close running.
 	job := c.start(m, "requested")
 	timer := time.NewTimer(c.opts.MaxWait)
 	defer timer.Stop()
@@ -112,7 +143,7 @@ func (c *Closer) CloseMonth(ctx context.Context, m leaderboard.Month) (*leaderbo
 }
 
 // start starts month m's close job unless one is running in this instance,
-// and returns the job. why is logged: requested, due, resumed.
+// and returns the job. why is logged: requested, due, resumed, retry.
 func (c *Closer) start(m leaderboard.Month, why string) *closeJob {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -131,10 +162,49 @@ func (c *Closer) start(m leaderboard.Month, why string) *closeJob {
 		job.err = c.run(m)
 		c.mu.Lock()
 		delete(c.running, m)
+		retry := c.retryAfter(m, job.err)
 		c.mu.Unlock()
+		if c.opts.Ended != nil {
+			c.opts.Ended(m)
+		}
 		close(job.done)
+		if retry > 0 {
+			c.retryLater(m, retry)
+		}
 	})
 	return job
+}
+
+// retryAfter counts a job of month m that ended with err, and returns how
+// long to wait before trying the month again; 0 when the month needs no
+// other try. Held with c.mu.
+func (c *Closer) retryAfter(m leaderboard.Month, err error) time.Duration {
+	if err == nil || leaderboard.ErrorCode(err) == leaderboard.ENOTFOUND || c.ctx.Err() != nil {
+		delete(c.failures, m)
+		return 0
+	}
+	c.failures[m]++
+	wait := c.opts.Retry
+	for range c.failures[m] - 1 {
+		if wait >= c.opts.RetryMax {
+			break
+		}
+		wait *= 2
+	}
+	return min(wait, c.opts.RetryMax)
+}
+
+// retryLater starts month m's close again after wait, unless the Closer is
+// closed first or a job of m runs by then (the scheduler's).
+func (c *Closer) retryLater(m leaderboard.Month, wait time.Duration) {
+	c.logger.Info("close job tried again soon", "month", m.String(), "in", wait)
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-c.ctx.Done():
+	case <-timer.C:
+		c.start(m, "retry")
+	}
 }
 
 // Running reports whether month m's close job runs in this instance.
@@ -151,7 +221,7 @@ func (c *Closer) run(m leaderboard.Month) error {
 	for attempt := 1; ; attempt++ {
 		// Once the instance running the close ends, either way, the lock is
 		// free: this call then finds the month CLOSED, or closes it itself.
-		info, ran, err := c.tryClose(m)
+		try, err := c.tryClose(m)
 		switch {
 		case err != nil && errors.Is(err, context.Canceled) && c.ctx.Err() != nil:
 			c.logger.Warn("close job cancelled by shutdown; it resumes at the next start", "month", m.String())
@@ -159,11 +229,17 @@ func (c *Closer) run(m leaderboard.Month) error {
 		case leaderboard.ErrorCode(err) == leaderboard.ENOTFOUND:
 			return err
 		case err != nil:
-			c.logger.Error("close job failed; the scheduler retries it", "month", m.String(), "err", err)
+			c.logger.Error("close job failed; it is tried again", "month", m.String(), "err", err)
 			return err
-		case ran:
-			c.logger.Info("close job finished", "month", m.String(), "status", string(info.Status),
-				"participants", info.Participants, "digest", info.Digest, "took", time.Since(start).Round(time.Millisecond))
+		case try.closed:
+			c.logger.Info("close job finished", "month", m.String(), "status", string(try.info.Status),
+				"participants", try.info.Participants, "digest", try.info.Digest, "took", time.Since(start).Round(time.Millisecond))
+			return nil
+		case try.ran:
+			// The lock was free and the month CLOSED: another instance
+			// closed it. Counting "close job finished" lines counts closes.
+			c.logger.Info("close job ended: the month was closed by another instance", "month", m.String(),
+				"status", string(try.info.Status), "waited", time.Since(start).Round(time.Millisecond))
 			return nil
 		case attempt == 1:
 			c.logger.Info("close runs on another instance; waiting for it", "month", m.String())
@@ -176,23 +252,39 @@ func (c *Closer) run(m leaderboard.Month) error {
 	}
 }
 
+// closeTry is what one try of a close found.
+type closeTry struct {
+	info   *leaderboard.MonthInfo
+	ran    bool // this instance held the month's close lock
+	closed bool // and committed the close
+}
+
 // tryClose tries month m's close once its turn comes; waiting on another
 // instance's close holds no turn.
-func (c *Closer) tryClose(m leaderboard.Month) (*leaderboard.MonthInfo, bool, error) {
+func (c *Closer) tryClose(m leaderboard.Month) (closeTry, error) {
 	select {
 	case c.turn <- struct{}{}:
 	case <-c.ctx.Done():
-		return nil, false, c.ctx.Err()
+		return closeTry{}, c.ctx.Err()
 	}
 	defer func() { <-c.turn }()
 	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
 	defer cancel()
-	info, ran, err := c.store.TryCloseMonth(ctx, m, c.opts.Hooks)
+	var try closeTry
+	hooks := c.opts.Hooks
+	hooks.Closed = func(m leaderboard.Month, version int) {
+		try.closed = true
+		if c.opts.Hooks.Closed != nil {
+			c.opts.Hooks.Closed(m, version)
+		}
+	}
+	info, ran, err := c.store.TryCloseMonth(ctx, m, hooks)
+	try.info, try.ran = info, ran
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, ran, leaderboard.Errorf(leaderboard.EUNAVAILABLE,
+		return try, leaderboard.Errorf(leaderboard.EUNAVAILABLE,
 			"the close of %s took longer than %s: it was rolled back, and is tried again", m, c.opts.Timeout)
 	}
-	return info, ran, err
+	return try, err
 }
 
 // Close cancels the running close jobs and waits for them. A cancelled close

@@ -34,13 +34,18 @@ func (s *fakeStore) Month(context.Context, leaderboard.Month) (*leaderboard.Mont
 	return &leaderboard.MonthInfo{Status: s.status}, nil
 }
 
-func (s *fakeStore) TryCloseMonth(ctx context.Context, m leaderboard.Month, _ leaderboard.CloseHooks) (*leaderboard.MonthInfo, bool, error) {
+func (s *fakeStore) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (*leaderboard.MonthInfo, bool, error) {
 	select {
 	case <-s.free:
 	default:
 		return nil, false, nil
 	}
 	s.mu.Lock()
+	if s.status == leaderboard.MonthClosed {
+		s.mu.Unlock()
+		info, _ := s.Month(ctx, m)
+		return info, true, nil
+	}
 	s.runs++
 	s.status = leaderboard.MonthClosing
 	s.mu.Unlock()
@@ -55,6 +60,9 @@ func (s *fakeStore) TryCloseMonth(ctx context.Context, m leaderboard.Month, _ le
 	s.mu.Lock()
 	s.status = leaderboard.MonthClosed
 	s.mu.Unlock()
+	if hooks.Closed != nil {
+		hooks.Closed(m, 1)
+	}
 	info, _ := s.Month(ctx, m)
 	return info, true, nil
 }
@@ -203,5 +211,171 @@ func TestCloser_CloseOutlastingItsTimeoutIsCancelled(t *testing.T) {
 	close(store.release)
 	if info, err := closer.CloseMonth(context.Background(), november); err != nil || info.Status != leaderboard.MonthClosed {
 		t.Fatalf("next try: %+v, %v", info, err)
+	}
+}
+
+// logLines is a logger that keeps the messages it was given.
+type logLines struct {
+	mu       sync.Mutex
+	messages []string
+}
+
+func (l *logLines) logger() *slog.Logger { return slog.New(l) }
+
+func (l *logLines) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logLines) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *logLines) WithGroup(string) slog.Handler            { return l }
+func (l *logLines) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.messages = append(l.messages, r.Message)
+	return nil
+}
+
+func (l *logLines) count(message string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, m := range l.messages {
+		if m == message {
+			n++
+		}
+	}
+	return n
+}
+
+// noMonth is a store in which no month ever opened.
+type noMonth struct{ *fakeStore }
+
+func (noMonth) Month(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error) {
+	return nil, nil
+}
+
+// closeMonth of a CLOSED month answers it as it is, and of a month that
+// never opened NOT_FOUND, both without starting a job: no "close job
+// started", no close tried, nothing for the metrics to follow.
+func TestCloser_ClosedOrUnknownMonthStartsNoJob(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		store func(*fakeStore) CloseStore
+		code  string
+	}{
+		{"Closed", func(s *fakeStore) CloseStore { s.status = leaderboard.MonthClosed; return s }, ""},
+		{"NeverOpened", func(s *fakeStore) CloseStore { return noMonth{s} }, leaderboard.ENOTFOUND},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			store, logs, ended := newFakeStore(), &logLines{}, 0
+			closer := NewCloser(c.store(store), logs.logger(), CloserOptions{MaxWait: time.Second,
+				Ended: func(leaderboard.Month) { ended++ }})
+			defer closer.Close()
+			info, err := closer.CloseMonth(context.Background(), november)
+			if leaderboard.ErrorCode(err) != c.code || (c.code == "" && info.Status != leaderboard.MonthClosed) {
+				t.Fatalf("closeMonth: %+v, %v; want code %q", info, err, c.code)
+			}
+			if n := logs.count("close job started"); n != 0 || store.runs != 0 || ended != 0 || closer.Running(november) {
+				t.Errorf("%d \"close job started\", %d closes tried, %d jobs ended", n, store.runs, ended)
+			}
+		})
+	}
+}
+
+// failingStore fails the first failures tries of a close, as a lost
+// database does, then closes the month.
+type failingStore struct {
+	*fakeStore
+	failures int
+}
+
+func (s *failingStore) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (*leaderboard.MonthInfo, bool, error) {
+	s.mu.Lock()
+	s.status = leaderboard.MonthClosing
+	if s.failures > 0 {
+		s.failures--
+		s.mu.Unlock()
+		return nil, true, leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the database is unavailable")
+	}
+	s.mu.Unlock()
+	return s.fakeStore.TryCloseMonth(ctx, m, hooks)
+}
+
+// A close cut off by a lost database is tried again by its own job within
+// the retry wait, doubling, without waiting for the scheduler (here there
+// is none): the month is CLOSED right after the database is back.
+func TestCloser_FailedCloseIsTriedAgainSoon(t *testing.T) {
+	store := &failingStore{fakeStore: newFakeStore(), failures: 3}
+	close(store.release)
+	ended := make(chan struct{}, 10)
+	closer := NewCloser(store, slog.New(slog.DiscardHandler), CloserOptions{MaxWait: time.Second,
+		Retry: 10 * time.Millisecond, RetryMax: 30 * time.Millisecond,
+		Ended: func(leaderboard.Month) { ended <- struct{}{} }})
+	defer closer.Close()
+	start := time.Now()
+	if _, err := closer.CloseMonth(context.Background(), november); leaderboard.ErrorCode(err) != leaderboard.EUNAVAILABLE {
+		t.Fatalf("the first try: %v", err)
+	}
+	for info, _ := store.Month(context.Background(), november); info.Status != leaderboard.MonthClosed; info, _ = store.Month(context.Background(), november) {
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("still %s 5 s after the first try failed", info.Status)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	took := time.Since(start)
+	if took < 10*time.Millisecond+20*time.Millisecond+30*time.Millisecond {
+		t.Errorf("closed %s after 3 failures: the waits between tries (10, 20, 30 ms) were not kept", took)
+	}
+	for range 4 {
+		select {
+		case <-ended:
+		case <-time.After(time.Second):
+			t.Fatal("a job ended without Ended")
+		}
+	}
+	if store.runs != 1 {
+		t.Errorf("%d closes ran", store.runs)
+	}
+}
+
+// An instance whose job only waited while another instance closed the
+// month does not log that its close finished: counting those lines counts
+// the closes that ran.
+func TestCloser_JobThatWaitedForAnotherInstanceSaysSo(t *testing.T) {
+	store := newFakeStore()
+	store.free = make(chan struct{})
+	logs := &logLines{}
+	closer := NewCloser(store, logs.logger(), CloserOptions{MaxWait: time.Minute, Poll: 5 * time.Millisecond})
+	defer closer.Close()
+	done := make(chan error)
+	go func() {
+		_, err := closer.CloseMonth(context.Background(), november)
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	store.mu.Lock()
+	store.status = leaderboard.MonthClosed // the other instance closed it
+	store.mu.Unlock()
+	close(store.free)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for closer.Running(november) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := logs.count("close job finished"); n != 0 || store.runs != 0 {
+		t.Errorf("%d \"close job finished\" lines, %d closes run here", n, store.runs)
+	}
+	if logs.count("close job ended: the month was closed by another instance") != 1 {
+		t.Errorf("the job did not say the month was closed elsewhere: %v", logs.messages)
+	}
+
+	// The instance that does close it says so, once.
+	store, logs = newFakeStore(), &logLines{}
+	close(store.release)
+	closer = NewCloser(store, logs.logger(), CloserOptions{MaxWait: time.Minute})
+	defer closer.Close()
+	if _, err := closer.CloseMonth(context.Background(), november); err != nil {
+		t.Fatal(err)
+	}
+	if n := logs.count("close job finished"); n != 1 {
+		t.Errorf("%d \"close job finished\" lines for the close run here", n)
 	}
 }

@@ -58,11 +58,12 @@ func (s *Scheduler) Run(ctx context.Context) {
 const tickTimeout = 30 * time.Second
 
 // Tick runs one round of the scheduler's duties, within max(Interval, 30 s).
-func (s *Scheduler) Tick(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, max(s.Interval, tickTimeout))
+func (s *Scheduler) Tick(parent context.Context) {
+	ctx, cancel := context.WithTimeout(parent, max(s.Interval, tickTimeout))
 	defer cancel()
 	due, err := s.Store.MonthsToClose(ctx, s.AutoClose)
-	if err != nil {
+	if err != nil && parent.Err() == nil {
+		// A look cut short by a stop is no trouble of the database's.
 		s.Logger.Warn("scheduler: find months to close", "err", err)
 	}
 	for _, info := range due {
