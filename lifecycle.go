@@ -3,6 +3,7 @@ package leaderboard
 import (
 	"context"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -40,6 +41,20 @@ type Correction struct {
 
 // MaxReasonLen is the longest reason of a correction, in characters.
 const MaxReasonLen = 500
+
+// CheckReason returns an EBADINPUT error unless reason is 1..MaxReasonLen
+// characters, not all white space, that follow the text rules of names
+// (text.go): it is shown to admins and sent to the reward system, so it must
+// not forge lines or reorder the text around it any more than a name may.
+func CheckReason(reason string) *Error {
+	if err := checkText("reason", reason, nameText, 1, MaxReasonLen); err != nil {
+		return err
+	}
+	if strings.TrimSpace(reason) == "" {
+		return Errorf(EBADINPUT, "reason must not be blank")
+	}
+	return nil
+}
 
 // ClosePhase names a step of a month's close job, for logs and metrics.
 type ClosePhase string

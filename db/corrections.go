@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -23,7 +21,7 @@ import (
 // the old table or the new one, never a mix, recomputes participants and
 // digest, records a month.corrected message (settlement on) and announces
 // the new version. EBADINPUT for a score outside 0..10000 or a reason that is
-// empty, too long or has control characters; ENOTFOUND for a month that
+// blank, too long or breaks the text rules of names (leaderboard.CheckReason); ENOTFOUND for a month that
 // never opened or a player to remove who has no score; ECONFLICT while the
 // month is CLOSING or another correction of it runs.
 func (db *DB) CorrectScore(ctx context.Context, m leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
@@ -53,11 +51,8 @@ func checkCorrection(score *int, reason string) error {
 	if score != nil && (*score < leaderboard.MinScore || *score > leaderboard.MaxScore) {
 		return leaderboard.OutOfRange(*score)
 	}
-	n := utf8.RuneCountInString(strings.TrimSpace(reason))
-	if !utf8.ValidString(reason) || n == 0 || utf8.RuneCountInString(reason) > leaderboard.MaxReasonLen ||
-		strings.ContainsFunc(reason, func(r rune) bool { return r < 0x20 && r != '\n' || r >= 0x7f && r < 0xa0 }) {
-		return leaderboard.Errorf(leaderboard.EBADINPUT,
-			"reason must be 1..%d characters of text, without control characters", leaderboard.MaxReasonLen)
+	if err := leaderboard.CheckReason(reason); err != nil {
+		return err
 	}
 	return nil
 }

@@ -57,6 +57,8 @@ func TestCorrectScore_RefusesBadInput(t *testing.T) {
 		{"OutOfRange", november, "a", new(10001), "r", leaderboard.EBADINPUT},
 		{"EmptyReason", november, "a", new(1), "  ", leaderboard.EBADINPUT},
 		{"ControlInReason", november, "a", new(1), "a\x00b", leaderboard.EBADINPUT},
+		{"BidiOverrideInReason", november, "a", new(1), "refund \u202etxt.exe", leaderboard.EBADINPUT},
+		{"ZeroWidthInReason", november, "a", new(1), "a\u200bb", leaderboard.EBADINPUT},
 		{"LongReason", november, "a", new(1), strings.Repeat("x", 501), leaderboard.EBADINPUT},
 		{"UnknownMonth", november.Prev(), "a", new(1), "r", leaderboard.ENOTFOUND},
 		{"RemoveUnknownPlayer", november, "zz", nil, "r", leaderboard.ENOTFOUND},
