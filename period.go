@@ -1,6 +1,7 @@
 package leaderboard
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -148,4 +149,68 @@ func parseWeekKey(key string) (year, week int, ok bool) {
 		return 0, 0, false
 	}
 	return year, week, true
+}
+
+// Period is one period of a board: a day, an ISO week, a month, a season or
+// the one period "all", with the month's lifecycle.
+type Period struct {
+	Board    string
+	Key      string
+	Status   PeriodStatus
+	StartsAt time.Time
+	EndsAt   *time.Time // nil only for a NONE board without an end
+	// ClosesAt is EndsAt plus the board's close grace: events are taken
+	// until then, and then the period is closed automatically.
+	ClosesAt     *time.Time
+	ClosedAt     *time.Time
+	Participants int
+	// Digest is as MonthInfo.Digest: "" until the period is CLOSED.
+	Digest     string
+	Settlement *Settlement // nil while the period is not CLOSED
+}
+
+// UnopenedPeriod returns the period key of b, whose calendar span is span,
+// as it stands at now before any event opened it: NOT_STARTED before it
+// starts, OPEN until it closes. It returns nil for a period that no event
+// will ever open: one that starts at or after the board's end, ends before
+// the board's start, or whose events are no longer taken.
+func (b *Board) UnopenedPeriod(key string, span Span, now time.Time) *Period {
+	p := &Period{Board: b.ID, Key: key, Status: PeriodOpen, StartsAt: span.Start, EndsAt: span.End}
+	if b.StartsAt.After(p.StartsAt) {
+		p.StartsAt = b.StartsAt
+	}
+	if p.EndsAt != nil {
+		closesAt := p.EndsAt.Add(b.CloseGrace)
+		p.ClosesAt = &closesAt
+	}
+	switch {
+	case b.EndsAt != nil && !span.Start.Before(*b.EndsAt),
+		p.EndsAt != nil && !p.EndsAt.After(p.StartsAt),
+		p.ClosesAt != nil && !now.Before(*p.ClosesAt):
+		return nil
+	case now.Before(p.StartsAt):
+		p.Status = PeriodNotStarted
+	}
+	return p
+}
+
+// PeriodService reads the periods of boards and makes seasons.
+type PeriodService interface {
+	// Period returns period key of board: the stored period, or, for one
+	// no event opened yet, how it stands (see Board.UnopenedPeriod); nil when
+	// there is none. ENOTFOUND for an unknown board, EBADINPUT for a key
+	// that is not one of the board's.
+	Period(ctx context.Context, board, key string) (*Period, error)
+	// CurrentPeriod returns the period of b that takes scores now, nil
+	// before the board's start and after its end.
+	CurrentPeriod(ctx context.Context, b *Board) (*Period, error)
+	// Periods returns up to first periods of b that events opened (or
+	// createSeason made), newest first.
+	Periods(ctx context.Context, b *Board, first int) ([]Period, error)
+	// CreateSeason makes season key of a SEASON board. An identical season
+	// again answers the existing one; ECONFLICT for a key with other times
+	// or a season that overlaps another; EBADINPUT for a board that is not
+	// a SEASON board, a malformed key, or times outside the board's life;
+	// ENOTFOUND for an unknown board.
+	CreateSeason(ctx context.Context, board, key string, startsAt, endsAt time.Time) (*Period, error)
 }

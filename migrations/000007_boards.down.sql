@@ -1,1 +1,2 @@
+DROP TABLE periods;
 DROP TABLE boards;

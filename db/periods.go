@@ -1,0 +1,228 @@
+package db
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// periodColumns are the columns scanPeriod reads from periods p, in its order.
+const periodColumns = `p.key, p.status, p.starts_at, p.ends_at, p.closed_at, COALESCE(p.participants, 0), p.digest`
+
+// scanPeriod reads one row of periodColumns of board b. A stored period's
+// status is OPEN until its close starts; before its start it is NOT_STARTED.
+func (db *DB) scanPeriod(b *leaderboard.Board, row pgx.Row) (*leaderboard.Period, error) {
+	var (
+		p      = leaderboard.Period{Board: b.ID}
+		status string
+		digest *string
+	)
+	if err := row.Scan(&p.Key, &status, &p.StartsAt, &p.EndsAt, &p.ClosedAt, &p.Participants, &digest); err != nil {
+		return nil, err
+	}
+	p.Status = leaderboard.PeriodStatus(status)
+	if p.Status == leaderboard.PeriodOpen && db.now().Before(p.StartsAt) {
+		p.Status = leaderboard.PeriodNotStarted
+	}
+	if p.EndsAt != nil {
+		p.ClosesAt = new(p.EndsAt.Add(b.CloseGrace))
+	}
+	if digest != nil {
+		p.Digest = *digest
+	}
+	return &p, nil
+}
+
+// periodOfMonth is month info of the main board as its period.
+func (db *DB) periodOfMonth(info *leaderboard.MonthInfo) *leaderboard.Period {
+	return &leaderboard.Period{Board: leaderboard.MainBoard, Key: info.Month.String(),
+		Status: leaderboard.PeriodStatus(info.Status), StartsAt: info.Month.Start(db.loc),
+		EndsAt: &info.EndsAt, ClosesAt: &info.ClosesAt, ClosedAt: info.ClosedAt,
+		Participants: info.Participants, Digest: info.Digest, Settlement: info.Settlement}
+}
+
+// boardOrNotFound returns the board with id, or ENOTFOUND.
+func (db *DB) boardOrNotFound(ctx context.Context, id string) (*leaderboard.Board, error) {
+	b, err := db.Board(ctx, id)
+	if err == nil && b == nil {
+		err = leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", id)
+	}
+	return b, err
+}
+
+// Period returns period key of the board: the stored one, or how a period
+// that no event opened yet stands; nil when there is none. ENOTFOUND for an
+// unknown board, EBADINPUT for a key that is not one of the board's.
+func (db *DB) Period(ctx context.Context, board, key string) (*leaderboard.Period, error) {
+	b, err := db.boardOrNotFound(ctx, board)
+	if err != nil {
+		return nil, err
+	}
+	return db.period(ctx, b, key)
+}
+
+func (db *DB) period(ctx context.Context, b *leaderboard.Board, key string) (*leaderboard.Period, error) {
+	span, err := b.PeriodSpan(key)
+	if err != nil {
+		return nil, err
+	}
+	if b.ID == leaderboard.MainBoard {
+		m, err := leaderboard.ParseMonth(key)
+		if err != nil {
+			return nil, err
+		}
+		info, err := db.Month(ctx, m)
+		if err != nil || info != nil {
+			return mapNonNil(info, db.periodOfMonth), err
+		}
+	} else {
+		const q = `SELECT ` + periodColumns + ` FROM periods p WHERE p.board_id = $1 AND p.key = $2`
+		p, err := db.scanPeriod(b, db.pool.QueryRow(ctx, q, b.ID, key))
+		if err == nil {
+			return p, nil
+		} else if !noRows(err) {
+			return nil, errorf("read period %s of %s: %w", key, b.ID, err)
+		}
+		if b.Reset == leaderboard.ResetSeason {
+			return nil, nil
+		}
+	}
+	return b.UnopenedPeriod(key, span, db.now()), nil
+}
+
+// mapNonNil returns f(v), or nil for a nil v.
+func mapNonNil[T, U any](v *T, f func(*T) *U) *U {
+	if v == nil {
+		return nil
+	}
+	return f(v)
+}
+
+// CurrentPeriod returns the period of b whose span holds now, nil before
+// the board's start and once no period holds now: after its end, or between
+// two seasons.
+func (db *DB) CurrentPeriod(ctx context.Context, b *leaderboard.Board) (*leaderboard.Period, error) {
+	now := db.now()
+	if now.Before(b.StartsAt) {
+		return nil, nil
+	}
+	if b.Reset == leaderboard.ResetSeason {
+		const q = `SELECT ` + periodColumns + ` FROM periods p
+			WHERE p.board_id = $1 AND p.starts_at <= $2 AND p.ends_at > $2`
+		p, err := db.scanPeriod(b, db.pool.QueryRow(ctx, q, b.ID, now))
+		if noRows(err) {
+			return nil, nil
+		} else if err != nil {
+			return nil, errorf("read the current season of %s: %w", b.ID, err)
+		}
+		return p, nil
+	}
+	key, span, err := b.PeriodOf(now)
+	if err != nil {
+		return nil, err
+	}
+	if b.EndsAt != nil && (!span.Start.Before(*b.EndsAt) || (b.Reset == leaderboard.ResetNone && !now.Before(*b.EndsAt))) {
+		return nil, nil
+	}
+	return db.period(ctx, b, key)
+}
+
+// Periods returns up to first periods of b that events opened or that
+// createSeason made, newest first.
+func (db *DB) Periods(ctx context.Context, b *leaderboard.Board, first int) ([]leaderboard.Period, error) {
+	if b.ID == leaderboard.MainBoard {
+		months, err := db.Months(ctx, first)
+		periods := make([]leaderboard.Period, len(months))
+		for i := range months {
+			periods[i] = *db.periodOfMonth(&months[i])
+		}
+		return periods, err
+	}
+	const q = `SELECT ` + periodColumns + ` FROM periods p WHERE p.board_id = $1 ORDER BY p.starts_at DESC LIMIT $2`
+	rows, err := db.pool.Query(ctx, q, b.ID, first)
+	if err != nil {
+		return nil, errorf("list periods of %s: %w", b.ID, err)
+	}
+	defer rows.Close()
+	var periods []leaderboard.Period
+	for rows.Next() {
+		p, err := db.scanPeriod(b, rows)
+		if err != nil {
+			return nil, errorf("list periods of %s: %w", b.ID, err)
+		}
+		periods = append(periods, *p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, errorf("list periods of %s: %w", b.ID, err)
+	}
+	return periods, nil
+}
+
+// CreateSeason makes season key of a SEASON board from startsAt up to
+// endsAt. The board's row is locked for the check and the insert, so that
+// two seasons made at once cannot overlap.
+func (db *DB) CreateSeason(ctx context.Context, board, key string, startsAt, endsAt time.Time) (*leaderboard.Period, error) {
+	if err := leaderboard.CheckSeasonKey(key); err != nil {
+		return nil, err
+	}
+	var season *leaderboard.Period
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		const lockBoard = `SELECT ` + boardColumns + ` FROM boards WHERE id = $1 FOR UPDATE`
+		b, err := db.scanBoard(tx.QueryRow(ctx, lockBoard, board))
+		if noRows(err) {
+			return leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", board)
+		} else if err != nil {
+			return err
+		}
+		if err := checkSeason(b, key, startsAt, endsAt); err != nil {
+			return err
+		}
+		const overlapping = `SELECT ` + periodColumns + ` FROM periods p
+			WHERE p.board_id = $1 AND (p.key = $2 OR (p.starts_at < $4 AND p.ends_at > $3))
+			ORDER BY p.key <> $2 LIMIT 1`
+		other, err := db.scanPeriod(b, tx.QueryRow(ctx, overlapping, board, key, startsAt, endsAt))
+		switch {
+		case err == nil && other.Key == key && other.StartsAt.Equal(startsAt) && other.EndsAt.Equal(endsAt):
+			season = other
+			return nil
+		case err == nil && other.Key == key:
+			return leaderboard.Errorf(leaderboard.ECONFLICT, "season %s of %s exists with other times", key, board)
+		case err == nil:
+			return leaderboard.Errorf(leaderboard.ECONFLICT, "season %s of %s would overlap season %s (%s..%s)",
+				key, board, other.Key, other.StartsAt.UTC().Format(time.RFC3339), other.EndsAt.UTC().Format(time.RFC3339))
+		case !noRows(err):
+			return err
+		}
+		const insert = `INSERT INTO periods AS p (board_id, key, starts_at, ends_at, created_at)
+			VALUES ($1, $2, $3, $4, $5) RETURNING ` + periodColumns
+		season, err = db.scanPeriod(b, tx.QueryRow(ctx, insert, board, key, startsAt, endsAt, db.now()))
+		return err
+	})
+	if err != nil {
+		return nil, errorf("create season %s of %s: %w", key, board, err)
+	}
+	return season, nil
+}
+
+// checkSeason returns an EBADINPUT error unless b is a SEASON board whose
+// life holds a season from startsAt up to endsAt.
+func checkSeason(b *leaderboard.Board, key string, startsAt, endsAt time.Time) error {
+	const form = time.RFC3339
+	switch {
+	case b.Reset != leaderboard.ResetSeason:
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "board %s resets by %s: only SEASON boards have seasons", b.ID, b.Reset)
+	case !endsAt.After(startsAt):
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "season %s: endsAt %s is not after startsAt %s",
+			key, endsAt.UTC().Format(form), startsAt.UTC().Format(form))
+	case startsAt.Before(b.StartsAt):
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "season %s starts at %s, before board %s starts at %s",
+			key, startsAt.UTC().Format(form), b.ID, b.StartsAt.UTC().Format(form))
+	case b.EndsAt != nil && !startsAt.Before(*b.EndsAt):
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "season %s starts at %s, at or after board %s ends at %s",
+			key, startsAt.UTC().Format(form), b.ID, b.EndsAt.UTC().Format(form))
+	}
+	return nil
+}

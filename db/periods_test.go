@@ -1,0 +1,206 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+func mustCreateBoard(tb testing.TB, store *db.DB, spec leaderboard.BoardSpec) *leaderboard.Board {
+	tb.Helper()
+	c, err := store.CreateBoard(context.Background(), spec)
+	if err != nil {
+		tb.Fatalf("create board %s: %v", spec.ID, err)
+	}
+	return c.Board
+}
+
+func TestPeriod_MainBoardIsItsMonths(t *testing.T) {
+	store := mustOpenDB(t, db.WithCloseGrace(15*time.Minute))
+	ctx := context.Background()
+	p, err := store.Period(ctx, leaderboard.MainBoard, "2026-11")
+	if err != nil || p == nil || p.Status != leaderboard.PeriodOpen || p.Participants != 0 {
+		t.Fatalf("the current month before any event: %+v, %v; want OPEN with no one", p, err)
+	}
+	mustSubmit(t, store, event("e1", "ann", leaderboard.ModeSet, 10, at(5)))
+	p, err = store.Period(ctx, leaderboard.MainBoard, "2026-11")
+	if err != nil || p.Participants != 1 || !p.StartsAt.Equal(november.Start(time.UTC)) ||
+		!p.EndsAt.Equal(november.End(time.UTC)) || !p.ClosesAt.Equal(november.End(time.UTC).Add(15*time.Minute)) {
+		t.Fatalf("the month after an event: %+v, %v", p, err)
+	}
+	if p, err := store.Period(ctx, leaderboard.MainBoard, "2026-10"); err != nil || p != nil {
+		t.Fatalf("a past month without events: %+v, %v; want none", p, err)
+	}
+	if p, err := store.Period(ctx, leaderboard.MainBoard, "2026-12"); err != nil || p.Status != leaderboard.PeriodNotStarted {
+		t.Fatalf("next month: %+v, %v; want NOT_STARTED", p, err)
+	}
+	periods, err := store.Periods(ctx, mustBoard(t, store, leaderboard.MainBoard), 12)
+	if err != nil || len(periods) != 1 || periods[0].Key != "2026-11" {
+		t.Fatalf("main's periods: %+v, %v", periods, err)
+	}
+	if _, err := store.Period(ctx, leaderboard.MainBoard, "2026-W47"); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Fatalf("a week key on main: %v, want BAD_USER_INPUT", err)
+	}
+}
+
+func mustBoard(tb testing.TB, store *db.DB, id string) *leaderboard.Board {
+	tb.Helper()
+	b, err := store.Board(context.Background(), id)
+	if err != nil || b == nil {
+		tb.Fatalf("board %s: %+v, %v", id, b, err)
+	}
+	return b
+}
+
+func TestCurrentPeriod_FollowsTheBoardsCalendar(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	day := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "day", Name: "Day", Reset: leaderboard.ResetDay,
+		TimeZone: new("Europe/Berlin"), CloseGrace: new(60), StartsAt: new(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))})
+	p, err := store.CurrentPeriod(ctx, day)
+	wantStart := time.Date(2026, 11, 20, 0, 0, 0, 0, berlin)
+	if err != nil || p == nil || p.Key != "2026-11-20" || p.Status != leaderboard.PeriodOpen ||
+		!p.StartsAt.Equal(wantStart) || !p.EndsAt.Equal(wantStart.AddDate(0, 0, 1)) ||
+		!p.ClosesAt.Equal(wantStart.AddDate(0, 0, 1).Add(time.Minute)) {
+		t.Fatalf("current day: %+v, %v", p, err)
+	}
+	if p, err := store.Period(ctx, "day", "2026-11-21"); err != nil || p.Status != leaderboard.PeriodNotStarted {
+		t.Fatalf("tomorrow: %+v, %v; want NOT_STARTED", p, err)
+	}
+	if p, err := store.Period(ctx, "day", "2026-11-19"); err != nil || p != nil {
+		t.Fatalf("yesterday without events: %+v, %v; want none", p, err)
+	}
+	if p, err := store.Period(ctx, "day", "2026-10-31"); err != nil || p != nil {
+		t.Fatalf("a day before the board: %+v, %v; want none", p, err)
+	}
+	if _, err := store.Period(ctx, "day", "2026-11"); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Fatalf("a month key on a day board: %v, want BAD_USER_INPUT", err)
+	}
+	if _, err := store.Period(ctx, "nope", "2026-11"); leaderboard.ErrorCode(err) != leaderboard.ENOTFOUND {
+		t.Fatalf("an unknown board: %v, want NOT_FOUND", err)
+	}
+
+	later := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "later", Name: "Later", Reset: leaderboard.ResetWeek,
+		StartsAt: new(testNow.Add(time.Hour))})
+	if p, err := store.CurrentPeriod(ctx, later); err != nil || p != nil {
+		t.Fatalf("before the board starts: %+v, %v; want none", p, err)
+	}
+	if p, err := store.Period(ctx, "later", "2026-W47"); err != nil || p.Status != leaderboard.PeriodNotStarted ||
+		!p.StartsAt.Equal(testNow.Add(time.Hour)) {
+		t.Fatalf("the week the board starts in: %+v, %v; want NOT_STARTED from the board's start", p, err)
+	}
+
+	forever := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "forever", Name: "Forever", Reset: leaderboard.ResetNone,
+		StartsAt: new(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+	if p, err := store.CurrentPeriod(ctx, forever); err != nil || p.Key != "all" || p.EndsAt != nil || p.ClosesAt != nil {
+		t.Fatalf("a permanent board: %+v, %v; want all, no end", p, err)
+	}
+	if _, err := store.EndBoard(ctx, "forever", testNow.Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := store.CurrentPeriod(ctx, mustBoard(t, store, "forever")); err != nil || p != nil {
+		t.Fatalf("a permanent board after its end: %+v, %v; want none", p, err)
+	}
+
+	// Ended today: today's period runs to its end, none starts after.
+	if _, err := store.EndBoard(ctx, "day", testNow); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := store.CurrentPeriod(ctx, mustBoard(t, store, "day")); err != nil || p == nil || p.Key != "2026-11-20" {
+		t.Fatalf("the day the board ends: %+v, %v; want today", p, err)
+	}
+	if p, err := store.Period(ctx, "day", "2026-11-21"); err != nil || p != nil {
+		t.Fatalf("the day after the end: %+v, %v; want none", p, err)
+	}
+}
+
+func TestCreateSeason(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	board := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "ranked", Name: "Ranked", Reset: leaderboard.ResetSeason,
+		StartsAt: new(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+	d := func(month, day int) time.Time { return time.Date(2026, time.Month(month), day, 0, 0, 0, 0, time.UTC) }
+
+	s1, err := store.CreateSeason(ctx, "ranked", "S1", d(10, 1), d(11, 12))
+	if err != nil || s1.Key != "S1" || s1.Status != leaderboard.PeriodOpen {
+		t.Fatalf("season 1: %+v, %v", s1, err)
+	}
+	if again, err := store.CreateSeason(ctx, "ranked", "S1", d(10, 1), d(11, 12)); err != nil || again.Key != "S1" {
+		t.Fatalf("the same season again: %+v, %v; want it answered", again, err)
+	}
+	if _, err := store.CreateSeason(ctx, "ranked", "S2", d(11, 12), d(12, 24)); err != nil {
+		t.Fatalf("a season right after: %v", err)
+	}
+	for name, c := range map[string]struct {
+		key        string
+		start, end time.Time
+		code       string
+	}{
+		"same key, other times": {"S1", d(10, 1), d(11, 13), leaderboard.ECONFLICT},
+		"overlaps S2":           {"S3", d(12, 23), d(12, 31), leaderboard.ECONFLICT},
+		"inside S1":             {"S3", d(10, 5), d(10, 6), leaderboard.ECONFLICT},
+		"ends before it starts": {"S3", d(12, 31), d(12, 30), leaderboard.EBADINPUT},
+		"before the board":      {"S0", time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC), d(1, 2), leaderboard.EBADINPUT},
+		"a bad key":             {"S 3", d(12, 24), d(12, 31), leaderboard.EBADINPUT},
+	} {
+		if _, err := store.CreateSeason(ctx, "ranked", c.key, c.start, c.end); leaderboard.ErrorCode(err) != c.code {
+			t.Errorf("%s: %v, want %s", name, err, c.code)
+		}
+	}
+	if _, err := store.CreateSeason(ctx, "main", "S1", d(12, 24), d(12, 31)); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Errorf("a season on a monthly board: %v, want BAD_USER_INPUT", err)
+	}
+	if _, err := store.CreateSeason(ctx, "nope", "S1", d(12, 24), d(12, 31)); leaderboard.ErrorCode(err) != leaderboard.ENOTFOUND {
+		t.Errorf("a season on an unknown board: %v, want NOT_FOUND", err)
+	}
+
+	current, err := store.CurrentPeriod(ctx, board)
+	if err != nil || current == nil || current.Key != "S2" {
+		t.Fatalf("current season on %s: %+v, %v; want S2", testNow, current, err)
+	}
+	if p, err := store.Period(ctx, "ranked", "S9"); err != nil || p != nil {
+		t.Fatalf("a season never made: %+v, %v; want none", p, err)
+	}
+	periods, err := store.Periods(ctx, board, 12)
+	if err != nil || len(periods) != 2 || periods[0].Key != "S2" || periods[1].Key != "S1" {
+		t.Fatalf("periods newest first: %+v, %v", periods, err)
+	}
+}
+
+func TestCreateSeason_RacedOverlappingSeasonsMakeOne(t *testing.T) {
+	store := mustOpenDB(t)
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "raced", Name: "Raced", Reset: leaderboard.ResetSeason,
+		StartsAt: new(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+	start := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+	var (
+		wg               sync.WaitGroup
+		mu               sync.Mutex
+		made, conflicted int
+	)
+	for i := range 16 {
+		wg.Go(func() {
+			_, err := store.CreateSeason(context.Background(), "raced", fmt.Sprintf("S%d", i),
+				start.Add(time.Duration(i)*time.Hour), start.AddDate(0, 1, 0))
+			mu.Lock()
+			defer mu.Unlock()
+			switch leaderboard.ErrorCode(err) {
+			case "":
+				made++
+			case leaderboard.ECONFLICT:
+				conflicted++
+			default:
+				t.Errorf("season %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	if made != 1 || conflicted != 15 {
+		t.Fatalf("16 overlapping seasons at once: %d made, %d conflicts; want 1 and 15", made, conflicted)
+	}
+}
