@@ -2,6 +2,7 @@ package leaderboard
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -21,13 +22,31 @@ func NewMonth(year int, month time.Month) (Month, error) {
 	return Month{year: year, month: month}, nil
 }
 
-// ParseMonth parses "YYYY-MM"; anything else is an EBADINPUT error.
+// ParseMonth parses "YYYY-MM"; anything else is an EBADINPUT error that
+// says what is wrong: the form, or a month or year number out of range.
 func ParseMonth(s string) (Month, error) {
-	t, err := time.Parse("2006-01", s)
-	if err != nil || len(s) != len("2006-01") {
+	if len(s) != len("2006-01") || s[4] != '-' || !digits(s[:4]) || !digits(s[5:]) {
 		return Month{}, Errorf(EBADINPUT, "month %q is not of the form YYYY-MM", s)
 	}
-	return NewMonth(t.Year(), t.Month())
+	year, _ := strconv.Atoi(s[:4])
+	month, _ := strconv.Atoi(s[5:])
+	switch {
+	case month < 1 || month > 12:
+		return Month{}, Errorf(EBADINPUT, "month %q: the month number %s is out of range (01 to 12)", s, s[5:])
+	case year < 1:
+		return Month{}, Errorf(EBADINPUT, "month %q: the year %s is out of range (0001 to 9999)", s, s[:4])
+	}
+	return NewMonth(year, time.Month(month))
+}
+
+// digits reports whether s is ASCII digits only.
+func digits(s string) bool {
+	for _, r := range []byte(s) {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // MonthOf returns the month that holds t in the event time zone loc.

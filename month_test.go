@@ -21,6 +21,23 @@ func TestParseMonth(t *testing.T) {
 	}
 }
 
+// A refused month says what is wrong with it: close-month 2026-13 is of the
+// form YYYY-MM, its month number is not.
+func TestParseMonth_SaysWhatIsWrong(t *testing.T) {
+	for bad, want := range map[string]string{
+		"2026-13": `month "2026-13": the month number 13 is out of range (01 to 12)`,
+		"2026-00": `month "2026-00": the month number 00 is out of range (01 to 12)`,
+		"0000-05": `month "0000-05": the year 0000 is out of range (0001 to 9999)`,
+		"2026-1":  `month "2026-1" is not of the form YYYY-MM`,
+		"2026/01": `month "2026/01" is not of the form YYYY-MM`,
+		"+026-01": `month "+026-01" is not of the form YYYY-MM`,
+	} {
+		if _, err := leaderboard.ParseMonth(bad); leaderboard.ErrorMessage(err) != want {
+			t.Errorf("ParseMonth(%q): %q, want %q", bad, leaderboard.ErrorMessage(err), want)
+		}
+	}
+}
+
 func TestMonth_BoundsFollowTimeZone(t *testing.T) {
 	tokyo, err := time.LoadLocation("Asia/Tokyo")
 	if err != nil {
