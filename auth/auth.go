@@ -33,8 +33,10 @@ type Config struct {
 	// its aud; empty skips the check.
 	Issuer   string
 	Audience string
-	// MaxTokenLifetime is the longest a player token may be valid from its
-	// iat to its exp; a token without iat is refused. Zero means
+	// MaxTokenLifetime is the longest a player token may still be valid when
+	// it arrives: its exp must lie at most this far from now (plus the clock
+	// leeway). iat is optional, as identity services often leave it out, so
+	// the bound is on exp - now, not exp - iat. Zero means
 	// DefaultMaxTokenLifetime: a leaked token must not work for months.
 	MaxTokenLifetime time.Duration
 }
@@ -164,25 +166,46 @@ func (a *Authenticator) authenticate(header string) (leaderboard.Principal, erro
 	return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the bearer token is not valid")
 }
 
+// player checks a player token: HS256 with the secret, exp present and at
+// most maxLifetime away, iat (when present) and nbf not in the future, iss and
+// aud when configured, no crit header, and a sub that is a valid player id.
 func (a *Authenticator) player(token string) (leaderboard.Principal, error) {
-	claims := &jwt.RegisteredClaims{}
-	_, err := a.parser.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return a.secret, nil })
+	// MapClaims, not RegisteredClaims: RegisteredClaims decodes a time sent as
+	// a JSON string ("exp":"1790000000") as if it were the number, while
+	// MapClaims refuses exp, nbf and iat that are not JSON numbers.
+	claims := jwt.MapClaims{}
+	parsed, err := a.parser.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return a.secret, nil })
+	refuse := func(format string, args ...any) (leaderboard.Principal, error) {
+		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, format, args...)
+	}
 	switch {
 	case errors.Is(err, jwt.ErrTokenExpired):
-		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the player token has expired")
+		return refuse("the player token has expired")
 	case errors.Is(err, jwt.ErrTokenInvalidIssuer) || errors.Is(err, jwt.ErrTokenInvalidAudience):
-		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the player token was issued by or for someone else")
+		return refuse("the player token was issued by or for someone else")
+	case errors.Is(err, jwt.ErrTokenUsedBeforeIssued):
+		return refuse("the player token's iat lies in the future")
+	case errors.Is(err, jwt.ErrInvalidType):
+		return refuse("the player token has a claim of the wrong type (exp, nbf and iat must be JSON numbers, iss a string)")
 	case err != nil:
-		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the bearer token is not valid")
-	case claims.IssuedAt == nil:
-		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the player token has no iat")
-	case claims.ExpiresAt.Sub(claims.IssuedAt.Time) > a.maxLifetime:
-		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED,
-			"the player token is valid for longer than %s", a.maxLifetime)
-	case leaderboard.CheckPlayerID(claims.Subject) != nil:
-		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the player token has no valid sub")
+		return refuse("the bearer token is not valid")
 	}
-	return leaderboard.Principal{Role: leaderboard.RolePlayer, PlayerID: claims.Subject}, nil
+	// RFC 7515, 4.1.11: a recipient must refuse a token whose crit header
+	// names an extension it does not understand, and this one understands
+	// none. The jwt package does not look at crit.
+	if _, ok := parsed.Header["crit"]; ok {
+		return refuse("the player token has a crit header, and no extension is supported")
+	}
+	// Present and a number: the parser required and validated it.
+	exp, _ := claims.GetExpirationTime()
+	if time.Until(exp.Time) > a.maxLifetime+clockLeeway {
+		return refuse("the player token is valid for longer than %s from now", a.maxLifetime)
+	}
+	sub, err := claims.GetSubject()
+	if err != nil || leaderboard.CheckPlayerID(sub) != nil {
+		return refuse("the player token has no valid sub")
+	}
+	return leaderboard.Principal{Role: leaderboard.RolePlayer, PlayerID: sub}, nil
 }
 
 // matchesAny reports whether token is one of tokens, comparing each in

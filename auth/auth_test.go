@@ -3,8 +3,10 @@ package auth_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -168,10 +170,13 @@ func TestNew_PlayerTokenIssuerAudienceAndLifetime(t *testing.T) {
 		"other audience":            {strict, with(func(c *jwt.RegisteredClaims) { c.Audience = jwt.ClaimStrings{"chat"} }), false},
 		"no audience":               {strict, with(func(c *jwt.RegisteredClaims) { c.Audience = nil }), false},
 		"audience among several":    {strict, with(func(c *jwt.RegisteredClaims) { c.Audience = jwt.ClaimStrings{"chat", "leaderboard"} }), true},
-		"no iat":                    {strict, with(func(c *jwt.RegisteredClaims) { c.IssuedAt = nil }), false},
+		"no iat":                    {strict, with(func(c *jwt.RegisteredClaims) { c.IssuedAt = nil }), true},
 		"iat in the future":         {strict, with(func(c *jwt.RegisteredClaims) { c.IssuedAt = jwt.NewNumericDate(now.Add(time.Minute)) }), false},
-		"lifetime over the limit":   {strict, token(claims(time.Hour + time.Second)), false},
-		"default limit is 24h":      {auth.Config{JWTSecret: secret}, token(claims(24*time.Hour + time.Second)), false},
+		"iat within the leeway":     {strict, with(func(c *jwt.RegisteredClaims) { c.IssuedAt = jwt.NewNumericDate(now.Add(2 * time.Second)) }), true},
+		"exp - now over the limit":  {strict, token(claims(time.Hour + time.Minute)), false},
+		"no iat, exp too far":       {strict, with(func(c *jwt.RegisteredClaims) { c.IssuedAt, c.ExpiresAt = nil, jwt.NewNumericDate(now.Add(2*time.Hour)) }), false},
+		"old iat, exp near":         {strict, with(func(c *jwt.RegisteredClaims) { c.IssuedAt = jwt.NewNumericDate(now.Add(-30 * 24 * time.Hour)) }), true},
+		"default limit is 24h":      {auth.Config{JWTSecret: secret}, token(claims(24*time.Hour + time.Minute)), false},
 		"within the default limit":  {auth.Config{JWTSecret: secret}, token(claims(24 * time.Hour)), true},
 		"iss and aud not checked":   {auth.Config{JWTSecret: secret}, with(func(c *jwt.RegisteredClaims) { c.Issuer, c.Audience = "x", nil }), true},
 	} {
@@ -180,6 +185,51 @@ func TestNew_PlayerTokenIssuerAudienceAndLifetime(t *testing.T) {
 			t.Errorf("%s: %s, %v; want PLAYER", label, role, err)
 		}
 		if !c.want && leaderboard.ErrorCode(err) != leaderboard.EUNAUTHENTICATED {
+			t.Errorf("%s: %s, %v; want UNAUTHENTICATED", label, role, err)
+		}
+	}
+}
+
+// A player token's times must be JSON numbers and its header must have no
+// crit: golang-jwt's RegisteredClaims would read "exp":"<digits>" as a
+// number, and it ignores crit.
+func TestNew_PlayerTokenRefusesStringTimesAndCrit(t *testing.T) {
+	exp := time.Now().Add(time.Hour).Unix()
+	iat := time.Now().Unix()
+	signMap := func(claims jwt.MapClaims, header map[string]any) string {
+		t.Helper()
+		tok := jwt.NewWithClaims(jwt.SigningMethodHS256, claims)
+		maps.Copy(tok.Header, header)
+		s, err := tok.SignedString(secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cfg := auth.Config{JWTSecret: secret}
+	if role, err := roleOf(t, cfg, signMap(jwt.MapClaims{"sub": "alice", "exp": exp}, nil)); err != nil || role != leaderboard.RolePlayer {
+		t.Fatalf("sub and exp only: %s, %v; want PLAYER", role, err)
+	}
+	if role, err := roleOf(t, cfg, signMap(jwt.MapClaims{"sub": "alice", "exp": float64(exp) + 0.5, "iat": iat}, nil)); err != nil || role != leaderboard.RolePlayer {
+		t.Fatalf("fractional exp: %s, %v; want PLAYER", role, err)
+	}
+	for label, tok := range map[string]string{
+		"string exp":       signMap(jwt.MapClaims{"sub": "alice", "exp": strconv.FormatInt(exp, 10)}, nil),
+		"string iat":       signMap(jwt.MapClaims{"sub": "alice", "exp": exp, "iat": strconv.FormatInt(iat, 10)}, nil),
+		"string nbf":       signMap(jwt.MapClaims{"sub": "alice", "exp": exp, "nbf": strconv.FormatInt(iat, 10)}, nil),
+		"null exp":         signMap(jwt.MapClaims{"sub": "alice", "exp": nil}, nil),
+		"number sub":       signMap(jwt.MapClaims{"sub": 42, "exp": exp}, nil),
+		"crit":             signMap(jwt.MapClaims{"sub": "alice", "exp": exp}, map[string]any{"crit": []string{"exp"}}),
+		"empty crit":       signMap(jwt.MapClaims{"sub": "alice", "exp": exp}, map[string]any{"crit": []string{}}),
+		"crit with b64":    signMap(jwt.MapClaims{"sub": "alice", "exp": exp}, map[string]any{"crit": []string{"b64"}, "b64": false}),
+		"zero-width sub":   signMap(jwt.MapClaims{"sub": "ali\u200bce", "exp": exp}, nil),
+		"BOM in sub":       signMap(jwt.MapClaims{"sub": "\ufeffalice", "exp": exp}, nil),
+		"sub not in NFC":   signMap(jwt.MapClaims{"sub": "e\u0301lodie", "exp": exp}, nil),
+		"tag char in sub":  signMap(jwt.MapClaims{"sub": "alice\U000e0041", "exp": exp}, nil),
+		"soft hyphen sub":  signMap(jwt.MapClaims{"sub": "ali\u00adce", "exp": exp}, nil),
+		"emoji joiner sub": signMap(jwt.MapClaims{"sub": "\U0001f469\u200d\U0001f4bb", "exp": exp}, nil),
+	} {
+		if role, err := roleOf(t, cfg, tok); leaderboard.ErrorCode(err) != leaderboard.EUNAUTHENTICATED {
 			t.Errorf("%s: %s, %v; want UNAUTHENTICATED", label, role, err)
 		}
 	}
