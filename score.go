@@ -117,13 +117,25 @@ func CheckPlayerID(id string) *Error {
 	return checkText("playerId", id, idText, 1, MaxPlayerIDLen)
 }
 
-// ParseOccurredAt reads an event's occurredAt, an RFC 3339 time; anything else
-// is an EBADINPUT error. A resolver that takes occurredAt as a string calls it
-// per event, so that one malformed time rejects that event only.
+// ParseOccurredAt reads an event's occurredAt, an RFC 3339 time whose zone
+// offset lies within ±MaxZoneOffset; anything else is an EBADINPUT error. A
+// resolver that takes occurredAt as a string calls it per event, so that one
+// malformed time rejects that event only.
 func ParseOccurredAt(s string) (time.Time, *Error) {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return time.Time{}, Errorf(EBADINPUT, "occurredAt %q is not an RFC 3339 time", s)
 	}
+	// Go's parser takes offsets up to ±24:59 and a minute of 60. Unless the
+	// zone is Z, the offset is the last six characters, ±hh:mm.
+	_, offset := t.Zone()
+	if offset < -MaxZoneOffset || offset > MaxZoneOffset || (s[len(s)-1] != 'Z' && s[len(s)-2:] > "59") {
+		return time.Time{}, Errorf(EBADINPUT, "occurredAt %q has a zone offset outside -18:00..+18:00 (or a minute past 59)", s)
+	}
 	return t, nil
 }
+
+// MaxZoneOffset is the widest zone offset an occurredAt may carry, in
+// seconds: 18 hours, which holds every zone in use (-12:00..+14:00) and is
+// the range ISO 8601 libraries such as java.time accept.
+const MaxZoneOffset = 18 * 60 * 60

@@ -106,3 +106,29 @@ func TestValidate_RefusesControlAndBidiCharacters(t *testing.T) {
 		}
 	}
 }
+
+// A zone offset beyond ±18:00, or with a minute of 60, is not a time any
+// clock shows: Go's parser takes both, ParseOccurredAt does not.
+func TestParseOccurredAt_HoldsZoneOffsetsWithin18Hours(t *testing.T) {
+	for s, want := range map[string]time.Time{
+		"2026-11-20T10:00:00+18:00":      time.Date(2026, 11, 19, 16, 0, 0, 0, time.UTC),
+		"2026-11-20T10:00:00-18:00":      time.Date(2026, 11, 21, 4, 0, 0, 0, time.UTC),
+		"2026-11-20T10:00:00.5+14:00":    time.Date(2026, 11, 19, 20, 0, 0, 5e8, time.UTC),
+		"2026-11-20T10:00:00-00:00":      time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC),
+		"2026-11-20T10:00:00+05:59":      time.Date(2026, 11, 20, 4, 1, 0, 0, time.UTC),
+		"2026-11-20T10:00:59.999999999Z": time.Date(2026, 11, 20, 10, 0, 59, 999999999, time.UTC),
+	} {
+		if got, err := leaderboard.ParseOccurredAt(s); err != nil || !got.Equal(want) {
+			t.Errorf("ParseOccurredAt(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{
+		"2026-11-20T10:00:00+24:00", "2026-11-20T10:00:00-24:00", "2026-11-20T10:00:00+18:01",
+		"2026-11-20T10:00:00-18:01", "2026-11-20T10:00:00+24:59", "2026-11-20T10:00:00+05:60",
+		"2026-11-20T10:00:00.5+19:00",
+	} {
+		if _, err := leaderboard.ParseOccurredAt(s); err == nil || err.Code != leaderboard.EBADINPUT {
+			t.Errorf("ParseOccurredAt(%q): error %v, want BAD_USER_INPUT", s, err)
+		}
+	}
+}

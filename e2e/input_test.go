@@ -220,7 +220,12 @@ func TestInput_BadVariablesAreBadUserInputNot500(t *testing.T) {
 	}
 	for _, vars := range []map[string]any{
 		with("mode", "DOUBLE"),
+		with("mode", "add"), // enums are exact: the validation of variables ignores case
+		with("mode", "Set"),
 		with("value", 1.5),
+		with("value", "10"), // Ints are JSON numbers, not strings of digits
+		with("value", 1<<31),
+		with("value", -1<<31-1),
 		with("mode", nil),
 		with("playerId", nil),
 		{"events": "not a list"},
@@ -242,16 +247,45 @@ func TestInput_BadOccurredAtRejectsThatEventOnly(t *testing.T) {
 		map[string]any{"eventId": "1", "playerId": "ann", "mode": "SET", "value": 1, "occurredAt": "yesterday"},
 		map[string]any{"eventId": "2", "playerId": "bob", "mode": "SET", "value": 2, "occurredAt": "2026-11-05 10:00:00"},
 		map[string]any{"eventId": "3", "playerId": "cid", "mode": "SET", "value": 3, "occurredAt": 1234},
-		map[string]any{"eventId": "4", "playerId": "dan", "mode": "SET", "value": 4, "occurredAt": cur.at(1)},
+		// The instant of event 5, but at an offset no zone has: RFC 3339's
+		// offsets are hours and minutes, held to ±18:00 here.
+		map[string]any{"eventId": "4", "playerId": "eve", "mode": "SET", "value": 4,
+			"occurredAt": cur.at(1).In(time.FixedZone("", 24*60*60)).Format(time.RFC3339)},
+		map[string]any{"eventId": "5", "playerId": "dan", "mode": "SET", "value": 5,
+			"occurredAt": cur.at(1).In(time.FixedZone("", 18*60*60)).Format(time.RFC3339)},
 	}
 	var data struct {
 		SubmitScores []scoreResult `json:"submitScores"`
 	}
 	s.mustDo(t, serverToken, submitMutation, map[string]any{"events": events}, &data)
-	for _, r := range data.SubmitScores[:3] {
+	for _, r := range data.SubmitScores[:4] {
 		checkRejected(t, r, "BAD_USER_INPUT", "occurredAt")
 	}
-	checkResult(t, data.SubmitScores[3], "APPLIED", 4, 1)
+	checkResult(t, data.SubmitScores[4], "APPLIED", 5, 1)
+}
+
+// A top-level Int variable sent as a string, or beyond 32 bits, fails the
+// call as the same value inside an event does.
+func TestInput_IntVariablesAreNumbersWithin32Bits(t *testing.T) {
+	s := startServer(t)
+	cur := currentMonth(t)
+	s.submit(t, ev("1", "ann", "SET", 100, cur.at(1)))
+	for _, c := range []struct {
+		query string
+		vars  map[string]any
+	}{
+		{`query($n: Int) { months(first: $n) { month } }`, map[string]any{"n": "3"}},
+		{`query($m: Month!, $n: Int) { leaderboard(month: $m, first: $n) { total } }`, map[string]any{"m": cur.month, "n": "5"}},
+		{`query($m: Month!, $n: Int) { leaderboard(month: $m, first: $n) { total } }`, map[string]any{"m": cur.month, "n": 1<<32 + 5}},
+		{`query($m: Month!, $a: Int) { standing(month: $m, playerId: "ann") { neighbours(above: $a) { rank } } }`,
+			map[string]any{"m": cur.month, "a": "2"}},
+		{`query($m: Month!, $a: Int) { standing(month: $m, playerId: "ann") { neighbours(above: $a) { rank } } }`,
+			map[string]any{"m": cur.month, "a": 1<<32 + 2}},
+	} {
+		if r := s.expectError(t, "", c.query, c.vars, "BAD_USER_INPUT"); !r.dataIsNull() {
+			t.Errorf("vars %v: data %s, want null", c.vars, r.Data)
+		}
+	}
 }
 
 func TestInput_MalformedRequestsGetACodeNot500(t *testing.T) {

@@ -5531,13 +5531,13 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
-	res, err := graphql.UnmarshalInt(v)
+	res, err := scalar.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalInt(v)
+	res := scalar.MarshalInt(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -5703,14 +5703,13 @@ func (ec *executionContext) unmarshalNScoreEvent2ᚕgithubᚗcomᚋgamebackend�
 }
 
 func (ec *executionContext) unmarshalNScoreMode2githubᚗcomᚋgamebackendᚋleaderboardᚐScoreMode(ctx context.Context, v any) (leaderboard.ScoreMode, error) {
-	tmp, err := graphql.UnmarshalString(v)
-	res := leaderboard.ScoreMode(tmp)
+	res, err := scalar.UnmarshalScoreMode(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNScoreMode2githubᚗcomᚋgamebackendᚋleaderboardᚐScoreMode(ctx context.Context, sel ast.SelectionSet, v leaderboard.ScoreMode) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalString(string(v))
+	res := scalar.MarshalScoreMode(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -5979,7 +5978,7 @@ func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*i
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalInt(v)
+	res, err := scalar.UnmarshalInt(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -5989,7 +5988,7 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalInt(*v)
+	res := scalar.MarshalInt(*v)
 	return res
 }
 

@@ -95,7 +95,7 @@ func neighbourArgs(f *ast.Field, vars map[string]any) (above, below int, ok bool
 	count := func(name string) (int, bool) {
 		var n *int
 		if v := args[name]; v != nil {
-			i, err := graphql.UnmarshalInt(v)
+			i, err := scalar.UnmarshalInt(v)
 			if err != nil {
 				return 0, false
 			}

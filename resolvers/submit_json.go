@@ -89,11 +89,9 @@ func scoreEventArg(fields map[string]any) (leaderboard.ScoreEvent, bool) {
 				e.PlayerName = &name
 			}
 		case "mode":
-			var mode string
-			mode, err = graphql.UnmarshalString(v)
-			e.Mode = leaderboard.ScoreMode(mode)
+			e.Mode, err = scalar.UnmarshalScoreMode(v)
 		case "value":
-			e.Value, err = graphql.UnmarshalInt(v)
+			e.Value, err = scalar.UnmarshalInt(v)
 		case "occurredAt":
 			if v != nil {
 				var t time.Time

@@ -111,6 +111,14 @@ func TestWriteSubmitsDirectly_AnswersAsGqlgen(t *testing.T) {
 			map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": "3"}}}, token, echoStore{}},
 		{"value as a fraction", submit, map[string]any{"events": []any{
 			map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": 2.5}}}, token, echoStore{}},
+		{"value past 32 bits", submit, map[string]any{"events": []any{
+			map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": int64(1) << 31}}}, token, echoStore{}},
+		{"value at the top of 32 bits", submit, map[string]any{"events": []any{
+			map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": 1<<31 - 1}}}, token, echoStore{}},
+		{"mode in lower case", submit, map[string]any{"events": []any{
+			map[string]any{"eventId": "e", "playerId": "p", "mode": "add", "value": 1}}}, token, echoStore{}},
+		{"zone offset past 18 hours", submit, map[string]any{"events": []any{
+			map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": 1, "occurredAt": "2026-11-03T04:05:06+24:00"}}}, token, echoStore{}},
 		{"bad mode", submit, map[string]any{"events": []any{map[string]any{"eventId": "e", "playerId": "p", "mode": "MAX", "value": 1}}},
 			token, echoStore{}},
 		{"missing field", submit, map[string]any{"events": []any{map[string]any{"eventId": "e", "mode": "ADD", "value": 1}}},
@@ -160,6 +168,8 @@ func TestScoreEventsArg_ReadsWhatGqlgenValidated(t *testing.T) {
 	}{
 		{[]any{map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": int64(3)}}, true},
 		{[]any{map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": "three"}}, false},
+		{[]any{map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": "3"}}, false},
+		{[]any{map[string]any{"eventId": "e", "playerId": "p", "mode": "add", "value": 3}}, false},
 		{[]any{map[string]any{"eventId": "e", "playerId": "p", "mode": "ADD", "value": 1, "extra": 1}}, false},
 		{[]any{"not an object"}, false},
 		{map[string]any{"eventId": "e"}, false},

@@ -1,9 +1,12 @@
 // Package scalar marshals the API's custom GraphQL scalars, Month and Time,
-// to and from the domain's types. Bad input becomes a BAD_USER_INPUT error.
+// the built-in Int and the ScoreMode enum to and from the domain's types. Bad
+// input becomes a BAD_USER_INPUT error.
 package scalar
 
 import (
+	"encoding/json"
 	"io"
+	"math"
 	"strconv"
 	"time"
 
@@ -46,4 +49,57 @@ func UnmarshalTime(v any) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	return t, nil
+}
+
+// MarshalInt writes n as a JSON number.
+func MarshalInt(n int) graphql.Marshaler {
+	return graphql.MarshalInt(n)
+}
+
+// UnmarshalInt reads an Int as the GraphQL spec has it: a whole number
+// written as one (a JSON number, or a literal in the query) within 32 bits.
+// gqlgen's own reads strings of digits too, and the variables' validation
+// lets them through, so `"value": "10"` would count as 10; a string, a
+// fraction, an exponent or a number beyond 32 bits is an EBADINPUT error.
+func UnmarshalInt(v any) (int, error) {
+	var n int64
+	switch v := v.(type) {
+	case int:
+		n = int64(v)
+	case int32:
+		n = int64(v)
+	case int64:
+		n = v
+	case json.Number:
+		var err error
+		if n, err = strconv.ParseInt(string(v), 10, 64); err != nil {
+			return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "Int must be a whole number, got %s", v)
+		}
+	case string:
+		return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "Int must be a number, not the string %q", v)
+	default:
+		return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "Int must be a whole number, got %v", v)
+	}
+	if n < math.MinInt32 || n > math.MaxInt32 {
+		return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "Int %d is outside the 32-bit range %d..%d", n, math.MinInt32, math.MaxInt32)
+	}
+	return int(n), nil
+}
+
+// MarshalScoreMode writes m as its enum value.
+func MarshalScoreMode(m leaderboard.ScoreMode) graphql.Marshaler {
+	return graphql.MarshalString(string(m))
+}
+
+// UnmarshalScoreMode reads a ScoreMode spelled exactly as the schema has
+// it. The variables' validation compares enum values ignoring case, so
+// without this "add" would reach the resolver and reject its event, where a
+// bad enum must fail the call: anything else is an EBADINPUT error.
+func UnmarshalScoreMode(v any) (leaderboard.ScoreMode, error) {
+	s, _ := v.(string)
+	switch m := leaderboard.ScoreMode(s); m {
+	case leaderboard.ModeAdd, leaderboard.ModeSet, leaderboard.ModeBest:
+		return m, nil
+	}
+	return "", leaderboard.Errorf(leaderboard.EBADINPUT, "%v is not a valid ScoreMode: ADD, SET or BEST", v)
 }
