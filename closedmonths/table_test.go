@@ -3,6 +3,7 @@ package closedmonths
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,5 +84,80 @@ func TestBuild_WithoutNames(t *testing.T) {
 	s := f.table.standing("a", 1, 1)
 	if s == nil || s.Rank != 2 || s.Player.Name != nil || len(s.Above) != 1 || s.Above[0].Player.ID != "b" || s.Above[0].Player.Name != nil {
 		t.Fatalf("standing of a: %+v", s)
+	}
+}
+
+// Every standing of a small table, for every rank and every count of
+// neighbours above and below from 0 to 12 (past both ends of the table), is
+// the plain slice of the rows around the player: no neighbour dropped at an
+// end, none added, each with its own score, time and name.
+func TestTable_StandingIsTheSliceAroundThePlayer(t *testing.T) {
+	const players = 15
+	m, _ := leaderboard.NewMonth(2026, time.November)
+	start := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	rows := make([]leaderboard.RankEntry, players)
+	for i := range rows {
+		rows[i] = leaderboard.RankEntry{Rank: i + 1, Score: 10000 - i/2*10, // pairs of equal scores
+			ReachedAt: start.Add(time.Duration(i)*time.Hour + time.Duration(i)*time.Microsecond),
+			Player:    leaderboard.Player{ID: fmt.Sprintf("p%02d", i+1)}}
+		if i%3 != 1 {
+			rows[i].Player.Name = new("Name " + rows[i].Player.ID)
+		}
+	}
+	f, err := Build(m, players, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
+		for _, r := range rows {
+			if err := entry(leaderboard.RankEntry{Rank: r.Rank, Score: r.Score, ReachedAt: r.ReachedAt, Player: leaderboard.Player{ID: r.Player.ID}}); err != nil {
+				return err
+			}
+		}
+		for _, r := range rows {
+			if r.Player.Name != nil {
+				if err := name(r.Player.ID, *r.Player.Name); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := func(entries []leaderboard.RankEntry) string {
+		var b strings.Builder
+		for _, e := range entries {
+			name := "<none>"
+			if e.Player.Name != nil {
+				name = *e.Player.Name
+			}
+			fmt.Fprintf(&b, "[%d %d %s %s %q] ", e.Rank, e.Score, e.ReachedAt.Format(time.RFC3339Nano), e.Player.ID, name)
+		}
+		return b.String()
+	}
+	for rank := 1; rank <= players; rank++ {
+		i := rank - 1
+		for above := 0; above <= 12; above++ {
+			for below := 0; below <= 12; below++ {
+				s := f.table.standing(rows[i].Player.ID, above, below)
+				if s == nil {
+					t.Fatalf("rank %d: no standing", rank)
+				}
+				wantAbove, wantBelow := rows[max(0, i-above):i], rows[i+1:min(players, i+1+below)]
+				if got, want := describe([]leaderboard.RankEntry{s.RankEntry}), describe(rows[i:i+1]); got != want {
+					t.Fatalf("rank %d: the player is %s, want %s", rank, got, want)
+				}
+				if got, want := describe(s.Above), describe(wantAbove); got != want || len(s.Above) != len(wantAbove) {
+					t.Fatalf("rank %d, %d above: %s, want %s", rank, above, got, want)
+				}
+				if got, want := describe(s.Below), describe(wantBelow); got != want || len(s.Below) != len(wantBelow) {
+					t.Fatalf("rank %d, %d below: %s, want %s", rank, below, got, want)
+				}
+				if s.Month != m || s.Total != players || !s.Final {
+					t.Fatalf("rank %d: month %s, total %d, final %t; want %s, %d, true", rank, s.Month, s.Total, s.Final, m, players)
+				}
+			}
+		}
+	}
+	if s := f.table.standing("p16", 12, 12); s != nil {
+		t.Errorf("a player without a rank has a standing: %+v", s)
 	}
 }
