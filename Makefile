@@ -7,7 +7,9 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 
 .PHONY: run build test test-deps test-image bench fuzz lint generate clean
 
-## run: serve on :8080 with a demo month; without DATABASE_URL on a project-local PostgreSQL
+## run: serve on :8080 (LISTEN_ADDR=:9090 make run for another port) with two demo months;
+##      without DATABASE_URL on a local PostgreSQL of its own, whose data LEADERBOARD_DATA_DIR
+##      places (default /var/lib/leaderboard for root, ~/.local/share/leaderboard otherwise)
 run: build
 	LEADERBOARD_DEMO_PLAYERS=$${LEADERBOARD_DEMO_PLAYERS-10000} \
 	LEADERBOARD_ADMIN_TOKEN=$${LEADERBOARD_ADMIN_TOKEN-dev-admin-token} \

@@ -46,7 +46,7 @@ type Config struct {
 	GraphiQL       bool          // LEADERBOARD_GRAPHIQL
 	DemoPlayers    int           // LEADERBOARD_DEMO_PLAYERS
 	// SnapshotPlayers bounds the players of closed months held in memory
-	// (about 60 bytes each); 0 serves closed months from the database only.
+	// (about 64 bytes each); 0 serves closed months from the database only.
 	SnapshotPlayers int // LEADERBOARD_SNAPSHOT_PLAYERS
 
 	// CloseGrace is how long after its calendar end a month still takes
@@ -124,7 +124,7 @@ func ConfigFromEnv() (Config, error) {
 		Introspection:   env.bool("LEADERBOARD_INTROSPECTION", false),
 		GraphiQL:        env.bool("LEADERBOARD_GRAPHIQL", false),
 		DemoPlayers:     env.int("LEADERBOARD_DEMO_PLAYERS", 0),
-		// Ten million players take about 640 MiB.
+		// Ten million demo players take about 620 MiB.
 		SnapshotPlayers:   env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
 		CloseGrace:        env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
 		AutoClose:         env.bool("LEADERBOARD_AUTO_CLOSE", true),
@@ -311,9 +311,9 @@ func (c *Config) bindServe(flags *pflag.FlagSet) {
 	flags.BoolVar(&c.Introspection, "introspection", c.Introspection,
 		"let clients read the GraphQL schema (env LEADERBOARD_INTROSPECTION=true)")
 	flags.IntVar(&c.DemoPlayers, "demo-players", c.DemoPlayers,
-		"when the current month has no scores yet, seed it with this many demo players (env LEADERBOARD_DEMO_PLAYERS)")
+		"seed the current month and the month before, each when it has no scores yet, with this many demo players (env LEADERBOARD_DEMO_PLAYERS)")
 	flags.IntVar(&c.SnapshotPlayers, "snapshot-players", c.SnapshotPlayers,
-		"most players of closed months held in memory, about 60 bytes each; 0 reads them from the database (env LEADERBOARD_SNAPSHOT_PLAYERS)")
+		"most players of closed months held in memory, about 64 bytes each; 0 reads them from the database (env LEADERBOARD_SNAPSHOT_PLAYERS)")
 	flags.BoolVar(&c.GraphiQL, "graphiql", c.GraphiQL,
 		"serve the GraphiQL explorer at /graphiql, with introspection (env LEADERBOARD_GRAPHIQL=true)")
 }
