@@ -77,6 +77,10 @@ type Config struct {
 	// that of each player.
 	ServerRateLimit float64 // LEADERBOARD_SERVER_RATE_LIMIT
 	PlayerRateLimit float64 // LEADERBOARD_PLAYER_RATE_LIMIT
+	// AuthFailureRateLimit is the refused tokens a second of each client
+	// address (burst twice that); past it the address's requests with a
+	// token answer 429 until it has waited. 0 turns it off.
+	AuthFailureRateLimit float64 // LEADERBOARD_AUTH_FAILURE_RATE_LIMIT
 	// TrustedProxies are CIDRs whose X-Forwarded-For names the client.
 	TrustedProxies string // LEADERBOARD_TRUSTED_PROXIES, comma-separated
 
@@ -150,6 +154,9 @@ func ConfigFromEnv() (Config, error) {
 		LockTimeout:       env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
 		SubmitWriters:     env.int("LEADERBOARD_SUBMIT_WRITERS", 2),
 		SubmitMergeEvents: env.int("LEADERBOARD_SUBMIT_MERGE_EVENTS", 1000),
+		// A few refused tokens a second: a person mistyping is never held up,
+		// a program guessing is.
+		AuthFailureRateLimit: env.float("LEADERBOARD_AUTH_FAILURE_RATE_LIMIT", 2),
 	}
 	return c, errors.Join(env.errs...)
 }
@@ -210,7 +217,8 @@ func envParse[T any](r *envReader, name string, def T, parse func(string) (T, er
 // rateLimits returns the server's rate limits, or an error naming a bad
 // trusted proxy.
 func (c *Config) rateLimits() (server.RateLimits, error) {
-	limits := server.RateLimits{Public: c.RateLimit, GameServer: c.ServerRateLimit, Player: c.PlayerRateLimit}
+	limits := server.RateLimits{Public: c.RateLimit, GameServer: c.ServerRateLimit, Player: c.PlayerRateLimit,
+		AuthFailures: c.AuthFailureRateLimit}
 	for _, cidr := range strings.Split(c.TrustedProxies, ",") {
 		if cidr = strings.TrimSpace(cidr); cidr == "" {
 			continue

@@ -150,17 +150,14 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 }
 
 func (a *Authenticator) authenticate(header string) (leaderboard.Principal, error) {
-	scheme, token, ok := strings.Cut(header, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED,
-			"the Authorization header must be \"Bearer <token>\"")
+	token, err := BearerToken(header)
+	if err != nil {
+		return leaderboard.Principal{}, err
 	}
-	switch {
-	case matchesAny(token, a.adminTokens):
-		return leaderboard.Principal{Role: leaderboard.RoleAdmin}, nil
-	case matchesAny(token, a.serverTokens):
-		return leaderboard.Principal{Role: leaderboard.RoleGameServer}, nil
-	case len(a.secret) > 0:
+	if role, ok := a.StaticRole(token); ok {
+		return leaderboard.Principal{Role: role}, nil
+	}
+	if len(a.secret) > 0 {
 		return a.player(token)
 	}
 	return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "the bearer token is not valid")

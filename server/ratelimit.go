@@ -8,103 +8,175 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/ratelimit"
 )
 
 // RateLimits are the request budgets per client. A rate of 0 turns that
 // limit off.
 type RateLimits struct {
-	// Public is the requests a second of each client address without a
-	// role token, with a burst of twice that (LEADERBOARD_RATE_LIMIT).
+	// Public is the requests a second of each client address, with a burst
+	// of twice that (LEADERBOARD_RATE_LIMIT): every request but those with
+	// a static token, players' included, since it is taken before a player
+	// token is checked.
 	Public float64
 	// GameServer is the requests a second of each game-server token
 	// (LEADERBOARD_SERVER_RATE_LIMIT); Player that of each player.
 	GameServer float64
 	Player     float64
+	// AuthFailures is the refused tokens a second of each client address,
+	// with a burst of twice that (LEADERBOARD_AUTH_FAILURE_RATE_LIMIT).
+	// Past it every request of that address with an Authorization header
+	// answers 429 before its token is looked at, so that tokens cannot be
+	// guessed.
+	AuthFailures float64
 	// TrustedProxies are the addresses whose X-Forwarded-For is believed;
 	// from anyone else the connection's address is the client's.
 	TrustedProxies []netip.Prefix
 }
 
-// rateLimiter refuses requests over their client's budget with 429.
+// rateLimiter authenticates requests and refuses those over their client's
+// budget with 429, each before any costly work is done for it.
 type rateLimiter struct {
-	public, gameServer, player *ratelimit.Limiter
-	trusted                    []netip.Prefix
-	refused                    *prometheus.CounterVec
+	public, gameServer, player, authFailures *ratelimit.Limiter
+	authn                                    *auth.Authenticator
+	trusted                                  []netip.Prefix
+	refused                                  *prometheus.CounterVec
 }
 
-func newRateLimiter(cfg RateLimits, registry prometheus.Registerer) *rateLimiter {
+func newRateLimiter(cfg RateLimits, authn *auth.Authenticator, registry prometheus.Registerer) *rateLimiter {
 	refused := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "leaderboard_rate_limited_total",
-		Help: "Requests refused with 429 for being over their client's rate limit, by kind of client.",
+		Help: "Requests refused with 429 for being over their client's rate limit, by kind of client (public: an address; failed_auth: an address over its refused tokens).",
 	}, []string{"client"})
 	registry.MustRegister(refused)
 	return &rateLimiter{
-		public:     ratelimit.New(cfg.Public, int(2*cfg.Public)),
-		gameServer: ratelimit.New(cfg.GameServer, int(2*cfg.GameServer)),
-		player:     ratelimit.New(cfg.Player, int(2*cfg.Player)),
-		trusted:    cfg.TrustedProxies,
-		refused:    refused,
+		public:       ratelimit.New(cfg.Public, int(2*cfg.Public)),
+		gameServer:   ratelimit.New(cfg.GameServer, int(2*cfg.GameServer)),
+		player:       ratelimit.New(cfg.Player, int(2*cfg.Player)),
+		authFailures: ratelimit.New(cfg.AuthFailures, int(2*cfg.AuthFailures)),
+		authn:        authn,
+		trusted:      cfg.TrustedProxies,
+		refused:      refused,
 	}
 }
 
-// middleware runs after authentication: the caller's role picks the bucket.
-// Admins are not limited.
+// middleware authenticates the request (the caller's Principal goes into
+// its context, see auth.Authenticator.Middleware) within the caller's
+// budgets, cheapest first:
+//
+//  1. an address over its refused tokens gets 429 for any token;
+//  2. a static token (compared, not parsed) takes from its role's budget:
+//     the game-server token's own, none for admins; anything else from its
+//     address's;
+//  3. only then is a player token checked, and it takes from its player's
+//     budget; a refused token counts against its address.
 func (l *rateLimiter) middleware(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		limiter, kind, key := l.public, "public", "addr:"+l.clientAddr(r)
-		if p, ok := leaderboard.PrincipalFromContext(r.Context()); ok {
-			switch p.Role {
-			case leaderboard.RoleAdmin:
-				next.ServeHTTP(w, r)
-				return
-			case leaderboard.RoleGameServer:
-				// Keyed by the token, so that each game server fleet sharing
-				// a token shares its budget; the token itself is not kept.
-				sum := sha256.Sum256([]byte(r.Header.Get("Authorization")))
-				limiter, kind, key = l.gameServer, "game_server", hex.EncodeToString(sum[:8])
-			case leaderboard.RolePlayer:
-				limiter, kind, key = l.player, "player", "player:"+p.PlayerID
+	authenticated := l.authn.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			p, ok := leaderboard.PrincipalFromContext(r.Context())
+			switch {
+			case !ok:
+				l.authFailures.Take(l.clientKey(r))
+			case p.Role == leaderboard.RolePlayer:
+				if !l.allow(w, l.player, "player", p.PlayerID) {
+					return
+				}
 			}
 		}
-		if ok, wait := limiter.Allow(key); !ok {
-			l.refused.WithLabelValues(kind).Inc()
-			w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(wait)))
-			writeErrorCode(w, http.StatusTooManyRequests, leaderboard.ERATELIMITED,
-				"too many requests: retry after "+w.Header().Get("Retry-After")+" s")
+		next.ServeHTTP(w, r)
+	}))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		client := l.clientKey(r)
+		header := r.Header.Get("Authorization")
+		if header != "" {
+			if ok, wait := l.authFailures.Check(client); !ok {
+				l.refuse(w, "failed_auth", wait)
+				return
+			}
+		}
+		limiter, kind, key := l.public, "public", client
+		if token, err := auth.BearerToken(header); err == nil {
+			switch role, _ := l.authn.StaticRole(token); role {
+			case leaderboard.RoleAdmin:
+				limiter = nil
+			case leaderboard.RoleGameServer:
+				// Keyed by the token, not the header, so that the
+				// scheme's spelling gives no fresh budget; a fleet of game
+				// servers sharing a token shares its budget. The token
+				// itself is not kept.
+				sum := sha256.Sum256([]byte(token))
+				limiter, kind, key = l.gameServer, "game_server", hex.EncodeToString(sum[:8])
+			}
+		}
+		if !l.allow(w, limiter, kind, key) {
 			return
 		}
-		next.ServeHTTP(w, r)
+		authenticated.ServeHTTP(w, r)
 	})
 }
 
-// clientAddr is the request's client address: the connection's, or, when
-// that is a trusted proxy, the nearest untrusted address in X-Forwarded-For.
-func (l *rateLimiter) clientAddr(r *http.Request) string {
+// allow takes a token of key's bucket in limiter, or answers 429.
+func (l *rateLimiter) allow(w http.ResponseWriter, limiter *ratelimit.Limiter, kind, key string) bool {
+	ok, wait := limiter.Allow(key)
+	if !ok {
+		l.refuse(w, kind, wait)
+	}
+	return ok
+}
+
+// refuse answers 429 RATE_LIMITED, with how long to wait.
+func (l *rateLimiter) refuse(w http.ResponseWriter, kind string, wait time.Duration) {
+	l.refused.WithLabelValues(kind).Inc()
+	retry := strconv.Itoa(ratelimit.RetryAfterSeconds(wait))
+	w.Header().Set("Retry-After", retry)
+	writeErrorCode(w, http.StatusTooManyRequests, leaderboard.ERATELIMITED, "too many requests: retry after "+retry+" s")
+}
+
+// clientKey names the request's client for the per-address budgets: its
+// IPv4 address, or the /64 of its IPv6 address, since one subscriber
+// commonly holds a whole /64 and could otherwise take a fresh budget from
+// each of its addresses.
+func (l *rateLimiter) clientKey(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
 	addr, err := netip.ParseAddr(host)
-	if err != nil || !l.isTrusted(addr) {
+	if err != nil {
 		return host
 	}
+	if addr = l.forwardedClient(addr, r).Unmap(); addr.Is6() {
+		return netip.PrefixFrom(addr, 64).Masked().String()
+	}
+	return addr.String()
+}
+
+// forwardedClient is the request's client address: peer, the connection's,
+// or, when that is a trusted proxy, the nearest untrusted address in
+// X-Forwarded-For.
+func (l *rateLimiter) forwardedClient(peer netip.Addr, r *http.Request) netip.Addr {
+	if !l.isTrusted(peer) {
+		return peer
+	}
+	addr := peer
 	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
 	for i := len(hops) - 1; i >= 0; i-- {
 		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
 		if err != nil {
-			return addr.String()
+			return addr
 		}
 		if !l.isTrusted(hop) {
-			return hop.String()
+			return hop
 		}
 		addr = hop
 	}
-	return addr.String()
+	return addr
 }
 
 func (l *rateLimiter) isTrusted(addr netip.Addr) bool {

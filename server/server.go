@@ -1,7 +1,7 @@
 // Package server is the leaderboard's HTTP front: it routes /graphql, the web
 // page at /, the health and readiness probes, /metrics and, when enabled,
 // /graphiql, and wraps every request with
-// authentication, per-request loaders, a body limit and metrics.
+// rate limits, authentication, per-request loaders, a body limit and metrics.
 package server
 
 import (
@@ -122,16 +122,16 @@ func New(cfg Config) *Server {
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
-	authn := auth.New(cfg.Auth)
 	withLoaders := loaders.Middleware(cfg.Ranks)
 
 	mux := http.NewServeMux()
+	// Every route is rate limited, and authenticated within its limits,
+	// before anything else is done for the request.
+	limiter := newRateLimiter(cfg.RateLimits, auth.New(cfg.Auth), registry)
 	route := func(pattern string, h http.Handler) {
-		mux.Handle(pattern, measure(requests, pattern, h))
+		mux.Handle(pattern, measure(requests, pattern, limiter.middleware(h)))
 	}
-	limiter := newRateLimiter(cfg.RateLimits, registry)
-	route("/graphql", onlyJSONPost(limitBody(withDeadline(cfg.RequestTimeout,
-		authn.Middleware(limiter.middleware(withLoaders(gql)))))))
+	route("/graphql", onlyJSONPost(limitBody(withDeadline(cfg.RequestTimeout, withLoaders(gql)))))
 	route("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
 	}))
@@ -148,11 +148,11 @@ func New(cfg Config) *Server {
 		}
 		fmt.Fprintln(w, "ready")
 	}))
-	route("GET /admin/months/{month}/standings.csv", authn.Middleware(exportHandler(cfg.Exporter, cfg.Logger)))
+	route("GET /admin/months/{month}/standings.csv", exportHandler(cfg.Exporter, cfg.Logger))
 	metrics := promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
 	var metricsServer *http.Server
 	if cfg.MetricsAddr == "" {
-		mux.Handle("GET /metrics", metrics)
+		mux.Handle("GET /metrics", limiter.middleware(metrics))
 	} else {
 		// Operators keep /metrics off the public listener.
 		metricsMux := http.NewServeMux()
