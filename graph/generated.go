@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	ScoreResult() ScoreResultResolver
+	Settlement() SettlementResolver
 	Standing() StandingResolver
 }
 
@@ -169,6 +170,9 @@ type ScoreResultResolver interface {
 	Error(ctx context.Context, obj *leaderboard.ScoreResult) (*string, error)
 	Code(ctx context.Context, obj *leaderboard.ScoreResult) (*string, error)
 	Month(ctx context.Context, obj *leaderboard.ScoreResult) (*leaderboard.Month, error)
+}
+type SettlementResolver interface {
+	LastError(ctx context.Context, obj *leaderboard.Settlement) (*string, error)
 }
 type StandingResolver interface {
 	Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error)
@@ -2638,7 +2642,7 @@ func (ec *executionContext) _Settlement_lastError(ctx context.Context, field gra
 			return ec.fieldContext_Settlement_lastError(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.LastError, nil
+			return ec.Resolvers.Settlement().LastError(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -2649,7 +2653,7 @@ func (ec *executionContext) _Settlement_lastError(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Settlement_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Settlement", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Settlement", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Standing_month(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
@@ -4932,23 +4936,56 @@ func (ec *executionContext) _Settlement(ctx context.Context, sel ast.SelectionSe
 		case "status":
 			out.Values[i] = ec._Settlement_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "attempts":
 			out.Values[i] = ec._Settlement_attempts(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "deliveredAt":
 			out.Values[i] = ec._Settlement_deliveredAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "lastError":
-			out.Values[i] = ec._Settlement_lastError(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Settlement_lastError(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -39,6 +39,22 @@ func (r *queryResolver) Months(ctx context.Context, first *int) ([]leaderboard.M
 	return r.MonthService.Months(ctx, n)
 }
 
+// LastError tells the admin role the whole failure (the webhook URL without
+// its credentials, the address that refused) and anyone else its kind only
+// ("HTTP 500", "connection refused", "timeout"): the inside of the studio's
+// network is not the public's to read.
+func (r *settlementResolver) LastError(ctx context.Context, obj *leaderboard.Settlement) (*string, error) {
+	if p, ok := leaderboard.PrincipalFromContext(ctx); ok && p.Role == leaderboard.RoleAdmin {
+		return obj.LastError, nil
+	}
+	return obj.FailureKind(), nil
+}
+
 func (r *Resolver) MonthInfo() graph.MonthInfoResolver { return &monthInfoResolver{r} }
 
-type monthInfoResolver struct{ *Resolver }
+func (r *Resolver) Settlement() graph.SettlementResolver { return &settlementResolver{r} }
+
+type (
+	monthInfoResolver  struct{ *Resolver }
+	settlementResolver struct{ *Resolver }
+)
