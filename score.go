@@ -61,8 +61,8 @@ func Reject(e ScoreEvent, m Month, err *Error) ScoreResult {
 }
 
 // Validate checks what can be checked of e without the database: the ids and
-// the name (length, UTF-8, no control or bidi formatting characters: see
-// text.go), the mode, the value's range for SET and BEST, and that it did not
+// the name (length, UTF-8 in NFC, no control, bidi formatting or other
+// default-ignorable characters: see text.go), the mode, the value's range for SET and BEST, and that it did not
 // occur after now. It returns an EBADINPUT error or nil.
 func (e ScoreEvent) Validate(now time.Time) *Error {
 	if err := checkText("eventId", e.EventID, idText, 1, MaxEventIDLen); err != nil {
@@ -110,9 +110,10 @@ func OutOfRange(total int) *Error {
 	return Errorf(EBADINPUT, "total %d is outside the allowed range %d..%d", total, MinScore, MaxScore)
 }
 
-// CheckPlayerID returns an EBADINPUT error unless id is valid UTF-8 of
-// 1..MaxPlayerIDLen characters with no control characters (NUL included), no
-// bidi formatting characters and no direction marks: the rules of text.go.
+// CheckPlayerID returns an EBADINPUT error unless id is valid UTF-8 in NFC of
+// 1..MaxPlayerIDLen characters with no control characters (NUL included) and
+// no default-ignorable code points (zero-width characters, direction marks,
+// bidi formatting, variation selectors, tags...): the rules of text.go.
 func CheckPlayerID(id string) *Error {
 	return checkText("playerId", id, idText, 1, MaxPlayerIDLen)
 }

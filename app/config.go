@@ -38,7 +38,7 @@ type Config struct {
 	ServerToken string // LEADERBOARD_SERVER_TOKEN
 	JWTSecret   string // LEADERBOARD_JWT_SECRET
 	// JWTIssuer and JWTAudience, when set, must be a player token's iss and
-	// aud; JWTMaxLifetime bounds exp - iat.
+	// aud; JWTMaxLifetime bounds exp - now (iat is optional).
 	JWTIssuer      string        // LEADERBOARD_JWT_ISSUER
 	JWTAudience    string        // LEADERBOARD_JWT_AUDIENCE
 	JWTMaxLifetime time.Duration // LEADERBOARD_JWT_MAX_LIFETIME
