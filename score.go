@@ -62,8 +62,9 @@ func Reject(e ScoreEvent, m Month, err *Error) ScoreResult {
 
 // Validate checks what can be checked of e without the database: the ids and
 // the name (length, UTF-8 in NFC, no control, bidi formatting or other
-// default-ignorable characters: see text.go), the mode, the value's range for SET and BEST, and that it did not
-// occur after now. It returns an EBADINPUT error or nil.
+// default-ignorable characters: see text.go), the mode, the value's range
+// for SET and BEST, and that it did not occur after now. It returns an
+// EBADINPUT error or nil.
 func (e ScoreEvent) Validate(now time.Time) *Error {
 	if err := checkText("eventId", e.EventID, idText, 1, MaxEventIDLen); err != nil {
 		return err
