@@ -152,8 +152,19 @@ func checkText(field, s string, k textKind, minLen, maxLen int) *Error {
 		return Errorf(EBADINPUT,
 			"%s must not contain control, bidi formatting or invisible (default-ignorable) characters (found %U)", field, r)
 	}
-	if !norm.NFC.IsNormalString(s) {
+	// ASCII is always in NFC, and most ids are ASCII: on them the check would
+	// more than double the cost of validating an event (465 ns against 205).
+	if !isASCII(s) && !norm.NFC.IsNormalString(s) {
 		return Errorf(EBADINPUT, "%s must be in Unicode normalization form NFC (composed characters, such as U+00E9 for é)", field)
 	}
 	return nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
