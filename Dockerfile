@@ -1,10 +1,10 @@
 # The leaderboard service: a static binary on an empty base, run as a user
-# without privileges. The build stage is a Go toolchain image: on a machine
-# without a registry scripts/docker-image/build.sh (make image) builds one from
-# the local Go and vendors the modules; elsewhere
-#   docker build --build-arg GO_IMAGE=golang:1.26 .
-# works as it is.
-ARG GO_IMAGE=localhost/leaderboard-go:1.26.8
+# without privileges. The build stage is a Go toolchain image: by default the
+# stock one, so that plain `docker build .` works wherever a registry is
+# reachable. On a machine without one, scripts/docker-image/build.sh (make
+# image) builds localhost/leaderboard-go:<version> from the local Go, vendors
+# the modules and passes both here with --build-arg GO_IMAGE=… GOFLAGS=-mod=vendor.
+ARG GO_IMAGE=golang:1.26
 
 FROM ${GO_IMAGE} AS build
 ARG GOFLAGS=-mod=mod

@@ -5,11 +5,12 @@
 #     FROM scratch out of this machine's own Go (its toolchain is statically
 #     linked) and busybox-static, when missing;
 #  2. vendor/ (go mod vendor), so that the build needs no network;
-#  3. docker build of the repository's Dockerfile, tagged
-#     leaderboard:<revision> and leaderboard:latest.
+#  3. docker build of the repository's Dockerfile with that toolchain image
+#     (--build-arg GO_IMAGE, in place of the Dockerfile's default, the stock
+#     golang image), tagged leaderboard:<revision> and leaderboard:latest.
 #
-# Where a registry is reachable, plain `docker build --build-arg
-# GO_IMAGE=golang:1.26 .` does the same without this script.
+# Where a registry is reachable, plain `docker build .` does the same without
+# this script.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
