@@ -56,12 +56,13 @@ func (db *DB) ExportStandings(ctx context.Context, m leaderboard.Month, w io.Wri
 
 // spreadsheetSafe is the SQL expression of text column col as an export
 // writes it: a spreadsheet opening the file runs a cell that begins with
-// = + - or @ (or a tab or carriage return before one) as a formula, so such a
-// cell gets a single quote in front, which makes it text (OWASP's CSV
-// injection rules). A cell that begins with a quote gets one too, so that the
-// quote is never ambiguous: taking one leading quote off, when there is one,
-// gives the stored text back, as the digest recipe of docs/api.md does.
-// COPY then quotes the cell as CSV requires.
+// = + - or @ as a formula, and some skip a leading tab or carriage return
+// first, so a cell that begins with any of these gets a single quote in
+// front, which makes it text (OWASP's CSV injection rules). A cell that
+// begins with a quote gets one too, so that the quote is never ambiguous:
+// taking one leading quote off, when there is one, gives the stored text
+// back, as the digest recipe of docs/api.md does. COPY then quotes the cell
+// as CSV requires.
 func spreadsheetSafe(col string) string {
 	return fmt.Sprintf(`CASE WHEN left(%[1]s, 1) IN ('=', '+', '-', '@', E'\t', E'\r', '''') THEN '''' || %[1]s ELSE %[1]s END`, col)
 }

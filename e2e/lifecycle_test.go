@@ -410,6 +410,9 @@ func TestLifecycle_ExportCSV(t *testing.T) {
 		t.Errorf("export with the game-server token: %d", status)
 	}
 	info := s.closeMonth(t, c.month)
+	if info.Digest == nil {
+		t.Fatalf("closed month without a digest: %+v", info)
+	}
 	status, header, body := get(adminToken)
 	if status != http.StatusOK || !strings.HasPrefix(header.Get("Content-Type"), "text/csv") {
 		t.Fatalf("export: %d %v", status, header)
@@ -434,11 +437,11 @@ func TestLifecycle_ExportCSV(t *testing.T) {
 		}
 		fmt.Fprintf(h, "%d,%s,%d\n", e.Node.Rank, e.Node.Player.ID, e.Node.Score)
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); info.Digest == nil || got != *info.Digest {
-		t.Errorf("pages hash to %s, digest %v", got, info.Digest)
+	if got := hex.EncodeToString(h.Sum(nil)); got != *info.Digest {
+		t.Errorf("pages hash to %s, digest %s", got, *info.Digest)
 	}
-	if got := runDigestRecipe(t, body); info.Digest == nil || got != *info.Digest {
-		t.Errorf("docs/api.md's recipe hashes the export to %q, digest %v", got, info.Digest)
+	if got := runDigestRecipe(t, body); got != *info.Digest {
+		t.Errorf("docs/api.md's recipe hashes the export to %q, digest %s", got, *info.Digest)
 	}
 	if status, _, _ := get(adminToken + "x"); status != http.StatusUnauthorized {
 		t.Errorf("export with a wrong token: %d", status)
