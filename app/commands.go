@@ -162,8 +162,10 @@ func exportCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 		Short: "Write a closed month's final standings as CSV to standard output",
 		Long: `export writes the final standings of a CLOSED month in rank order, as
 GET /admin/months/YYYY-MM/standings.csv does, under the header
-rank,player_id,player_name,score,reached_at,percentile. Its rank,player_id,score
-columns hash to the month's digest.`,
+rank,player_id,player_name,score,reached_at,percentile. Text cells a
+spreadsheet would run as formulas carry a leading quote; with that quote taken
+off player_id, its rank,player_id,score columns hash to the month's digest
+(docs/api.md, Export).`,
 		Args: cobra.ExactArgs(1),
 	}
 	cfg.bindDatabase(cmd.Flags())
