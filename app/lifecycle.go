@@ -34,11 +34,11 @@ func newCloseMetrics(registry prometheus.Registerer) *closeMetrics {
 	c := &closeMetrics{
 		phase: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "leaderboard_close_phase",
-			Help: "1 for the phase a month's close job run by this instance is in (done once committed).",
+			Help: "1 for the phase a month's close job run by this instance is in (done once committed), while the job runs.",
 		}, []string{"month", "phase"}),
 		rows: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "leaderboard_close_rows",
-			Help: "Rows a month's close job run by this instance has done in its current phase.",
+			Help: "Rows a month's close job run by this instance has done in its current phase, while the job runs.",
 		}, []string{"month"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "leaderboard_close_phase_duration_seconds",
@@ -71,6 +71,17 @@ func (c *closeMetrics) observer(logger *slog.Logger) func(leaderboard.Month, lea
 		c.phase.WithLabelValues(month, string(phase)).Set(1)
 		c.rows.WithLabelValues(month).Set(float64(rows))
 	}
+}
+
+// forget removes month m's series once its close job ended, however it
+// ended: series of every month ever closed, or of every month an admin
+// asked to close, would grow without bound.
+func (c *closeMetrics) forget(m leaderboard.Month) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.started, m)
+	c.phase.DeletePartialMatch(prometheus.Labels{"month": m.String()})
+	c.rows.DeleteLabelValues(m.String())
 }
 
 // closeHooks are the hooks of the close jobs this instance runs: progress to
@@ -117,18 +128,21 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	return hooks
 }
 
-// startLifecycle starts the close jobs' runner, the scheduler and, with a
-// webhook configured, the settlement deliverer, all stopped by stopLifecycle.
+// startLifecycle starts the close jobs' runner and, with a webhook
+// configured, the settlement deliverer, and readies the scheduler for
+// startScheduler; all are stopped by stopLifecycle.
 func (m *Main) startLifecycle(registry prometheus.Registerer) {
-	m.ranks = &ranksWatcher{seen: map[leaderboard.Month]int{}, onChange: m.ranksChanged}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.stopBackground = cancel
+	m.ranks = &ranksWatcher{seen: map[leaderboard.Month]int{},
+		onChange: func(month leaderboard.Month) { m.ranksChanged(ctx, month) }}
 	metrics := newCloseMetrics(registry)
 	m.Closer = lifecycle.NewCloser(m.DB, m.Logger, lifecycle.CloserOptions{
 		MaxWait: m.Config.CloseWait,
 		Timeout: m.Config.CloseTimeout,
 		Hooks:   m.closeHooks(metrics),
+		Ended:   metrics.forget,
 	})
-	ctx, cancel := context.WithCancel(context.Background())
-	m.stopBackground = cancel
 	if m.ClosedMonths != nil {
 		m.background.Go(func() {
 			if err := m.ClosedMonths.Preload(ctx); err != nil && ctx.Err() == nil {
@@ -144,7 +158,10 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 		Tasks:     m.scheduledTasks(),
 		Logger:    m.Logger,
 	}
-	m.background.Go(func() { scheduler.Run(ctx) })
+	// The scheduler's first look is once the service serves (and has
+	// seeded its demo months): a look before would find nothing to close
+	// and leave the month before to the next look, an interval later.
+	m.startScheduler = func() { m.background.Go(func() { scheduler.Run(ctx) }) }
 	m.background.Go(func() { m.listenForRanks(ctx) })
 	if m.Config.WebhookURL == "" {
 		m.Logger.Info("settlement disabled: LEADERBOARD_WEBHOOK_URL is not set")
@@ -277,17 +294,17 @@ func (m *Main) listenForRanks(ctx context.Context) {
 }
 
 // ranksChanged has this instance read month m's final ranks afresh, and
-// load them into memory at once rather than at the first read.
-func (m *Main) ranksChanged(month leaderboard.Month) {
+// load them into memory at once rather than at the first read. The load is
+// waited for until ctx, the background's, ends: a stop does not wait for
+// a load from a database that does not answer.
+func (m *Main) ranksChanged(ctx context.Context, month leaderboard.Month) {
 	m.DB.ForgetClosedMonth(month)
 	if m.ClosedMonths == nil {
 		return
 	}
 	m.ClosedMonths.Invalidate(month)
 	m.background.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		if err := m.ClosedMonths.Load(ctx, month); err != nil {
+		if err := m.ClosedMonths.Load(ctx, month); err != nil && ctx.Err() == nil {
 			m.Logger.Warn("load a changed closed month into memory", "month", month.String(), "err", err)
 		}
 	})

@@ -32,9 +32,10 @@ type Main struct {
 	// Closer runs month closes as background jobs.
 	Closer *lifecycle.Closer
 	// background runs the scheduler and the settlement deliverer until
-	// stopBackground.
+	// stopBackground; startScheduler starts the scheduler.
 	background     sync.WaitGroup
 	stopBackground context.CancelFunc
+	startScheduler func()
 	// ranks follows the versions of closed months' final ranks.
 	ranks *ranksWatcher
 	// releaseDatabase lets go of the database once the pool is closed; it
@@ -92,7 +93,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Standings:      standings,
 		Closer:         m.Closer,
 		Exporter:       m.DB,
-		Corrections:    m.DB,
+		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger},
 		Registry:       registry,
 		Ready:          ready,
 		RateLimits:     limits,
@@ -108,16 +109,23 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.Logger.LogAttrs(ctx, slog.LevelInfo, "roles", m.Config.authConfig().Roles()...)
 	m.Logger.Info("serving", "url", m.Server.URL(), "schema_version", version, "timezone", loc.String())
-	if m.Config.DemoPlayers > 0 {
-		return m.seedDemo(ctx, loc)
+	if m.Config.GraphiQL {
+		m.Logger.Info("GraphQL explorer", "url", m.Server.URL()+"/graphiql")
 	}
+	if m.Config.DemoPlayers > 0 {
+		if err := m.seedDemo(ctx, loc); err != nil {
+			return err
+		}
+	}
+	m.startScheduler()
 	return nil
 }
 
 // Close stops the server, letting requests in flight finish for up to
 // ShutdownTimeout and cancelling those left (they answer UNAVAILABLE), then
 // stops the background jobs (a close cut short resumes at the next start)
-// and closes the database. Its time is bounded even if the database hangs.
+// and closes the database. Its time is bounded whatever the database does:
+// ShutdownTimeout, 2 s for cancelled requests to answer, and stopWait.
 func (m *Main) Close() error {
 	var err error
 	if m.Server != nil {
@@ -127,12 +135,27 @@ func (m *Main) Close() error {
 			err = fmt.Errorf("stop http server: %w", err)
 		}
 	}
-	m.stopLifecycle()
-	if m.ClosedMonths != nil {
-		m.ClosedMonths.Close()
-	}
-	if m.DB != nil {
-		m.DB.Close()
+	// Cancelled, the jobs and loads end at once, but a database that does
+	// not answer can still hold them: a close unlocks its month on a
+	// context of its own, and pgx closes a connection whose query was
+	// cancelled only after a cancel request of up to 15 s. The stop waits
+	// at most stopWait for them; the sessions left die with the process.
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		m.stopLifecycle()
+		if m.ClosedMonths != nil {
+			m.ClosedMonths.Close()
+		}
+		if m.DB != nil {
+			m.DB.Close()
+		}
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(stopWait):
+		m.Logger.Warn("the database does not answer: stopped without waiting for the background jobs and connections to end",
+			"waited", stopWait)
 	}
 	if m.releaseDatabase != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -141,6 +164,10 @@ func (m *Main) Close() error {
 	}
 	return err
 }
+
+// stopWait bounds how long a stop waits for the background jobs and the
+// database connections once the requests are done.
+const stopWait = 5 * time.Second
 
 // replicaSource is what the closed months in memory read through: standings
 // and pages of months not loaded from the replica, the months' state and

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -45,10 +46,6 @@ gives the same data; without it a random seed is drawn and printed.`,
 		if err != nil {
 			return err
 		}
-		if !cmd.Flags().Changed("seed") {
-			*seed = rand.Uint64()
-			fmt.Fprintf(cmd.ErrOrStderr(), "random seed %d (pass --seed %d to repeat)\n", *seed, *seed)
-		}
 		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		store, closeDB, err := openDB(ctx, cfg, logger)
@@ -56,6 +53,16 @@ gives the same data; without it a random seed is drawn and printed.`,
 			return err
 		}
 		defer closeDB()
+		// A month that cannot be seeded is refused before anything is
+		// printed about a seed that will not run; Seed checks again, under
+		// the month's lock.
+		if err := seedable(ctx, store, m); err != nil {
+			return err
+		}
+		if !cmd.Flags().Changed("seed") {
+			*seed = rand.Uint64()
+			fmt.Fprintf(cmd.ErrOrStderr(), "random seed %d (pass --seed %d to repeat)\n", *seed, *seed)
+		}
 		start := time.Now()
 		progress, finish := seedProgress(cmd.ErrOrStderr(), m, *players, start)
 		stats, err := store.Seed(ctx, m, *players, db.SeedOptions{RandomSeed: *seed, Progress: progress})
@@ -71,6 +78,23 @@ gives the same data; without it a random seed is drawn and printed.`,
 		return nil
 	}
 	return cmd
+}
+
+// seedable returns Seed's EBADINPUT error when month m is not OPEN or
+// already has scores; a month that never opened can be seeded.
+func seedable(ctx context.Context, store *db.DB, m leaderboard.Month) error {
+	info, err := store.Month(ctx, m)
+	switch {
+	case err != nil:
+		return err
+	case info == nil:
+		return nil
+	case info.Status != leaderboard.MonthOpen:
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "month %s is %s: only an open month can be seeded", m, info.Status)
+	case info.Participants > 0:
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "month %s already has scores: only a month without scores can be seeded", m)
+	}
+	return nil
 }
 
 // seedProgress returns the progress callback of a seed of players into m,

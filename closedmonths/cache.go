@@ -153,6 +153,9 @@ func (c *Cache) Load(ctx context.Context, m leaderboard.Month) error {
 	if info == nil || info.Status != leaderboard.MonthClosed {
 		return fmt.Errorf("load %s into memory: the month is not closed", m)
 	}
+	if c.ctx.Err() != nil {
+		return fmt.Errorf("load %s into memory: the cache is closed", m)
+	}
 	return c.await(ctx, m, c.startLoad(m, info.Participants))
 }
 
@@ -270,9 +273,11 @@ func (c *Cache) heldByMonth() map[leaderboard.Month]int {
 	return held
 }
 
-// Close stops loads in progress and waits for them.
+// Close stops loads in progress and waits for them; no load starts after.
 func (c *Cache) Close() {
+	c.mu.Lock()
 	c.cancel()
+	c.mu.Unlock()
 	c.loads.Wait()
 }
 
@@ -302,7 +307,7 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 	if job := c.loading[m]; job != nil {
 		return job
 	}
-	if c.tables[m] != nil || c.tooLarge[m] {
+	if c.tables[m] != nil || c.tooLarge[m] || c.ctx.Err() != nil {
 		return nil
 	}
 	if !c.makeRoom(m, participants) {
@@ -337,7 +342,10 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 		delete(c.loading, m)
 		if err != nil {
 			c.held -= participants // a later read tries again
-			c.logger.Error("load a closed month into memory", "month", m.String(), "err", err)
+			// A load cancelled by Close is no fault.
+			if c.ctx.Err() == nil {
+				c.logger.Error("load a closed month into memory", "month", m.String(), "err", err)
+			}
 			return
 		}
 		c.tables[m] = t

@@ -192,13 +192,28 @@ func longJob(ctx context.Context, tx pgx.Tx) error {
 	return err
 }
 
-// Close closes every connection, the replica's too.
+// Close closes every connection, the replica's too, waiting at most
+// closeWait for a database that does not answer.
 func (db *DB) Close() {
-	db.pool.Close()
-	if db.replica != nil {
-		db.replica.pool.Close()
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		db.pool.Close()
+		if db.replica != nil {
+			db.replica.pool.Close()
+		}
+	}()
+	select {
+	case <-closed:
+	case <-time.After(closeWait):
 	}
 }
+
+// closeWait bounds Close. pgx closes a connection whose query was cancelled
+// after a cancel request to the server with a fixed 15 s deadline, and the
+// pool's Close waits for it: a frozen database would hold a stop that long.
+// Past closeWait those connections end in the background.
+const closeWait = 3 * time.Second
 
 // WithReadURL adds a streaming replica at dsn for reads that may lag the
 // primary a little: Reader returns a view of it.

@@ -1,0 +1,43 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// loggedCorrections logs every correction made: a change of a player's
+// total, final ranks rebuilt, a message to the reward system, by an admin,
+// belongs in the log beside its audit row.
+type loggedCorrections struct {
+	leaderboard.CorrectionService
+	logger *slog.Logger
+}
+
+// CorrectScore corrects as the service does and logs the correction made,
+// with who made it (the role, and the request's id when logged by the
+// server's handler).
+func (c loggedCorrections) CorrectScore(ctx context.Context, m leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+	correction, err := c.CorrectionService.CorrectScore(ctx, m, playerID, score, reason)
+	if err != nil {
+		return nil, err
+	}
+	by := "unknown"
+	if p, ok := leaderboard.PrincipalFromContext(ctx); ok {
+		by = string(p.Role)
+	}
+	c.logger.InfoContext(ctx, "score corrected", "month", m.String(), "player", playerID,
+		"before", total(correction.Before), "after", total(correction.After), "reason", reason, "by", by,
+		"correction", correction.ID)
+	return correction, nil
+}
+
+// total shows a total that may be missing: "none" when the player had no
+// score, or has none after a removal.
+func total(score *int) any {
+	if score == nil {
+		return "none"
+	}
+	return *score
+}
