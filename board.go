@@ -246,11 +246,11 @@ type BoardService interface {
 	// Board returns the board, or nil when there is none with that id.
 	Board(ctx context.Context, id string) (*Board, error)
 	// Boards returns up to first boards ordered by id, after the id after.
-	Boards(ctx context.Context, first int, after string) ([]*Board, error)
-	// EndBoard brings the board's end forward to at: no period starts at
-	// or after it. ENOTFOUND for an unknown board; EBADINPUT when at is not
-	// after its start; an end already earlier stays.
-	EndBoard(ctx context.Context, id string, at time.Time) (*Board, error)
+	Boards(ctx context.Context, first int, after string) ([]Board, error)
+	// EndBoard brings the board's end forward to at (nil: now): no period
+	// starts at or after it. ENOTFOUND for an unknown board; EBADINPUT when
+	// at is not after its start; an end already earlier stays.
+	EndBoard(ctx context.Context, id string, at *time.Time) (*Board, error)
 }
 
 // BoardSpec is a createBoard request: the rules it names, nil for those
@@ -271,7 +271,8 @@ type BoardSpec struct {
 	Tiers         []Tier
 }
 
-// BoardDefaults are the service's settings a BoardSpec falls back on.
+// BoardDefaults are the service's settings a BoardSpec falls back on; a
+// close grace longer than a board may have gives it the longest it may.
 type BoardDefaults struct {
 	Location   *time.Location
 	CloseGrace time.Duration
@@ -282,7 +283,7 @@ type BoardDefaults struct {
 // EBADINPUT error naming the first rule it may not have.
 func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 	b := &Board{ID: s.ID, Name: s.Name, Reset: s.Reset, Order: OrderDesc, MinScore: MinScore, MaxScore: MaxScore,
-		TieBreak: TieBreakNone, Location: d.Location, CloseGrace: d.CloseGrace, StartsAt: d.Now,
+		TieBreak: TieBreakNone, Location: d.Location, CloseGrace: min(d.CloseGrace, MaxCloseGrace*time.Minute), StartsAt: d.Now,
 		EndsAt: s.EndsAt, RetainPeriods: s.RetainPeriods, Tiers: s.Tiers, CreatedAt: d.Now}
 	if s.Order != nil {
 		b.Order = *s.Order

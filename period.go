@@ -204,6 +204,10 @@ type PeriodService interface {
 	// CurrentPeriod returns the period of b that takes scores now, nil
 	// before the board's start and after its end.
 	CurrentPeriod(ctx context.Context, b *Board) (*Period, error)
+	// BoardStatus returns b's state: NOT_STARTED before its start, ENDED
+	// once its end has passed and its last period is CLOSED (or never
+	// opened), RUNNING between.
+	BoardStatus(ctx context.Context, b *Board) (BoardStatus, error)
 	// Periods returns up to first periods of b that events opened (or
 	// createSeason made), newest first.
 	Periods(ctx context.Context, b *Board, first int) ([]Period, error)

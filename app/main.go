@@ -94,6 +94,8 @@ func (m *Main) Run(ctx context.Context) error {
 		Closer:         m.Closer,
 		Exporter:       m.DB,
 		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger},
+		Boards:         m.DB,
+		Periods:        m.DB,
 		Registry:       registry,
 		Ready:          ready,
 		RateLimits:     limits,

@@ -126,20 +126,20 @@ func (db *DB) Board(ctx context.Context, id string) (*leaderboard.Board, error) 
 
 // Boards returns up to first boards in id order, those after the id after
 // ("" from the first).
-func (db *DB) Boards(ctx context.Context, first int, after string) ([]*leaderboard.Board, error) {
+func (db *DB) Boards(ctx context.Context, first int, after string) ([]leaderboard.Board, error) {
 	const q = `SELECT ` + boardColumns + ` FROM boards WHERE id > $1 ORDER BY id LIMIT $2`
 	rows, err := db.pool.Query(ctx, q, after, first)
 	if err != nil {
 		return nil, errorf("list boards: %w", err)
 	}
 	defer rows.Close()
-	var boards []*leaderboard.Board
+	var boards []leaderboard.Board
 	for rows.Next() {
 		b, err := db.scanBoard(rows)
 		if err != nil {
 			return nil, errorf("list boards: %w", err)
 		}
-		boards = append(boards, b)
+		boards = append(boards, *b)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, errorf("list boards: %w", err)
@@ -147,11 +147,15 @@ func (db *DB) Boards(ctx context.Context, first int, after string) ([]*leaderboa
 	return boards, nil
 }
 
-// EndBoard brings the board's end forward to at, so that no period starts
+// EndBoard brings the board's end forward to end (nil: now), so that no period starts
 // at or after it. An end already at or before at stays. ENOTFOUND for an
 // unknown board, EBADINPUT when at is not after the board's start and for
 // the main board, which runs on.
-func (db *DB) EndBoard(ctx context.Context, id string, at time.Time) (*leaderboard.Board, error) {
+func (db *DB) EndBoard(ctx context.Context, id string, end *time.Time) (*leaderboard.Board, error) {
+	at := db.now()
+	if end != nil {
+		at = *end
+	}
 	if id == leaderboard.MainBoard {
 		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "the board main is the monthly event: it runs on")
 	}

@@ -123,7 +123,7 @@ func TestMainBoard_ExistsFromTheMigrationWithTheServiceZone(t *testing.T) {
 		b.MaxScore != 10000 || b.Location.String() != "Asia/Tokyo" || b.CloseGrace != 15*time.Minute || b.EndsAt != nil {
 		t.Fatalf("main board %+v, want monthly 0..10000 DESC in the service's zone", b)
 	}
-	if _, err := store.EndBoard(context.Background(), leaderboard.MainBoard, testNow); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+	if _, err := store.EndBoard(context.Background(), leaderboard.MainBoard, nil); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Fatalf("ending main: %v, want BAD_USER_INPUT", err)
 	}
 }
@@ -163,17 +163,17 @@ func TestEndBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	b, err := store.EndBoard(ctx, "ending", at)
+	b, err := store.EndBoard(ctx, "ending", new(at))
 	if err != nil || !b.EndsAt.Equal(at) {
 		t.Fatalf("end: %+v, %v; want the end brought to %s", b, err, at)
 	}
-	if b, err := store.EndBoard(ctx, "ending", at.AddDate(0, 1, 0)); err != nil || !b.EndsAt.Equal(at) {
+	if b, err := store.EndBoard(ctx, "ending", new(at.AddDate(0, 1, 0))); err != nil || !b.EndsAt.Equal(at) {
 		t.Fatalf("a later end: %+v, %v; want the earlier end kept", b, err)
 	}
-	if _, err := store.EndBoard(ctx, "ending", time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+	if _, err := store.EndBoard(ctx, "ending", new(time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC))); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Fatalf("end before the start: %v, want BAD_USER_INPUT", err)
 	}
-	if _, err := store.EndBoard(ctx, "nope", at); leaderboard.ErrorCode(err) != leaderboard.ENOTFOUND {
+	if _, err := store.EndBoard(ctx, "nope", &at); leaderboard.ErrorCode(err) != leaderboard.ENOTFOUND {
 		t.Fatalf("end of an unknown board: %v, want NOT_FOUND", err)
 	}
 }

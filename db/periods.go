@@ -226,3 +226,34 @@ func checkSeason(b *leaderboard.Board, key string, startsAt, endsAt time.Time) e
 	}
 	return nil
 }
+
+// BoardStatus returns b's state at the clock's now: ENDED once its end has
+// passed and its last period, the one that holds the end's last instant (a
+// SEASON board's last season), is CLOSED or was never opened.
+func (db *DB) BoardStatus(ctx context.Context, b *leaderboard.Board) (leaderboard.BoardStatus, error) {
+	now := db.now()
+	if now.Before(b.StartsAt) || b.EndsAt == nil || now.Before(*b.EndsAt) {
+		return b.Status(now, false), nil
+	}
+	var (
+		last *leaderboard.Period
+		err  error
+	)
+	if b.Reset == leaderboard.ResetSeason {
+		const q = `SELECT ` + periodColumns + ` FROM periods p
+			WHERE p.board_id = $1 AND p.starts_at < $2 ORDER BY p.starts_at DESC LIMIT 1`
+		if last, err = db.scanPeriod(b, db.pool.QueryRow(ctx, q, b.ID, *b.EndsAt)); noRows(err) {
+			last, err = nil, nil
+		}
+	} else {
+		key, _, keyErr := b.PeriodOf(b.EndsAt.Add(-time.Nanosecond))
+		if keyErr != nil {
+			return "", keyErr
+		}
+		last, err = db.period(ctx, b, key)
+	}
+	if err != nil {
+		return "", errorf("read the last period of %s: %w", b.ID, err)
+	}
+	return b.Status(now, last == nil || last.Status == leaderboard.PeriodClosed), nil
+}

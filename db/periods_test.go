@@ -101,7 +101,7 @@ func TestCurrentPeriod_FollowsTheBoardsCalendar(t *testing.T) {
 	if p, err := store.CurrentPeriod(ctx, forever); err != nil || p.Key != "all" || p.EndsAt != nil || p.ClosesAt != nil {
 		t.Fatalf("a permanent board: %+v, %v; want all, no end", p, err)
 	}
-	if _, err := store.EndBoard(ctx, "forever", testNow.Add(-time.Minute)); err != nil {
+	if _, err := store.EndBoard(ctx, "forever", new(testNow.Add(-time.Minute))); err != nil {
 		t.Fatal(err)
 	}
 	if p, err := store.CurrentPeriod(ctx, mustBoard(t, store, "forever")); err != nil || p != nil {
@@ -109,7 +109,7 @@ func TestCurrentPeriod_FollowsTheBoardsCalendar(t *testing.T) {
 	}
 
 	// Ended today: today's period runs to its end, none starts after.
-	if _, err := store.EndBoard(ctx, "day", testNow); err != nil {
+	if _, err := store.EndBoard(ctx, "day", new(testNow)); err != nil {
 		t.Fatal(err)
 	}
 	if p, err := store.CurrentPeriod(ctx, mustBoard(t, store, "day")); err != nil || p == nil || p.Key != "2026-11-20" {
@@ -202,5 +202,33 @@ func TestCreateSeason_RacedOverlappingSeasonsMakeOne(t *testing.T) {
 	wg.Wait()
 	if made != 1 || conflicted != 15 {
 		t.Fatalf("16 overlapping seasons at once: %d made, %d conflicts; want 1 and 15", made, conflicted)
+	}
+}
+
+func TestBoardStatus(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	status := func(id string) leaderboard.BoardStatus {
+		t.Helper()
+		s, err := store.BoardStatus(ctx, mustBoard(t, store, id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "soon", Name: "Soon", Reset: leaderboard.ResetDay, StartsAt: new(testNow.Add(time.Second))})
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "running", Name: "Running", Reset: leaderboard.ResetDay})
+	// Ended an hour ago: its last day is still taking late events for the grace.
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "grace", Name: "Grace", Reset: leaderboard.ResetNone, CloseGrace: new(7200),
+		StartsAt: new(testNow.AddDate(0, 0, -3)), EndsAt: new(testNow.Add(-time.Hour))})
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "over", Name: "Over", Reset: leaderboard.ResetDay,
+		StartsAt: new(testNow.AddDate(0, 0, -3)), EndsAt: new(testNow.AddDate(0, 0, -2))})
+	for id, want := range map[string]leaderboard.BoardStatus{
+		"soon": leaderboard.BoardNotStarted, "running": leaderboard.BoardRunning, "main": leaderboard.BoardRunning,
+		"grace": leaderboard.BoardRunning, "over": leaderboard.BoardEnded,
+	} {
+		if got := status(id); got != want {
+			t.Errorf("board %s is %s, want %s", id, got, want)
+		}
 	}
 }

@@ -32,10 +32,12 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Board() BoardResolver
 	LeaderboardConnection() LeaderboardConnectionResolver
 	LeaderboardEdge() LeaderboardEdgeResolver
 	MonthInfo() MonthInfoResolver
 	Mutation() MutationResolver
+	Period() PeriodResolver
 	Query() QueryResolver
 	ScoreResult() ScoreResultResolver
 	Settlement() SettlementResolver
@@ -46,6 +48,26 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	Board struct {
+		CloseGrace    func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Current       func(childComplexity int) int
+		EndsAt        func(childComplexity int) int
+		ID            func(childComplexity int) int
+		MaxScore      func(childComplexity int) int
+		MinScore      func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Order         func(childComplexity int) int
+		Periods       func(childComplexity int, first *int) int
+		Reset         func(childComplexity int) int
+		RetainPeriods func(childComplexity int) int
+		StartsAt      func(childComplexity int) int
+		Status        func(childComplexity int) int
+		TieBreak      func(childComplexity int) int
+		Tiers         func(childComplexity int) int
+		TimeZone      func(childComplexity int) int
+	}
+
 	Correction struct {
 		After    func(childComplexity int) int
 		At       func(childComplexity int) int
@@ -54,6 +76,11 @@ type ComplexityRoot struct {
 		Month    func(childComplexity int) int
 		PlayerID func(childComplexity int) int
 		Reason   func(childComplexity int) int
+	}
+
+	CreateBoardResult struct {
+		Board   func(childComplexity int) int
+		Created func(childComplexity int) int
 	}
 
 	LeaderboardConnection struct {
@@ -81,6 +108,9 @@ type ComplexityRoot struct {
 	Mutation struct {
 		CloseMonth   func(childComplexity int, month leaderboard.Month) int
 		CorrectScore func(childComplexity int, month leaderboard.Month, playerID string, score *int, reason string) int
+		CreateBoard  func(childComplexity int, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) int
+		CreateSeason func(childComplexity int, board string, key string, startsAt time.Time, endsAt time.Time) int
+		EndBoard     func(childComplexity int, id string, at *time.Time) int
 		SubmitScores func(childComplexity int, events []leaderboard.ScoreEvent) int
 	}
 
@@ -89,17 +119,33 @@ type ComplexityRoot struct {
 		HasNextPage func(childComplexity int) int
 	}
 
+	Period struct {
+		Board        func(childComplexity int) int
+		ClosedAt     func(childComplexity int) int
+		ClosesAt     func(childComplexity int) int
+		Digest       func(childComplexity int) int
+		EndsAt       func(childComplexity int) int
+		Key          func(childComplexity int) int
+		Participants func(childComplexity int) int
+		Settlement   func(childComplexity int) int
+		StartsAt     func(childComplexity int) int
+		Status       func(childComplexity int) int
+	}
+
 	Player struct {
 		ID   func(childComplexity int) int
 		Name func(childComplexity int) int
 	}
 
 	Query struct {
+		Board       func(childComplexity int, id string) int
+		Boards      func(childComplexity int, first *int, after *string) int
 		Corrections func(childComplexity int, month leaderboard.Month) int
 		Leaderboard func(childComplexity int, month leaderboard.Month, first *int, after *string) int
 		Month       func(childComplexity int, month leaderboard.Month) int
 		Months      func(childComplexity int, first *int) int
 		MyRank      func(childComplexity int, month leaderboard.Month) int
+		Period      func(childComplexity int, board string, key string) int
 		Standing    func(childComplexity int, month leaderboard.Month, playerID string) int
 	}
 
@@ -137,12 +183,25 @@ type ComplexityRoot struct {
 		Score      func(childComplexity int) int
 		Total      func(childComplexity int) int
 	}
+
+	Tier struct {
+		Name       func(childComplexity int) int
+		TopPercent func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
 
 // region    ************************** generated!.gotpl **************************
 
+type BoardResolver interface {
+	TimeZone(ctx context.Context, obj *leaderboard.Board) (string, error)
+	CloseGrace(ctx context.Context, obj *leaderboard.Board) (int, error)
+
+	Status(ctx context.Context, obj *leaderboard.Board) (leaderboard.BoardStatus, error)
+	Current(ctx context.Context, obj *leaderboard.Board) (*leaderboard.Period, error)
+	Periods(ctx context.Context, obj *leaderboard.Board, first *int) ([]leaderboard.Period, error)
+}
 type LeaderboardConnectionResolver interface {
 	PageInfo(ctx context.Context, obj *leaderboard.Page) (*model.PageInfo, error)
 }
@@ -153,11 +212,20 @@ type MonthInfoResolver interface {
 	Digest(ctx context.Context, obj *leaderboard.MonthInfo) (*string, error)
 }
 type MutationResolver interface {
+	CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) (*leaderboard.BoardCreation, error)
+	CreateSeason(ctx context.Context, board string, key string, startsAt time.Time, endsAt time.Time) (*leaderboard.Period, error)
+	EndBoard(ctx context.Context, id string, at *time.Time) (*leaderboard.Board, error)
 	CorrectScore(ctx context.Context, month leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error)
 	CloseMonth(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error)
 }
+type PeriodResolver interface {
+	Digest(ctx context.Context, obj *leaderboard.Period) (*string, error)
+}
 type QueryResolver interface {
+	Board(ctx context.Context, id string) (*leaderboard.Board, error)
+	Boards(ctx context.Context, first *int, after *string) ([]leaderboard.Board, error)
+	Period(ctx context.Context, board string, key string) (*leaderboard.Period, error)
 	Corrections(ctx context.Context, month leaderboard.Month) ([]leaderboard.Correction, error)
 	Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error)
@@ -195,6 +263,114 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "Board.closeGrace":
+		if e.ComplexityRoot.Board.CloseGrace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.CloseGrace(childComplexity), true
+	case "Board.createdAt":
+		if e.ComplexityRoot.Board.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.CreatedAt(childComplexity), true
+	case "Board.current":
+		if e.ComplexityRoot.Board.Current == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Current(childComplexity), true
+	case "Board.endsAt":
+		if e.ComplexityRoot.Board.EndsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.EndsAt(childComplexity), true
+	case "Board.id":
+		if e.ComplexityRoot.Board.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.ID(childComplexity), true
+	case "Board.maxScore":
+		if e.ComplexityRoot.Board.MaxScore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.MaxScore(childComplexity), true
+	case "Board.minScore":
+		if e.ComplexityRoot.Board.MinScore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.MinScore(childComplexity), true
+	case "Board.name":
+		if e.ComplexityRoot.Board.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Name(childComplexity), true
+	case "Board.order":
+		if e.ComplexityRoot.Board.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Order(childComplexity), true
+	case "Board.periods":
+		if e.ComplexityRoot.Board.Periods == nil {
+			break
+		}
+
+		args, err := ec.field_Board_periods_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Board.Periods(childComplexity, args["first"].(*int)), true
+	case "Board.reset":
+		if e.ComplexityRoot.Board.Reset == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Reset(childComplexity), true
+	case "Board.retainPeriods":
+		if e.ComplexityRoot.Board.RetainPeriods == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.RetainPeriods(childComplexity), true
+	case "Board.startsAt":
+		if e.ComplexityRoot.Board.StartsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.StartsAt(childComplexity), true
+	case "Board.status":
+		if e.ComplexityRoot.Board.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Status(childComplexity), true
+	case "Board.tiebreak":
+		if e.ComplexityRoot.Board.TieBreak == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.TieBreak(childComplexity), true
+	case "Board.tiers":
+		if e.ComplexityRoot.Board.Tiers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Tiers(childComplexity), true
+	case "Board.timeZone":
+		if e.ComplexityRoot.Board.TimeZone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.TimeZone(childComplexity), true
 
 	case "Correction.after":
 		if e.ComplexityRoot.Correction.After == nil {
@@ -238,6 +414,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Correction.Reason(childComplexity), true
+
+	case "CreateBoardResult.board":
+		if e.ComplexityRoot.CreateBoardResult.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateBoardResult.Board(childComplexity), true
+	case "CreateBoardResult.created":
+		if e.ComplexityRoot.CreateBoardResult.Created == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateBoardResult.Created(childComplexity), true
 
 	case "LeaderboardConnection.edges":
 		if e.ComplexityRoot.LeaderboardConnection.Edges == nil {
@@ -342,6 +531,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CorrectScore(childComplexity, args["month"].(leaderboard.Month), args["playerId"].(string), args["score"].(*int), args["reason"].(string)), true
+	case "Mutation.createBoard":
+		if e.ComplexityRoot.Mutation.CreateBoard == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createBoard_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateBoard(childComplexity, args["id"].(string), args["name"].(string), args["reset"].(leaderboard.Reset), args["order"].(*leaderboard.SortOrder), args["minScore"].(*int), args["maxScore"].(*int), args["tiebreak"].(*leaderboard.TieBreak), args["timeZone"].(*string), args["closeGrace"].(*int), args["startsAt"].(*time.Time), args["endsAt"].(*time.Time), args["retainPeriods"].(*int), args["tiers"].([]leaderboard.Tier)), true
+	case "Mutation.createSeason":
+		if e.ComplexityRoot.Mutation.CreateSeason == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSeason_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSeason(childComplexity, args["board"].(string), args["key"].(string), args["startsAt"].(time.Time), args["endsAt"].(time.Time)), true
+	case "Mutation.endBoard":
+		if e.ComplexityRoot.Mutation.EndBoard == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endBoard_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndBoard(childComplexity, args["id"].(string), args["at"].(*time.Time)), true
 	case "Mutation.submitScores":
 		if e.ComplexityRoot.Mutation.SubmitScores == nil {
 			break
@@ -367,6 +589,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "Period.board":
+		if e.ComplexityRoot.Period.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.Board(childComplexity), true
+	case "Period.closedAt":
+		if e.ComplexityRoot.Period.ClosedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.ClosedAt(childComplexity), true
+	case "Period.closesAt":
+		if e.ComplexityRoot.Period.ClosesAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.ClosesAt(childComplexity), true
+	case "Period.digest":
+		if e.ComplexityRoot.Period.Digest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.Digest(childComplexity), true
+	case "Period.endsAt":
+		if e.ComplexityRoot.Period.EndsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.EndsAt(childComplexity), true
+	case "Period.key":
+		if e.ComplexityRoot.Period.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.Key(childComplexity), true
+	case "Period.participants":
+		if e.ComplexityRoot.Period.Participants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.Participants(childComplexity), true
+	case "Period.settlement":
+		if e.ComplexityRoot.Period.Settlement == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.Settlement(childComplexity), true
+	case "Period.startsAt":
+		if e.ComplexityRoot.Period.StartsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.StartsAt(childComplexity), true
+	case "Period.status":
+		if e.ComplexityRoot.Period.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Period.Status(childComplexity), true
+
 	case "Player.id":
 		if e.ComplexityRoot.Player.ID == nil {
 			break
@@ -380,6 +663,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Player.Name(childComplexity), true
 
+	case "Query.board":
+		if e.ComplexityRoot.Query.Board == nil {
+			break
+		}
+
+		args, err := ec.field_Query_board_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Board(childComplexity, args["id"].(string)), true
+	case "Query.boards":
+		if e.ComplexityRoot.Query.Boards == nil {
+			break
+		}
+
+		args, err := ec.field_Query_boards_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Boards(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Query.corrections":
 		if e.ComplexityRoot.Query.Corrections == nil {
 			break
@@ -436,6 +741,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MyRank(childComplexity, args["month"].(leaderboard.Month)), true
+	case "Query.period":
+		if e.ComplexityRoot.Query.Period == nil {
+			break
+		}
+
+		args, err := ec.field_Query_period_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Period(childComplexity, args["board"].(string), args["key"].(string)), true
 	case "Query.standing":
 		if e.ComplexityRoot.Query.Standing == nil {
 			break
@@ -595,6 +911,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Standing.Total(childComplexity), true
 
+	case "Tier.name":
+		if e.ComplexityRoot.Tier.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tier.Name(childComplexity), true
+	case "Tier.topPercent":
+		if e.ComplexityRoot.Tier.TopPercent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Tier.TopPercent(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -604,6 +933,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputScoreEvent,
+		ec.unmarshalInputTierInput,
 	)
 	first := true
 
@@ -678,7 +1008,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/corrections.graphqls" "schema/months.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
+//go:embed "schema/boards.graphqls" "schema/corrections.graphqls" "schema/months.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -690,6 +1020,7 @@ func sourceData(filename string) string {
 }
 
 var sources = []*ast.Source{
+	{Name: "schema/boards.graphqls", Input: sourceData("schema/boards.graphqls"), BuiltIn: false},
 	{Name: "schema/corrections.graphqls", Input: sourceData("schema/corrections.graphqls"), BuiltIn: false},
 	{Name: "schema/months.graphqls", Input: sourceData("schema/months.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
@@ -701,6 +1032,46 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_Board(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Board_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Board_name(ctx, field)
+	case "reset":
+		return ec.fieldContext_Board_reset(ctx, field)
+	case "order":
+		return ec.fieldContext_Board_order(ctx, field)
+	case "minScore":
+		return ec.fieldContext_Board_minScore(ctx, field)
+	case "maxScore":
+		return ec.fieldContext_Board_maxScore(ctx, field)
+	case "tiebreak":
+		return ec.fieldContext_Board_tiebreak(ctx, field)
+	case "timeZone":
+		return ec.fieldContext_Board_timeZone(ctx, field)
+	case "closeGrace":
+		return ec.fieldContext_Board_closeGrace(ctx, field)
+	case "startsAt":
+		return ec.fieldContext_Board_startsAt(ctx, field)
+	case "endsAt":
+		return ec.fieldContext_Board_endsAt(ctx, field)
+	case "retainPeriods":
+		return ec.fieldContext_Board_retainPeriods(ctx, field)
+	case "tiers":
+		return ec.fieldContext_Board_tiers(ctx, field)
+	case "status":
+		return ec.fieldContext_Board_status(ctx, field)
+	case "current":
+		return ec.fieldContext_Board_current(ctx, field)
+	case "periods":
+		return ec.fieldContext_Board_periods(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Board_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Board", field.Name)
+}
 
 func (ec *executionContext) childFields_Correction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -720,6 +1091,16 @@ func (ec *executionContext) childFields_Correction(ctx context.Context, field gr
 		return ec.fieldContext_Correction_at(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Correction", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateBoardResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "board":
+		return ec.fieldContext_CreateBoardResult_board(ctx, field)
+	case "created":
+		return ec.fieldContext_CreateBoardResult_created(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateBoardResult", field.Name)
 }
 
 func (ec *executionContext) childFields_LeaderboardConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -774,6 +1155,32 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_Period(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "board":
+		return ec.fieldContext_Period_board(ctx, field)
+	case "key":
+		return ec.fieldContext_Period_key(ctx, field)
+	case "status":
+		return ec.fieldContext_Period_status(ctx, field)
+	case "startsAt":
+		return ec.fieldContext_Period_startsAt(ctx, field)
+	case "endsAt":
+		return ec.fieldContext_Period_endsAt(ctx, field)
+	case "closesAt":
+		return ec.fieldContext_Period_closesAt(ctx, field)
+	case "closedAt":
+		return ec.fieldContext_Period_closedAt(ctx, field)
+	case "participants":
+		return ec.fieldContext_Period_participants(ctx, field)
+	case "digest":
+		return ec.fieldContext_Period_digest(ctx, field)
+	case "settlement":
+		return ec.fieldContext_Period_settlement(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Period", field.Name)
 }
 
 func (ec *executionContext) childFields_Player(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -854,6 +1261,16 @@ func (ec *executionContext) childFields_Standing(ctx context.Context, field grap
 		return ec.fieldContext_Standing_neighbours(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Standing", field.Name)
+}
+
+func (ec *executionContext) childFields_Tier(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_Tier_name(ctx, field)
+	case "topPercent":
+		return ec.fieldContext_Tier_topPercent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Tier", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -972,6 +1389,20 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Board_periods_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_closeMonth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1024,6 +1455,176 @@ func (ec *executionContext) field_Mutation_correctScore_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createBoard_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "reset",
+		func(ctx context.Context, v any) (leaderboard.Reset, error) {
+			return ec.unmarshalNReset2githubᚗcomᚋgamebackendᚋleaderboardᚐReset(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*leaderboard.SortOrder, error) {
+			return ec.unmarshalOSortOrder2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐSortOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "minScore",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["minScore"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "maxScore",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["maxScore"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "tiebreak",
+		func(ctx context.Context, v any) (*leaderboard.TieBreak, error) {
+			return ec.unmarshalOTieBreak2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐTieBreak(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tiebreak"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "timeZone",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["timeZone"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "closeGrace",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["closeGrace"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "startsAt",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["startsAt"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "endsAt",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["endsAt"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "retainPeriods",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["retainPeriods"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "tiers",
+		func(ctx context.Context, v any) ([]leaderboard.Tier, error) {
+			return ec.unmarshalOTierInput2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐTierᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tiers"] = arg12
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSeason_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "startsAt",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["startsAt"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "endsAt",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNTime2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["endsAt"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_endBoard_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "at",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["at"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_submitScores_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1049,6 +1650,42 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_board_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_boards_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -1135,6 +1772,28 @@ func (ec *executionContext) field_Query_myRank_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["month"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_period_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg1
 	return args, nil
 }
 
@@ -1241,6 +1900,436 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _Board_id(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Board_name(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Board_reset(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_reset(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reset, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.Reset) graphql.Marshaler {
+			return ec.marshalNReset2githubᚗcomᚋgamebackendᚋleaderboardᚐReset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_reset(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Reset does not have child fields"))
+}
+
+func (ec *executionContext) _Board_order(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_order(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Order, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.SortOrder) graphql.Marshaler {
+			return ec.marshalNSortOrder2githubᚗcomᚋgamebackendᚋleaderboardᚐSortOrder(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_order(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type SortOrder does not have child fields"))
+}
+
+func (ec *executionContext) _Board_minScore(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_minScore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinScore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_minScore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Board_maxScore(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_maxScore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxScore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_maxScore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Board_tiebreak(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_tiebreak(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TieBreak, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.TieBreak) graphql.Marshaler {
+			return ec.marshalNTieBreak2githubᚗcomᚋgamebackendᚋleaderboardᚐTieBreak(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_tiebreak(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type TieBreak does not have child fields"))
+}
+
+func (ec *executionContext) _Board_timeZone(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_timeZone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Board().TimeZone(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_timeZone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Board_closeGrace(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_closeGrace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Board().CloseGrace(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_closeGrace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Board_startsAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_startsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_startsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Board_endsAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_endsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Board_endsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Board_retainPeriods(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_retainPeriods(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RetainPeriods, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Board_retainPeriods(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Board_tiers(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_tiers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tiers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.Tier) graphql.Marshaler {
+			return ec.marshalNTier2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐTierᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_tiers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Board",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Tier(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Board_status(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Board().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.BoardStatus) graphql.Marshaler {
+			return ec.marshalNBoardStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐBoardStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, true, true, errors.New("field of type BoardStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Board_current(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_current(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Board().Current(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Period) graphql.Marshaler {
+			return ec.marshalOPeriod2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPeriod(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Board_current(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Board",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Period(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Board_periods(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_periods(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Board().Periods(ctx, obj, fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.Period) graphql.Marshaler {
+			return ec.marshalNPeriod2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐPeriodᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_periods(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Board",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Period(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Board_periods_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Board_createdAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Time does not have child fields"))
+}
 
 func (ec *executionContext) _Correction_id(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -1401,6 +2490,61 @@ func (ec *executionContext) _Correction_at(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Correction_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CreateBoardResult_board(ctx context.Context, field graphql.CollectedField, obj *leaderboard.BoardCreation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateBoardResult_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Board) graphql.Marshaler {
+			return ec.marshalNBoard2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐBoard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateBoardResult_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateBoardResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Board(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateBoardResult_created(ctx context.Context, field graphql.CollectedField, obj *leaderboard.BoardCreation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateBoardResult_created(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Created, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateBoardResult_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateBoardResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _LeaderboardConnection_edges(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Page) (ret graphql.Marshaler) {
@@ -1738,6 +2882,138 @@ func (ec *executionContext) fieldContext_MonthInfo_settlement(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createBoard(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createBoard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateBoard(ctx, fc.Args["id"].(string), fc.Args["name"].(string), fc.Args["reset"].(leaderboard.Reset), fc.Args["order"].(*leaderboard.SortOrder), fc.Args["minScore"].(*int), fc.Args["maxScore"].(*int), fc.Args["tiebreak"].(*leaderboard.TieBreak), fc.Args["timeZone"].(*string), fc.Args["closeGrace"].(*int), fc.Args["startsAt"].(*time.Time), fc.Args["endsAt"].(*time.Time), fc.Args["retainPeriods"].(*int), fc.Args["tiers"].([]leaderboard.Tier))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.BoardCreation) graphql.Marshaler {
+			return ec.marshalNCreateBoardResult2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐBoardCreation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createBoard(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateBoardResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createBoard_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSeason(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSeason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSeason(ctx, fc.Args["board"].(string), fc.Args["key"].(string), fc.Args["startsAt"].(time.Time), fc.Args["endsAt"].(time.Time))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Period) graphql.Marshaler {
+			return ec.marshalNPeriod2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPeriod(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSeason(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Period(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSeason_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endBoard(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endBoard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndBoard(ctx, fc.Args["id"].(string), fc.Args["at"].(*time.Time))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Board) graphql.Marshaler {
+			return ec.marshalNBoard2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐBoard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endBoard(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Board(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endBoard_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_correctScore(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1916,6 +3192,245 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Period_board(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Period_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Period", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Period_key(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Period_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Period", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Period_status(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.PeriodStatus) graphql.Marshaler {
+			return ec.marshalNPeriodStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐPeriodStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Period_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Period", field, false, false, errors.New("field of type PeriodStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Period_startsAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_startsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Period_startsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Period", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Period_endsAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_endsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Period_endsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Period", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Period_closesAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_closesAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosesAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Period_closesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Period", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Period_closedAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_closedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Period_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Period", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Period_participants(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_participants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Participants, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Period_participants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Period", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Period_digest(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_digest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Period().Digest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Period_digest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Period", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Period_settlement(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Period) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Period_settlement(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Settlement, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Settlement) graphql.Marshaler {
+			return ec.marshalOSettlement2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐSettlement(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Period_settlement(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Period",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Settlement(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Player_id(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Player) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1960,6 +3475,138 @@ func (ec *executionContext) _Player_name(ctx context.Context, field graphql.Coll
 }
 func (ec *executionContext) fieldContext_Player_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Player", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Query_board(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Board(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Board) graphql.Marshaler {
+			return ec.marshalOBoard2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐBoard(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_board(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Board(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_board_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_boards(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_boards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Boards(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.Board) graphql.Marshaler {
+			return ec.marshalNBoard2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐBoardᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_boards(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Board(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_boards_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_period(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Period(ctx, fc.Args["board"].(string), fc.Args["key"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Period) graphql.Marshaler {
+			return ec.marshalOPeriod2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPeriod(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_period(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Period(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_period_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Query_corrections(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -2868,6 +4515,52 @@ func (ec *executionContext) fieldContext_Standing_neighbours(ctx context.Context
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Tier_name(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Tier) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tier_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Tier_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Tier", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Tier_topPercent(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Tier) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Tier_topPercent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TopPercent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Tier_topPercent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Tier", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -3994,6 +5687,43 @@ func (ec *executionContext) unmarshalInputScoreEvent(ctx context.Context, obj an
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputTierInput(ctx context.Context, obj any) (leaderboard.Tier, error) {
+	var it leaderboard.Tier
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "topPercent"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "topPercent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("topPercent"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TopPercent = data
+		}
+	}
+	return it, nil
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -4001,6 +5731,289 @@ func (ec *executionContext) unmarshalInputScoreEvent(ctx context.Context, obj an
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
+
+var boardImplementors = []string{"Board"}
+
+func (ec *executionContext) _Board(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Board) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, boardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Board")
+		case "id":
+			out.Values[i] = ec._Board_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Board_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reset":
+			out.Values[i] = ec._Board_reset(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "order":
+			out.Values[i] = ec._Board_order(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "minScore":
+			out.Values[i] = ec._Board_minScore(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "maxScore":
+			out.Values[i] = ec._Board_maxScore(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tiebreak":
+			out.Values[i] = ec._Board_tiebreak(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "timeZone":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Board_timeZone(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "closeGrace":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Board_closeGrace(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "startsAt":
+			out.Values[i] = ec._Board_startsAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "endsAt":
+			out.Values[i] = ec._Board_endsAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "retainPeriods":
+			out.Values[i] = ec._Board_retainPeriods(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tiers":
+			out.Values[i] = ec._Board_tiers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Board_status(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "current":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Board_current(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "periods":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Board_periods(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._Board_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
 
 var correctionImplementors = []string{"Correction"}
 
@@ -4046,6 +6059,49 @@ func (ec *executionContext) _Correction(ctx context.Context, sel ast.SelectionSe
 			}
 		case "at":
 			out.Values[i] = ec._Correction_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createBoardResultImplementors = []string{"CreateBoardResult"}
+
+func (ec *executionContext) _CreateBoardResult(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.BoardCreation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createBoardResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateBoardResult")
+		case "board":
+			out.Values[i] = ec._CreateBoardResult_board(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "created":
+			out.Values[i] = ec._CreateBoardResult_created(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -4353,6 +6409,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
+		case "createBoard":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createBoard(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSeason":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSeason(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endBoard":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endBoard(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "correctScore":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_correctScore(ctx, field)
@@ -4438,6 +6515,122 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var periodImplementors = []string{"Period"}
+
+func (ec *executionContext) _Period(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Period) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, periodImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Period")
+		case "board":
+			out.Values[i] = ec._Period_board(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "key":
+			out.Values[i] = ec._Period_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Period_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startsAt":
+			out.Values[i] = ec._Period_startsAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "endsAt":
+			out.Values[i] = ec._Period_endsAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "closesAt":
+			out.Values[i] = ec._Period_closesAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "closedAt":
+			out.Values[i] = ec._Period_closedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "participants":
+			out.Values[i] = ec._Period_participants(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "digest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Period_digest(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "settlement":
+			out.Values[i] = ec._Period_settlement(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var playerImplementors = []string{"Player"}
 
 func (ec *executionContext) _Player(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Player) graphql.Marshaler {
@@ -4501,6 +6694,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
+		case "board":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_board(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "boards":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_boards(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "period":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_period(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "corrections":
 			field := field
 
@@ -5113,6 +7372,49 @@ func (ec *executionContext) _Standing(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var tierImplementors = []string{"Tier"}
+
+func (ec *executionContext) _Tier(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Tier) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tierImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Tier")
+		case "name":
+			out.Values[i] = ec._Tier_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "topPercent":
+			out.Values[i] = ec._Tier_topPercent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var __DirectiveImplementors = []string{"__Directive"}
 
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
@@ -5505,6 +7807,53 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNBoard2githubᚗcomᚋgamebackendᚋleaderboardᚐBoard(ctx context.Context, sel ast.SelectionSet, v leaderboard.Board) graphql.Marshaler {
+	return ec._Board(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBoard2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐBoardᚄ(ctx context.Context, sel ast.SelectionSet, v []leaderboard.Board) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBoard2githubᚗcomᚋgamebackendᚋleaderboardᚐBoard(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBoard2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐBoard(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Board) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Board(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNBoardStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐBoardStatus(ctx context.Context, v any) (leaderboard.BoardStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.BoardStatus(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBoardStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐBoardStatus(ctx context.Context, sel ast.SelectionSet, v leaderboard.BoardStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -5549,6 +7898,32 @@ func (ec *executionContext) marshalNCorrection2ᚖgithubᚗcomᚋgamebackendᚋl
 		return graphql.Null
 	}
 	return ec._Correction(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCreateBoardResult2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐBoardCreation(ctx context.Context, sel ast.SelectionSet, v *leaderboard.BoardCreation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateBoardResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -5686,6 +8061,53 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋgamebackendᚋlea
 	return ec._PageInfo(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPeriod2githubᚗcomᚋgamebackendᚋleaderboardᚐPeriod(ctx context.Context, sel ast.SelectionSet, v leaderboard.Period) graphql.Marshaler {
+	return ec._Period(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPeriod2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐPeriodᚄ(ctx context.Context, sel ast.SelectionSet, v []leaderboard.Period) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPeriod2githubᚗcomᚋgamebackendᚋleaderboardᚐPeriod(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPeriod2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPeriod(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Period) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Period(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPeriodStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐPeriodStatus(ctx context.Context, v any) (leaderboard.PeriodStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.PeriodStatus(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPeriodStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐPeriodStatus(ctx context.Context, sel ast.SelectionSet, v leaderboard.PeriodStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNPlayer2githubᚗcomᚋgamebackendᚋleaderboardᚐPlayer(ctx context.Context, sel ast.SelectionSet, v leaderboard.Player) graphql.Marshaler {
 	return ec._Player(ctx, sel, &v)
 }
@@ -5718,6 +8140,23 @@ func (ec *executionContext) marshalNRankEntry2ᚖgithubᚗcomᚋgamebackendᚋle
 		return graphql.Null
 	}
 	return ec._RankEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNReset2githubᚗcomᚋgamebackendᚋleaderboardᚐReset(ctx context.Context, v any) (leaderboard.Reset, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.Reset(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNReset2githubᚗcomᚋgamebackendᚋleaderboardᚐReset(ctx context.Context, sel ast.SelectionSet, v leaderboard.Reset) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNScoreEvent2githubᚗcomᚋgamebackendᚋleaderboardᚐScoreEvent(ctx context.Context, v any) (leaderboard.ScoreEvent, error) {
@@ -5809,6 +8248,23 @@ func (ec *executionContext) marshalNSettlementStatus2githubᚗcomᚋgamebackend�
 	return res
 }
 
+func (ec *executionContext) unmarshalNSortOrder2githubᚗcomᚋgamebackendᚋleaderboardᚐSortOrder(ctx context.Context, v any) (leaderboard.SortOrder, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.SortOrder(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSortOrder2githubᚗcomᚋgamebackendᚋleaderboardᚐSortOrder(ctx context.Context, sel ast.SelectionSet, v leaderboard.SortOrder) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -5823,6 +8279,48 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNTieBreak2githubᚗcomᚋgamebackendᚋleaderboardᚐTieBreak(ctx context.Context, v any) (leaderboard.TieBreak, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.TieBreak(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTieBreak2githubᚗcomᚋgamebackendᚋleaderboardᚐTieBreak(ctx context.Context, sel ast.SelectionSet, v leaderboard.TieBreak) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNTier2githubᚗcomᚋgamebackendᚋleaderboardᚐTier(ctx context.Context, sel ast.SelectionSet, v leaderboard.Tier) graphql.Marshaler {
+	return ec._Tier(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTier2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐTierᚄ(ctx context.Context, sel ast.SelectionSet, v []leaderboard.Tier) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTier2githubᚗcomᚋgamebackendᚋleaderboardᚐTier(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNTierInput2githubᚗcomᚋgamebackendᚋleaderboardᚐTier(ctx context.Context, v any) (leaderboard.Tier, error) {
+	res, err := ec.unmarshalInputTierInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -5981,6 +8479,13 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) marshalOBoard2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐBoard(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Board) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Board(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6054,11 +8559,37 @@ func (ec *executionContext) marshalOMonthInfo2ᚖgithubᚗcomᚋgamebackendᚋle
 	return ec._MonthInfo(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOPeriod2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPeriod(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Period) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Period(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOSettlement2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐSettlement(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Settlement) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Settlement(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSortOrder2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐSortOrder(ctx context.Context, v any) (*leaderboard.SortOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.SortOrder(tmp)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSortOrder2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐSortOrder(ctx context.Context, sel ast.SelectionSet, v *leaderboard.SortOrder) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(string(*v))
+	return res
 }
 
 func (ec *executionContext) marshalOStanding2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐStanding(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Standing) graphql.Marshaler {
@@ -6084,6 +8615,42 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOTieBreak2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐTieBreak(ctx context.Context, v any) (*leaderboard.TieBreak, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.TieBreak(tmp)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTieBreak2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐTieBreak(ctx context.Context, sel ast.SelectionSet, v *leaderboard.TieBreak) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(string(*v))
+	return res
+}
+
+func (ec *executionContext) unmarshalOTierInput2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐTierᚄ(ctx context.Context, v any) ([]leaderboard.Tier, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]leaderboard.Tier, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTierInput2githubᚗcomᚋgamebackendᚋleaderboardᚐTier(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {

@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 
@@ -54,4 +55,14 @@ func clampedCount(v any) int {
 		return leaderboard.DefaultNeighbours
 	}
 	return int(min(max(n, 0), leaderboard.MaxNeighbours))
+}
+
+// timeArg returns an EBADINPUT error when a Time argument did not parse:
+// the Time scalar reads a bad value as the zero time (so that a bad
+// occurredAt rejects its own event only), which no other argument takes.
+func timeArg(name string, t *time.Time) error {
+	if t != nil && t.IsZero() {
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "%s must be an RFC 3339 time such as 2026-12-01T00:00:00Z", name)
+	}
+	return nil
 }

@@ -104,8 +104,21 @@ func complexity() graph.ComplexityRoot {
 			listSize(below, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours))
 	}
 	c.Mutation.SubmitScores = func(child int, events []leaderboard.ScoreEvent) int { return 1 + child*len(events) }
+	c.Query.Boards = func(child int, first *int, _ *string) int {
+		return 1 + child*listSize(first, 50, leaderboard.MaxBoards)
+	}
+	// A board's status, current period and periods each read the database.
+	c.Board.Status = func(int) int { return boardRead }
+	c.Board.Current = func(child int) int { return boardRead + child }
+	c.Board.Periods = func(child int, first *int) int {
+		return boardRead + child*listSize(first, 12, leaderboard.MaxMonths)
+	}
 	return c
 }
+
+// boardRead is the cost of a field of Board that reads the database, so that
+// a list of boards asks for at most a few thousand reads.
+const boardRead = 5
 
 // listSize is the size a list argument asks for, def when absent, clamped
 // to 0..most: the resolvers refuse what is out of range with the range in

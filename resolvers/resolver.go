@@ -16,6 +16,8 @@ type Resolver struct {
 	Closer            leaderboard.Closer
 	CorrectionService leaderboard.CorrectionService
 	ScoreService      leaderboard.ScoreService
+	BoardService      leaderboard.BoardService
+	PeriodService     leaderboard.PeriodService
 	Logger            *slog.Logger
 	// Observer is told what the API did, for metrics.
 	Observer Observer

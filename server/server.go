@@ -42,6 +42,8 @@ type Config struct {
 	Closer        leaderboard.Closer
 	Exporter      leaderboard.StandingsExporter
 	Corrections   leaderboard.CorrectionService
+	Boards        leaderboard.BoardService
+	Periods       leaderboard.PeriodService
 	Auth          auth.Config
 	Introspection bool
 	// GraphiQL serves a GraphiQL-based explorer at /graphiql, its assets
@@ -119,6 +121,8 @@ func New(cfg Config) *Server {
 		Closer:            cfg.Closer,
 		CorrectionService: cfg.Corrections,
 		ScoreService:      cfg.Scores,
+		BoardService:      cfg.Boards,
+		PeriodService:     cfg.Periods,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
