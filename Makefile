@@ -12,9 +12,9 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 ##      places (default /var/lib/leaderboard for root, ~/.local/share/leaderboard otherwise)
 run: build
 	LEADERBOARD_DEMO_PLAYERS=$${LEADERBOARD_DEMO_PLAYERS-10000} \
-	LEADERBOARD_ADMIN_TOKEN=$${LEADERBOARD_ADMIN_TOKEN-dev-admin-token} \
+	LEADERBOARD_ADMIN_TOKEN=$${LEADERBOARD_ADMIN_TOKEN-dev-admin-token-local} \
 	LEADERBOARD_SERVER_TOKEN=$${LEADERBOARD_SERVER_TOKEN-dev-server-token} \
-	LEADERBOARD_JWT_SECRET=$${LEADERBOARD_JWT_SECRET-dev-jwt-secret} \
+	LEADERBOARD_JWT_SECRET=$${LEADERBOARD_JWT_SECRET-dev-jwt-secret-for-local-use-only} \
 	./bin/leaderboard serve
 
 ## build: compile bin/leaderboard
