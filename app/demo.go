@@ -11,8 +11,12 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 )
 
-// demoSeed makes the demo data the same on every machine.
-const demoSeed = 2026
+// demoSeed returns the random seed of month m's demo data, such as 202611:
+// the same on every machine, and another for each month, so that the demo's
+// two months rank their players differently.
+func demoSeed(m leaderboard.Month) uint64 {
+	return uint64(m.Year())*100 + uint64(m.Month())
+}
 
 // seedDemo fills the current month and the one before with the configured
 // number of demo players when they have no scores yet, and logs a link to
@@ -28,7 +32,7 @@ func (m *Main) seedDemo(ctx context.Context, loc *time.Location) error {
 		// An earlier start may have opened the month and failed to seed it.
 		if info == nil || (info.Status == leaderboard.MonthOpen && info.Participants == 0) {
 			m.Logger.Info("seeding a demo month", "month", demo.String(), "players", m.Config.DemoPlayers)
-			if _, err := m.DB.Seed(ctx, demo, m.Config.DemoPlayers, db.SeedOptions{RandomSeed: demoSeed}); err != nil {
+			if _, err := m.DB.Seed(ctx, demo, m.Config.DemoPlayers, db.SeedOptions{RandomSeed: demoSeed(demo)}); err != nil {
 				return fmt.Errorf("seed the demo month %s: %w", demo, err)
 			}
 		}

@@ -13,10 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/gamebackend/leaderboard/app"
+	"github.com/gamebackend/leaderboard/db"
 )
 
 // chromiumPath is Debian's chromium; `make test` installs it when missing.
@@ -58,11 +60,17 @@ func rowsOf(selector string) chromedp.Action[[]browserRow] {
 		selector+" tr[data-rank]"))
 }
 
-// saveScreenshot writes the page as a test artifact to e2e/artifacts/NAME.png,
-// whether the test passed or not.
+// saveScreenshot writes the whole page as a test artifact to
+// e2e/artifacts/NAME.png, whether the test passed or not.
 func saveScreenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	writeScreenshot(t, ctx, name, chromedp.FullScreenshot(100))
+}
+
+// writeScreenshot writes the image that capture takes to e2e/artifacts/NAME.png.
+func writeScreenshot(t *testing.T, ctx context.Context, name string, capture chromedp.Action[[]byte]) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, capture)
 	if err != nil {
 		t.Errorf("screenshot: %v", err)
 		return
@@ -87,12 +95,16 @@ type layout struct {
 	Height      float64  `json:"height"`
 	ScrollWidth float64  `json:"scrollWidth"`
 	Overflowing []string `json:"overflowing"` // elements past the right edge, and tables scrolling sideways
-	OwnRow      *struct {
-		Top    float64 `json:"top"`
-		Bottom float64 `json:"bottom"`
-		Left   float64 `json:"left"`
-		Right  float64 `json:"right"`
-	} `json:"ownRow"` // the player's row in "My rank"; nil when absent
+	OwnRow      *box     `json:"ownRow"`      // the player's row in "My rank"; nil when absent
+	MonthCard   box      `json:"monthCard"`   // the month's card: picker, status, countdown
+}
+
+// box is an element's bounding box in the viewport, in CSS pixels.
+type box struct {
+	Top    float64 `json:"top"`
+	Bottom float64 `json:"bottom"`
+	Left   float64 `json:"left"`
+	Right  float64 `json:"right"`
 }
 
 // measureLayout scrolls to the top and measures the page.
@@ -104,16 +116,20 @@ const measureLayout = `(() => {
 	for (const box of document.querySelectorAll('.table-scroll')) {
 		if (box.scrollWidth > box.clientWidth) overflowing.push(name(box) + ' scrolls sideways');
 	}
-	const row = document.querySelector('#my-rank tr[aria-current="true"]');
-	const r = row && row.getBoundingClientRect();
+	const box = (e) => {
+		const r = e && e.getBoundingClientRect();
+		return r && {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+	};
 	return {width: innerWidth, height: innerHeight, scrollWidth: document.scrollingElement.scrollWidth, overflowing: overflowing.slice(0, 10),
-		ownRow: r && {top: r.top, bottom: r.bottom, left: r.left, right: r.right}};
+		ownRow: box(document.querySelector('#my-rank tr[aria-current="true"]')), monthCard: box(document.getElementById('month-panel'))};
 })()`
 
 // checkLayout shows the page at width x height CSS pixels (a phone when
-// width is under 480), saves a screenshot as NAME-WIDTH, and checks that
-// nothing is wider than the viewport and, when ownRowInView, that the
-// player's own row in "My rank" is in view without scrolling.
+// width is under 480), saves a screenshot as NAME-WIDTH (and a phone's first
+// screen as NAME-WIDTH-first-screen), and checks that
+// nothing is wider than the viewport, that on a phone the month's card (and
+// so its countdown) is whole on the first screen, and, when ownRowInView,
+// that the player's own row in "My rank" is in view without scrolling.
 func checkLayout(t *testing.T, ctx context.Context, name string, width, height int64, ownRowInView bool) {
 	t.Helper()
 	var options []chromedp.EmulateViewportOption
@@ -128,11 +144,17 @@ func checkLayout(t *testing.T, ctx context.Context, name string, width, height i
 		t.Fatalf("%s at %dpx: %v", name, width, err)
 	}
 	saveScreenshot(t, ctx, fmt.Sprintf("%s-%d", name, width))
+	if width < 480 {
+		writeScreenshot(t, ctx, fmt.Sprintf("%s-%d-first-screen", name, width), chromedp.CaptureScreenshot())
+	}
 	if got.Width != float64(width) {
 		t.Errorf("%s: the viewport is %vpx wide, want %d", name, got.Width, width)
 	}
 	if got.ScrollWidth > got.Width || len(got.Overflowing) > 0 {
 		t.Errorf("%s at %dpx: page %vpx wide in a %vpx viewport; too wide: %q", name, width, got.ScrollWidth, got.Width, got.Overflowing)
+	}
+	if card := got.MonthCard; width < 480 && (card.Top < 0 || card.Bottom > got.Height) {
+		t.Errorf("%s at %dpx: the month card spans %v..%vpx, want it whole in the first %vpx", name, width, card.Top, card.Bottom, got.Height)
 	}
 	if !ownRowInView {
 		return
@@ -269,6 +291,113 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	}
 	if !slices.Equal(looked, window(other)) {
 		t.Errorf("look-up of %s:\n got  %+v\n want %+v", other, looked, window(other))
+	}
+}
+
+// phoneView is what a phone shows of the page, scrolled to the top.
+type phoneView struct {
+	Label     string   `json:"label"`     // the month picker's label
+	LabelRoom float64  `json:"labelRoom"` // the picker's width inside its padding
+	LabelText float64  `json:"labelText"` // the label's width in the picker's font
+	Clipped   bool     `json:"clipped"`   // the picker scrolls its content
+	Countdown *box     `json:"countdown"`
+	Rows      int      `json:"rows"`    // table rows shown
+	Wrapped   []string `json:"wrapped"` // cells whose text takes more than one line
+	Unzoned   []string `json:"unzoned"` // times shown without their zone
+}
+
+// measurePhone measures the month picker, the rows of the tables shown and
+// the times on the page. Chromium does not widen a select's scrollWidth for a
+// label longer than the select, so the label is also measured in its font. A
+// cell is on one line when its text is less than 1.6 of its font size high. A time names its zone (the browser's, as
+// Intl writes it: "PST", "GMT+1") in its own text or in its column's header.
+const measurePhone = `(() => {
+	window.scrollTo(0, 0);
+	const select = document.getElementById('month');
+	const style = getComputedStyle(select);
+	const context = document.createElement('canvas').getContext('2d');
+	context.font = style.font;
+	const label = select.selectedOptions[0]?.text ?? '';
+	const countdown = document.querySelector('[data-testid="countdown"]')?.getBoundingClientRect();
+	const wrapped = [];
+	let rows = 0;
+	for (const tr of document.querySelectorAll('tr[data-rank]')) {
+		if (!tr.offsetParent) continue;
+		rows++;
+		for (const cell of tr.cells) {
+			const range = document.createRange();
+			range.selectNodeContents(cell);
+			if (range.getBoundingClientRect().height > 1.6 * parseFloat(getComputedStyle(cell).fontSize)) {
+				wrapped.push(tr.closest('table').id + ' rank ' + tr.dataset.rank + ' ' + cell.className + ': ' + JSON.stringify(cell.innerText));
+			}
+		}
+	}
+	const zoneOf = (date) => new Intl.DateTimeFormat(undefined, {timeZoneName: 'short'}).formatToParts(date).find((p) => p.type === 'timeZoneName').value;
+	const unzoned = [];
+	for (const time of document.querySelectorAll('time')) {
+		if (!time.offsetParent) continue;
+		const zone = zoneOf(new Date(time.dateTime));
+		const cell = time.closest('td');
+		const header = cell && cell.closest('table').tHead.rows[0].cells[cell.cellIndex].textContent;
+		if (!time.innerText.includes(zone) && !(header ?? '').includes(zone)) unzoned.push(time.innerText + ' (' + zone + ')');
+	}
+	return {label, labelRoom: select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+		labelText: context.measureText(label).width, clipped: select.scrollWidth > select.clientWidth,
+		countdown: countdown && {top: countdown.top, bottom: countdown.bottom, left: countdown.left, right: countdown.right},
+		rows, wrapped: wrapped.slice(0, 10), unzoned: unzoned.slice(0, 10)};
+})()`
+
+// pickerArrow is the width Chromium's select gives its arrow, inside the
+// padding.
+const pickerArrow = 20
+
+// A new user's first look on a phone, as `make run` leaves it: the demo's
+// 10,000 players a month, the page opened from the link the log prints, in a
+// time zone other than the server's (Asia/Kolkata, GMT+5:30, the widest
+// abbreviation; it has no summer time, so no row names a zone of its own).
+// On a 390x844 phone the month card with its countdown is on the first
+// screen, above the player's own row; the month picker shows its whole label;
+// every table row is one line; every time shown names its zone. It saves the
+// phone's first screen, and the whole page on the phone and at 768, 1100 and
+// 1280px (one column, and two), to e2e/artifacts/.
+func TestBrowser_PhoneShowsTheMonthOnTheFirstScreen(t *testing.T) {
+	s := startServer(t, func(c *app.Config) { c.DemoPlayers = 10_000 })
+	ctx := newBrowser(t)
+	if _, err := chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Kolkata"}); err != nil {
+		t.Fatalf("set the browser's time zone: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch)); err != nil {
+		t.Fatal(err)
+	}
+	step, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(step, chromedp.Navigate(s.url+"/?month="+currentMonth(t).month+"#token="+playerToken(t, db.SeedPlayerID(42))),
+		chromedp.WaitVisible(chromedp.CSS(`#top:not([aria-busy]) #leaderboard tr[data-rank]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#my-rank:not([aria-busy]) tr[aria-current="true"]`))); err != nil {
+		t.Fatalf("open the page: %v", err)
+	}
+	checkLayout(t, ctx, "phone-demo", 390, 844, true)
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[phoneView](measurePhone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Clipped || got.LabelText > got.LabelRoom-pickerArrow {
+		t.Errorf("the month picker cuts its label %q: %.0fpx of text in %.0fpx beside the arrow", got.Label, got.LabelText, got.LabelRoom-pickerArrow)
+	}
+	if c := got.Countdown; c == nil || c.Top < 0 || c.Bottom > 844 {
+		t.Errorf("the countdown is at %+v, want it on the first 844px", c)
+	}
+	if got.Rows < 25+21 {
+		t.Errorf("%d table rows shown, want the top 25 and My rank's 21", got.Rows)
+	}
+	if len(got.Wrapped) > 0 {
+		t.Errorf("table cells on more than one line at 390px: %q", got.Wrapped)
+	}
+	if len(got.Unzoned) > 0 {
+		t.Errorf("times shown without their zone: %q", got.Unzoned)
+	}
+	for _, width := range []int64{768, 1100, 1280} {
+		checkLayout(t, ctx, "phone-demo", width, 800, false)
 	}
 }
 

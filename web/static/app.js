@@ -30,20 +30,42 @@ fragment Window on Standing {
 
 // ---- formatting (the viewer's locale and time zone) ----
 
+// Every time shown names its zone, the viewer's, as the browser abbreviates
+// it ("UTC", "PST", "GMT+1"): the month card's times in their own text, a
+// table's times in their column's header. Each time comes in two forms, and
+// a phone shows the compact one (see timeEl).
 const numbers = new Intl.NumberFormat();
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-// Table rows sit inside one month, so their times leave the year out; the
-// seconds stay, as they tell equal scores apart. Day and clock are apart so
-// that a narrow table can put one above the other.
-const reachedDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
-const reachedClock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
+const dateTime = {
+  full: new Intl.DateTimeFormat(undefined, {
+    year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short',
+  }),
+  compact: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }),
+};
+const zoneName = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' });
+// Table rows sit inside one month, so their times leave the year out. The
+// seconds stay where there is room, as they tell equal scores apart (so does
+// the order of the rows), with day and clock apart so that a narrow column
+// can put one above the other; on a phone a row stays one line without them.
+const reachedAt = {
+  day: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }),
+  clock: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+  compact: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
+};
+const reachedTitle = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', timeZoneName: 'short',
+});
 const monthName = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const plural = new Intl.PluralRules('en');
 
 function formatMonth(month) {
   const [year, mon] = month.split('-').map(Number);
   return monthName.format(new Date(Date.UTC(year, mon - 1, 1)));
+}
+
+// zoneOf is the abbreviation of the viewer's zone at the instant date: it
+// changes with summer time.
+function zoneOf(date) {
+  return zoneName.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? '';
 }
 
 function countOf(n, one, many) {
@@ -81,15 +103,40 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-function timeEl(iso, format) {
-  return el('time', { datetime: iso }, format.format(new Date(iso)));
+// timeEl shows the instant iso in two forms, full (strings or nodes) and
+// compact; CSS shows the full one, or the compact one on a phone. Any extra
+// nodes follow both.
+function timeEl(iso, full, compact, attributes = {}, ...extra) {
+  return el('time', { datetime: iso, ...attributes },
+    el('span', { class: 'full' }, ...full), el('span', { class: 'compact' }, compact), ...extra);
 }
 
-function reachedEl(iso) {
+function dateTimeEl(iso, attributes = {}) {
   const at = new Date(iso);
-  return el('time', { datetime: iso },
-    el('span', { class: 'day' }, reachedDay.format(at)), ' ',
-    el('span', { class: 'clock' }, reachedClock.format(at)));
+  return timeEl(iso, [dateTime.full.format(at)], dateTime.compact.format(at), attributes);
+}
+
+// reachedEl is a table's time. The column's header names zone; a time in
+// another zone, across a change to or from summer time, names its own.
+function reachedEl(iso, zone) {
+  const at = new Date(iso);
+  const own = zoneOf(at);
+  const full = [el('span', { class: 'day' }, reachedAt.day.format(at)), ' ', el('span', { class: 'clock' }, reachedAt.clock.format(at))];
+  return timeEl(iso, full, reachedAt.compact.format(at), { title: reachedTitle.format(at) },
+    ...(own === zone ? [] : [' ', el('span', { class: 'zone' }, own)]));
+}
+
+// tableZone names, in the header of table's time column, the zone most of
+// its rows' times are in (the others name theirs), and returns it.
+function tableZone(table, entries) {
+  const counts = new Map();
+  for (const entry of entries) {
+    const zone = zoneOf(new Date(entry.reachedAt));
+    counts.set(zone, (counts.get(zone) ?? 0) + 1);
+  }
+  const [zone = ''] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  table.querySelector('thead .zone').textContent = zone ? `(${zone})` : '';
+  return zone;
 }
 
 function loadingEl() {
@@ -131,8 +178,9 @@ function playerCell(player, badge) {
 }
 
 // rankRow is one table row; provisional marks a rank that can still change,
-// current the row the panel is about.
-function rankRow(entry, { provisional = false, current = false, badge = null } = {}) {
+// current the row the panel is about, zone the one its time column's header
+// names.
+function rankRow(entry, zone, { provisional = false, current = false, badge = null } = {}) {
   const rank = el('td', { class: 'num rank' }, numbers.format(entry.rank));
   if (provisional) rank.append(el('span', { class: 'provisional-mark', 'aria-hidden': 'true', title: 'Provisional' }, '*'));
   return el('tr', {
@@ -143,11 +191,11 @@ function rankRow(entry, { provisional = false, current = false, badge = null } =
   rank,
   playerCell(entry.player, current ? badge : null),
   el('td', { class: 'num score' }, numbers.format(entry.score)),
-  el('td', { class: 'when' }, reachedEl(entry.reachedAt)));
+  el('td', { class: 'when' }, reachedEl(entry.reachedAt, zone)));
 }
 
 function provisionalNote() {
-  return el('span', { class: 'caption-note' }, '* Provisional: ranks can change until the month closes.');
+  return el('span', { class: 'caption-note' }, '* Provisional until the month closes.');
 }
 
 // ---- GraphQL over fetch ----
@@ -247,11 +295,11 @@ const requests = { months: slot(), board: slot(), mine: slot(), lookup: slot() }
 
 // ---- months ----
 
-// optionText is short enough for a phone's select; the panel beside it says
-// when the month ends and closes.
+// optionText is short enough for a phone's select, which cannot wrap: the
+// panel beside it says how many players took part and when the month ends
+// and closes.
 function optionText(info) {
-  const kind = isFinal(info) ? 'final' : 'live';
-  return `${formatMonth(info.month)} · ${kind} · ${countOf(info.participants, 'player', 'players')}`;
+  return `${formatMonth(info.month)} · ${isFinal(info) ? 'final' : 'live'}`;
 }
 
 // The countdown of the month shown: one ticking timer, and once the close is
@@ -302,16 +350,16 @@ function renderMonthInfo(info) {
     fact('Participants', numbers.format(info.participants)));
   stopCountdown();
   if (isFinal(info)) {
-    facts.append(fact('Ended', timeEl(info.endsAt, dateTime)));
-    if (info.closedAt) facts.append(fact('Closed', el('time', { datetime: info.closedAt, 'data-testid': 'closed-at' }, dateTime.format(new Date(info.closedAt)))));
+    facts.append(fact('Ended', dateTimeEl(info.endsAt)));
+    if (info.closedAt) facts.append(fact('Closed', dateTimeEl(info.closedAt, { 'data-testid': 'closed-at' })));
   } else {
     // A timer, not a live region: a screen reader reads it when asked, rather
     // than every second.
     const left = el('span', { role: 'timer', 'data-testid': 'countdown' });
-    facts.append(fact('Closes', timeEl(info.closesAt, dateTime)), fact('Closes in', left));
+    facts.append(fact('Closes', dateTimeEl(info.closesAt)), fact('Closes in', left));
     startCountdown(left, info);
   }
-  box.replaceChildren(facts, el('p', { class: 'muted small' }, status[2]));
+  box.replaceChildren(facts, el('p', { class: 'muted small month-note' }, status[2]));
 }
 
 function fillMonthSelect() {
@@ -478,7 +526,8 @@ function renderBoard(info, board) {
   const caption = $('leaderboard-caption');
   caption.replaceChildren(`${formatMonth(info.month)}, ${provisional ? 'live ranks' : 'final ranks'}`);
   if (provisional) caption.append(provisionalNote());
-  $('leaderboard').querySelector('tbody').replaceChildren(...edges.map((edge) => rankRow(edge.node, { provisional })));
+  const zone = tableZone($('leaderboard'), edges.map((edge) => edge.node));
+  $('leaderboard').querySelector('tbody').replaceChildren(...edges.map((edge) => rankRow(edge.node, zone, { provisional })));
   $('top-table').hidden = edges.length === 0;
 
   const page = state.previous.length + 1;
@@ -529,6 +578,7 @@ function windowView(prefix) {
     summary: $(`${prefix}-summary`),
     wrap: $(`${prefix}-table`),
     caption: $(`${prefix}-caption`),
+    table: $(`${prefix}-table`).querySelector('table'),
     body: $(`${prefix}-table`).querySelector('tbody'),
   };
 }
@@ -556,7 +606,8 @@ function renderWindow(view, standing, { captionText, badge }) {
 
   const self = { rank: standing.rank, score: standing.score, reachedAt: standing.reachedAt, player: standing.player };
   const rows = [...standing.neighbours.filter((n) => n.rank !== standing.rank), self].sort((a, b) => a.rank - b.rank);
-  view.body.replaceChildren(...rows.map((entry) => rankRow(entry, { provisional, current: entry === self, badge })));
+  const zone = tableZone(view.table, rows);
+  view.body.replaceChildren(...rows.map((entry) => rankRow(entry, zone, { provisional, current: entry === self, badge })));
   view.caption.replaceChildren(captionText);
   if (provisional) view.caption.append(provisionalNote());
   view.wrap.hidden = false;
