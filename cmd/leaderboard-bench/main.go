@@ -37,12 +37,19 @@ func run() error {
 	out := flags.String("out", "docs/PERFORMANCE.md", "where to write the report")
 	flags.StringVar(&cfg.Dir, "dir", ".leaderboard/bench", "the benchmark's own folder, emptied first: its PostgreSQL and Redis")
 	flags.IntVar(&cfg.Port, "port", 5434, "port (unix socket name) of the benchmark's PostgreSQL")
+	flags.IntVar(&cfg.CreateBoards, "create-boards", 1000, "boards suite: new boards per run of createBoard")
+	flags.IntVar(&cfg.BoardClients, "board-clients", 16, "boards suite: createBoard callers, half on each of two instances")
+	flags.IntVar(&cfg.CatalogueBoards, "catalogue-boards", 10_000, "boards suite: boards created for the catalogue's count of relations")
+	flags.IntVar(&cfg.CataloguePeriods, "catalogue-periods", 30, "boards suite: closed DAY periods inserted for each catalogue board")
 	flags.StringSliceVar(&cfg.Suites, "suites", bench.AllSuites, "measurements to run, of "+strings.Join(bench.AllSuites, ","))
 	if err := flags.Parse(os.Args[1:]); err != nil {
 		return err
 	}
 	if cfg.Players < 1 || cfg.Repeat < 1 || cfg.Duration <= 0 || cfg.Warmup < 0 {
 		return fmt.Errorf("--players, --repeat and --duration must be positive, --warmup not negative")
+	}
+	if cfg.CreateBoards < 1 || cfg.BoardClients < 1 || cfg.CatalogueBoards < 0 || cfg.CataloguePeriods < 0 {
+		return fmt.Errorf("--create-boards and --board-clients must be positive, --catalogue-boards and --catalogue-periods not negative")
 	}
 	cfg.DatabaseURL = os.Getenv("BENCH_DATABASE_URL")
 	cfg.Command = strings.Join(append([]string{"go run ./cmd/leaderboard-bench"}, os.Args[1:]...), " ")

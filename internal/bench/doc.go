@@ -1,7 +1,9 @@
 // Package bench is the leaderboard's benchmark: it seeds a closed
 // and an open month with the demo data's tie-heavy distribution, starts the
 // real program, drives it over HTTP with a closed-loop load generator, runs
-// the same reads against a Redis sorted set, and renders what it measured as
+// the same reads against a Redis sorted set, races createBoard over two
+// instances and counts the catalogue's relations as boards and periods grow
+// (the boards suite, which needs no month), and renders what it measured as
 // docs/PERFORMANCE.md. cmd/leaderboard-bench runs it (`make bench`); it is
 // never part of `make test`, whose share of this package is the unit tests of
 // its pure parts.

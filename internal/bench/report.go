@@ -39,6 +39,11 @@ type Report struct {
 	PostgresCPU bool
 	// The Redis server's used_memory and used_memory_rss once loaded.
 	RedisUsed, RedisRSS uint64
+	// NoMonths is true when the run seeded and measured no month: only the
+	// boards suite ran.
+	NoMonths bool
+	// Boards is what the boards suite measured; nil when it did not run.
+	Boards *BoardsResult
 	// Failures says what went wrong: failed operations, lost events.
 	Failures []string
 }
@@ -88,22 +93,33 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("")
 	p("- Command: `%s`", r.Command)
 	p("- Source: %s", orUnknown(r.Revision))
-	p("- Players: %s in each of two months, seeded with the demo data's tie-heavy distribution: %s (closed) and %s (open, live ranks).",
-		thousands(float64(r.Players)), r.ClosedMonth, r.OpenMonth)
-	p("- Each run: %s warm-up, then %s measured; %d run(s) per figure; %s in all.", r.Warmup, r.Duration, r.Repeat, r.Finished.Sub(r.Started).Round(time.Second))
+	if r.NoMonths {
+		p("- Months: none seeded (only the boards suite ran); %d run(s) per figure; %s in all.", r.Repeat, r.Finished.Sub(r.Started).Round(time.Second))
+	} else {
+		p("- Players: %s in each of two months, seeded with the demo data's tie-heavy distribution: %s (closed) and %s (open, live ranks).",
+			thousands(float64(r.Players)), r.ClosedMonth, r.OpenMonth)
+		p("- Each run: %s warm-up, then %s measured; %d run(s) per figure; %s in all.", r.Warmup, r.Duration, r.Repeat, r.Finished.Sub(r.Started).Round(time.Second))
+	}
 	p("- Load average (1, 5, 15 min): %s at the start, %s at the end. The machine is shared with other test runs, so the figures are noisy.", r.LoadBefore, r.LoadAfter)
 	p("")
 	r.writeMachine(p)
 	r.writeTargets(p)
-	r.writeReads(p)
-	r.writeRedis(p)
-	r.writeSubmit(p)
-	r.writeCPU(p)
-	r.writeClose(p)
-	r.writeAfterClose(p)
-	r.writeMemory(p)
+	if !r.NoMonths {
+		r.writeReads(p)
+		r.writeRedis(p)
+		r.writeSubmit(p)
+		r.writeCPU(p)
+		r.writeClose(p)
+		r.writeAfterClose(p)
+	}
+	r.writeBoards(p)
+	if !r.NoMonths {
+		r.writeMemory(p)
+	}
 	r.writeSetup(p)
-	r.writeMethod(p)
+	if !r.NoMonths {
+		r.writeMethod(p)
+	}
 	if len(r.Failures) > 0 {
 		p("## Failures")
 		p("")
@@ -129,7 +145,9 @@ func (r *Report) writeMachine(p printer) {
 	p("| Kernel | %s |", orUnknown(r.Machine.Kernel))
 	p("| Go | %s |", r.Machine.GoVersion)
 	p("| PostgreSQL | %s, %s |", orUnknown(r.Machine.PostgreSQL), r.Database)
-	p("| Redis | %s (Debian's redis-server, on 127.0.0.1, no persistence) |", orUnknown(r.Machine.Redis))
+	if !r.NoMonths { // Redis is measured against the months
+		p("| Redis | %s (Debian's redis-server, on 127.0.0.1, no persistence) |", orUnknown(r.Machine.Redis))
+	}
 	p("")
 	if len(r.Settings) > 0 {
 		p("PostgreSQL settings, as the server reports them:")
@@ -146,7 +164,7 @@ func (r *Report) writeMachine(p printer) {
 func (r *Report) writeTargets(p printer) {
 	p("## Performance targets")
 	p("")
-	if r.Players != 10_000_000 {
+	if r.Players != 10_000_000 && !r.NoMonths {
 		p("The targets are set for 10M players; this run has %s (run with `--players 10000000` for the real test).", thousands(float64(r.Players)))
 		p("")
 	}
@@ -359,7 +377,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s %s\t%s\t%s\t%d\t\n", m.Case, m.System, m.Clients,
 			thousands(m.Rate().Median), m.Unit, fixed(m.P50().Median), fixed(m.P99().Median), m.Errors())
 	}
-	fmt.Fprintf(tw, "closeMonth (%s players)\t\t\t%s\t\t\t%d\t\n", thousands(float64(r.Players)), r.Close.Wall.Round(time.Millisecond), r.Close.Readers.Errors)
+	if !r.NoMonths {
+		fmt.Fprintf(tw, "closeMonth (%s players)\t\t\t%s\t\t\t%d\t\n", thousands(float64(r.Players)), r.Close.Wall.Round(time.Millisecond), r.Close.Readers.Errors)
+	}
+	if b := r.Boards; b != nil {
+		for i, run := range b.Creates {
+			fmt.Fprintf(tw, "createBoard run %d (%d new)\tHTTP\t%d\t%s /s\t%s\t%s\t%d\t\n", i+1, run.Boards, run.Stats.Clients,
+				thousands(run.Stats.Throughput()), fixed(milliseconds(run.Stats.P50)), fixed(milliseconds(run.Stats.P99)), run.Stats.Errors)
+		}
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

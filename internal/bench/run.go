@@ -29,6 +29,11 @@ type Config struct {
 	ReadClients      []int
 	SubmitClients    []int
 	BatchSize        int
+	// The boards suite: CreateBoards new boards per run of createBoard by
+	// BoardClients callers over two instances, and CatalogueBoards boards
+	// with CataloguePeriods closed DAY periods each for the catalogue.
+	CreateBoards, BoardClients        int
+	CatalogueBoards, CataloguePeriods int
 	// Suites are the measurements to run, of AllSuites; all when empty.
 	Suites []string
 	// Dir is the benchmark's own folder: its PostgreSQL lives in
@@ -49,14 +54,22 @@ const (
 	SuiteSubmits    = "submits"     // submitScores
 	SuiteRedis      = "redis"       // the Redis design
 	SuiteAfterClose = "after-close" // standings read right after a month closes
+	SuiteBoards     = "boards"      // createBoard over two instances, the catalogue as boards grow
 )
 
 // AllSuites are the suites of a whole run, in the order they run.
-var AllSuites = []string{SuiteReads, SuiteSubmits, SuiteRedis, SuiteAfterClose}
+var AllSuites = []string{SuiteReads, SuiteSubmits, SuiteRedis, SuiteAfterClose, SuiteBoards}
 
 // runs reports whether the configuration asks for suite.
 func (cfg Config) runs(suite string) bool {
 	return len(cfg.Suites) == 0 || slices.Contains(cfg.Suites, suite)
+}
+
+// measuresMonths reports whether any suite asked for measures the seeded
+// months, which a run then seeds and closes first; the boards suite alone
+// needs neither.
+func (cfg Config) measuresMonths() bool {
+	return slices.ContainsFunc(AllSuites, func(s string) bool { return s != SuiteBoards && cfg.runs(s) })
 }
 
 // eventTimeZone is the service's event time zone in the benchmark.
@@ -118,17 +131,12 @@ func (r *runner) run(ctx context.Context) (err error) {
 	r.gql = NewGraphQL(r.service.Server.URL(), 2*slices.Max(r.cfg.ReadClients))
 	defer r.gql.Close()
 
-	if err := r.seed(ctx); err != nil {
-		return err
-	}
-	if err := r.closeMonth(ctx); err != nil {
-		return err
-	}
-	if err := r.loadSnapshot(ctx); err != nil {
-		return err
-	}
-	if err := r.settle(ctx); err != nil {
-		return err
+	if r.cfg.measuresMonths() {
+		if err := r.months(ctx); err != nil {
+			return err
+		}
+	} else {
+		r.report.NoMonths = true
 	}
 	for _, suite := range []struct {
 		name string
@@ -138,6 +146,7 @@ func (r *runner) run(ctx context.Context) (err error) {
 		{SuiteSubmits, r.submits},
 		{SuiteRedis, r.redis},
 		{SuiteAfterClose, r.afterClose},
+		{SuiteBoards, r.boards},
 	} {
 		if !r.cfg.runs(suite.name) {
 			continue
@@ -147,6 +156,21 @@ func (r *runner) run(ctx context.Context) (err error) {
 		}
 	}
 	return nil
+}
+
+// months seeds the closed and the open month, closes the first, has the
+// service hold it in memory and settles the database.
+func (r *runner) months(ctx context.Context) error {
+	if err := r.seed(ctx); err != nil {
+		return err
+	}
+	if err := r.closeMonth(ctx); err != nil {
+		return err
+	}
+	if err := r.loadSnapshot(ctx); err != nil {
+		return err
+	}
+	return r.settle(ctx)
 }
 
 // lockDir takes an exclusive lock on the benchmark's folder for the run: a

@@ -30,8 +30,18 @@ type Verdict struct {
 // openCases are the open-month read cases, each a part of the table.
 var openCases = []string{CaseOpen, CaseOpenTop, CaseOpenMiddle, CaseOpenBottom, CaseOpenTieGroup}
 
-// Targets sets each performance target against the report's medians.
+// Targets sets each performance target against the report's medians: the
+// months' when the run measured them, the boards' when it ran that suite.
 func (r *Report) Targets() []Verdict {
+	var out []Verdict
+	if !r.NoMonths {
+		out = r.monthTargets()
+	}
+	return append(out, r.boardTargets()...)
+}
+
+// monthTargets sets the targets of the seeded months.
+func (r *Report) monthTargets() []Verdict {
 	var out []Verdict
 	notMeasured := func(target string) Verdict { return Verdict{target, "not measured", "n/a"} }
 
