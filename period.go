@@ -47,16 +47,13 @@ func (b *Board) PeriodOf(t time.Time) (string, Span, error) {
 	case ResetNone:
 		return PeriodAll, Span{Start: b.StartsAt, End: b.EndsAt}, nil
 	case ResetDay:
-		start := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, b.Location)
-		return start.Format(time.DateOnly), daySpan(start, 1), nil
+		year, month, day := local.Date()
+		return local.Format(time.DateOnly), daysFrom(year, month, day, 1, b.Location), nil
 	case ResetWeek:
 		year, week := local.ISOWeek()
-		start := isoWeekStart(year, week, b.Location)
-		return weekKey(year, week), daySpan(start, 7), nil
+		return weekKey(year, week), isoWeekSpan(year, week, b.Location), nil
 	case ResetMonth:
-		m := MonthOf(t, b.Location)
-		end := m.End(b.Location)
-		return m.String(), Span{Start: m.Start(b.Location), End: &end}, nil
+		return local.Format("2006-01"), daysFrom(local.Year(), local.Month(), 1, 0, b.Location), nil
 	}
 	return "", Span{}, Errorf(ENOTSTARTED, "board %s has no season at %s", b.ID, t.UTC().Format(time.RFC3339))
 }
@@ -77,25 +74,23 @@ func (b *Board) PeriodSpan(key string) (Span, error) {
 		}
 		return Span{Start: b.StartsAt, End: b.EndsAt}, nil
 	case ResetDay:
-		d, err := time.ParseInLocation(time.DateOnly, key, b.Location)
+		d, err := time.Parse(time.DateOnly, key)
 		if err != nil || len(key) != len(time.DateOnly) {
 			return bad("YYYY-MM-DD")
 		}
-		start := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, b.Location)
-		return daySpan(start, 1), nil
+		return daysFrom(d.Year(), d.Month(), d.Day(), 1, b.Location), nil
 	case ResetWeek:
 		year, week, ok := parseWeekKey(key)
 		if !ok {
 			return bad("YYYY-Www, ISO weeks")
 		}
-		return daySpan(isoWeekStart(year, week, b.Location), 7), nil
+		return isoWeekSpan(year, week, b.Location), nil
 	case ResetMonth:
 		m, err := ParseMonth(key)
 		if err != nil {
 			return bad("YYYY-MM")
 		}
-		end := m.End(b.Location)
-		return Span{Start: m.Start(b.Location), End: &end}, nil
+		return daysFrom(m.Year(), m.Month(), 1, 0, b.Location), nil
 	}
 	if err := CheckSeasonKey(key); err != nil {
 		return Span{}, err
@@ -112,19 +107,41 @@ func CheckSeasonKey(key string) error {
 	return nil
 }
 
-// daySpan is the span of days calendar days from start, which is a midnight
-// in its location: a day across a daylight-saving change is 23 or 25 hours.
-func daySpan(start time.Time, days int) Span {
-	end := time.Date(start.Year(), start.Month(), start.Day()+days, 0, 0, 0, 0, start.Location())
+// daysFrom is the span of the calendar days from year-month-day in loc, for
+// days days, or to the same day of the next month when days is 0. A day
+// across a daylight-saving change is 23 or 25 hours.
+func daysFrom(year int, month time.Month, day, days int, loc *time.Location) Span {
+	start := dayStart(year, month, day, loc)
+	var end time.Time
+	if days == 0 {
+		end = dayStart(year, month+1, day, loc)
+	} else {
+		end = dayStart(year, month, day+days, loc)
+	}
 	return Span{Start: start, End: &end}
 }
 
-// isoWeekStart returns the Monday midnight that starts ISO week week of year
-// in loc. January 4th is always in week 1.
-func isoWeekStart(year, week int, loc *time.Location) time.Time {
-	jan4 := time.Date(year, time.January, 4, 0, 0, 0, 0, loc)
+// dayStart returns the first instant of the calendar day year-month-day
+// (normalised as time.Date does) in loc: its midnight, or, in a zone whose
+// daylight-saving change skips midnight (America/Santiago, Atlantic/Azores),
+// the instant the clocks jump forward, which time.Date would place in the
+// day before.
+func dayStart(year int, month time.Month, day int, loc *time.Location) time.Time {
+	year, month, day = time.Date(year, month, day, 12, 0, 0, 0, time.UTC).Date()
+	t := time.Date(year, month, day, 0, 0, 0, 0, loc)
+	if t.Day() != day {
+		_, jump := t.ZoneBounds()
+		return jump
+	}
+	return t
+}
+
+// isoWeekSpan returns the span of ISO week week of year in loc, Monday to
+// Monday. January 4th is always in week 1.
+func isoWeekSpan(year, week int, loc *time.Location) Span {
+	jan4 := time.Date(year, time.January, 4, 12, 0, 0, 0, time.UTC)
 	sinceMonday := (int(jan4.Weekday()) + 6) % 7
-	return time.Date(year, time.January, 4-sinceMonday+7*(week-1), 0, 0, 0, 0, loc)
+	return daysFrom(year, time.January, 4-sinceMonday+7*(week-1), 7, loc)
 }
 
 // isoWeeks returns the number of ISO weeks of year, 52 or 53: December 28th

@@ -77,7 +77,10 @@ func TestPeriodOf_CalendarEdgesInAZoneWithDaylightSaving(t *testing.T) {
 }
 
 func TestPeriodOf_EveryHourOfTwoYearsFallsInTheSpanOfItsKey(t *testing.T) {
-	for _, zone := range []string{"UTC", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham"} {
+	// Santiago, Havana and the Azores skip midnight when their clocks go
+	// forward: that day starts at 01:00.
+	for _, zone := range []string{"UTC", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham",
+		"America/Santiago", "America/Havana", "Atlantic/Azores"} {
 		loc := mustZone(t, zone)
 		for _, reset := range []Reset{ResetDay, ResetWeek, ResetMonth} {
 			b := boardOf(reset, loc)
@@ -86,6 +89,13 @@ func TestPeriodOf_EveryHourOfTwoYearsFallsInTheSpanOfItsKey(t *testing.T) {
 				key, span, err := b.PeriodOf(tm)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if local := tm.In(loc); (reset == ResetDay && key != local.Format(time.DateOnly)) ||
+					(reset == ResetMonth && key != local.Format("2006-01")) {
+					t.Fatalf("%s %s at %s (%s there): key %s", zone, reset, tm, local, key)
+				}
+				if !span.Contains(tm) || !span.End.After(span.Start) {
+					t.Fatalf("%s %s at %s: key %s spans %s..%s", zone, reset, tm, key, span.Start, span.End)
 				}
 				back, err := b.PeriodSpan(key)
 				if err != nil || !back.Contains(tm) || !back.Start.Equal(span.Start) || !back.End.Equal(*span.End) {
@@ -136,5 +146,20 @@ func TestPeriodOf_SeasonBoardIsNotPlacedByTheCalendar(t *testing.T) {
 	b := boardOf(ResetSeason, time.UTC)
 	if _, _, err := b.PeriodOf(time.Now()); ErrorCode(err) != ENOTSTARTED {
 		t.Fatalf("PeriodOf on a SEASON board: %v, want NOT_STARTED", err)
+	}
+}
+
+func TestPeriodOf_ADayWhoseMidnightIsSkippedStartsWhenTheClocksJump(t *testing.T) {
+	santiago := mustZone(t, "America/Santiago")
+	b := boardOf(ResetDay, santiago)
+	// On 2026-09-06 Santiago's clocks jump from 00:00 to 01:00.
+	key, span, err := b.PeriodOf(time.Date(2026, 9, 6, 12, 0, 0, 0, santiago))
+	start := time.Date(2026, 9, 6, 1, 0, 0, 0, santiago)
+	if err != nil || key != "2026-09-06" || !span.Start.Equal(start) || span.End.Sub(span.Start) != 23*time.Hour {
+		t.Fatalf("PeriodOf = %s %s..%s, %v; want 2026-09-06 from %s, 23 hours", key, span.Start, span.End, err, start)
+	}
+	_, before, _ := b.PeriodOf(start.Add(-time.Nanosecond))
+	if !before.End.Equal(start) || before.End.Sub(before.Start) != 24*time.Hour {
+		t.Fatalf("the day before spans %s..%s, want 24 hours up to %s", before.Start, before.End, start)
 	}
 }
