@@ -313,6 +313,12 @@ func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 	if s.StartsAt != nil {
 		b.StartsAt = *s.StartsAt
 	}
+	// PostgreSQL keeps microseconds: a retry of the same request must
+	// compare equal to what was stored.
+	b.StartsAt = b.StartsAt.Truncate(time.Microsecond)
+	if b.EndsAt != nil {
+		b.EndsAt = new(b.EndsAt.Truncate(time.Microsecond))
+	}
 	if b.Tiers == nil {
 		b.Tiers = []Tier{}
 	}

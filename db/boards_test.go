@@ -56,6 +56,15 @@ func TestCreateBoard_OKThenIdenticalThenConflict(t *testing.T) {
 	if _, err := store.CreateBoard(ctx, other); leaderboard.ErrorCode(err) != leaderboard.ECONFLICT {
 		t.Fatalf("create with other rules: %v, want CONFLICT", err)
 	}
+	nanos := lapBoard("laps.eu")
+	nanos.StartsAt = new(nanos.StartsAt.Add(123456789 * time.Nanosecond))
+	nanos.ID = "laps.nanos"
+	if c, err := store.CreateBoard(ctx, nanos); err != nil || !c.Created {
+		t.Fatalf("create with nanoseconds: %+v, %v", c, err)
+	}
+	if c, err := store.CreateBoard(ctx, nanos); err != nil || c.Created {
+		t.Fatalf("the same create with nanoseconds again: %+v, %v; want the board, not created", c, err)
+	}
 	anyStart := lapBoard("laps.eu")
 	anyStart.StartsAt = nil
 	if c, err := store.CreateBoard(ctx, anyStart); err != nil || c.Created {

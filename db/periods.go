@@ -168,6 +168,8 @@ func (db *DB) CreateSeason(ctx context.Context, board, key string, startsAt, end
 	if err := leaderboard.CheckSeasonKey(key); err != nil {
 		return nil, err
 	}
+	// PostgreSQL keeps microseconds: a retry must find its season equal.
+	startsAt, endsAt = startsAt.Truncate(time.Microsecond), endsAt.Truncate(time.Microsecond)
 	var season *leaderboard.Period
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		const lockBoard = `SELECT ` + boardColumns + ` FROM boards WHERE id = $1 FOR UPDATE`

@@ -134,6 +134,13 @@ func TestCreateSeason(t *testing.T) {
 	if again, err := store.CreateSeason(ctx, "ranked", "S1", d(10, 1), d(11, 12)); err != nil || again.Key != "S1" {
 		t.Fatalf("the same season again: %+v, %v; want it answered", again, err)
 	}
+	nanos := time.Duration(987654321)
+	if _, err := store.CreateSeason(ctx, "ranked", "S0", d(9, 1).Add(nanos), d(9, 2).Add(nanos)); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := store.CreateSeason(ctx, "ranked", "S0", d(9, 1).Add(nanos), d(9, 2).Add(nanos)); err != nil || again.Key != "S0" {
+		t.Fatalf("the same season with nanoseconds again: %+v, %v; want it answered", again, err)
+	}
 	if _, err := store.CreateSeason(ctx, "ranked", "S2", d(11, 12), d(12, 24)); err != nil {
 		t.Fatalf("a season right after: %v", err)
 	}
@@ -168,7 +175,7 @@ func TestCreateSeason(t *testing.T) {
 		t.Fatalf("a season never made: %+v, %v; want none", p, err)
 	}
 	periods, err := store.Periods(ctx, board, 12)
-	if err != nil || len(periods) != 2 || periods[0].Key != "S2" || periods[1].Key != "S1" {
+	if err != nil || len(periods) != 3 || periods[0].Key != "S2" || periods[1].Key != "S1" {
 		t.Fatalf("periods newest first: %+v, %v", periods, err)
 	}
 }

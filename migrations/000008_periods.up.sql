@@ -6,7 +6,7 @@
 CREATE TABLE periods (
     board_id      TEXT COLLATE "C" NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
     key           TEXT COLLATE "C" NOT NULL CHECK (key ~ '^[A-Za-z0-9_.-]{1,64}$'),
-    id            INTEGER GENERATED ALWAYS AS IDENTITY UNIQUE,
+    id            INTEGER GENERATED ALWAYS AS IDENTITY,
     status        TEXT NOT NULL DEFAULT 'OPEN' CHECK (status IN ('OPEN', 'CLOSING', 'CLOSED')),
     starts_at     TIMESTAMPTZ NOT NULL,
     ends_at       TIMESTAMPTZ CHECK (ends_at > starts_at),
@@ -16,6 +16,8 @@ CREATE TABLE periods (
     digest        TEXT,
     ranks_version INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (board_id, key),
+    -- Unique with the board's id, so that the table can be distributed by it.
+    UNIQUE (board_id, id),
     CHECK ((status = 'CLOSED') = (closed_at IS NOT NULL AND participants IS NOT NULL))
 );
 

@@ -92,7 +92,11 @@ func (r *queryResolver) Board(ctx context.Context, id string) (*leaderboard.Boar
 	if err := leaderboard.CheckBoardID(id); err != nil {
 		return nil, err
 	}
-	return r.BoardService.Board(ctx, id)
+	b, err := r.BoardService.Board(ctx, id)
+	if err == nil && b == nil {
+		err = leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", id)
+	}
+	return b, err
 }
 
 func (r *queryResolver) Boards(ctx context.Context, first *int, after *string) ([]leaderboard.Board, error) {
