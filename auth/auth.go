@@ -132,6 +132,19 @@ func (cfg Config) Roles() []slog.Attr {
 
 type authErrorKey struct{}
 
+// errSigned marks the refusal of a player token that was signed with the
+// secret: expired, say, or issued for too long.
+var errSigned = errors.New("signed with the player token secret")
+
+// Guessed reports whether the request's token was refused and was not signed
+// with the player token secret: an unknown static token, a forged or
+// malformed one. Tokens a game legitimately issued and that merely expired
+// are not guesses.
+func Guessed(ctx context.Context) bool {
+	err, ok := ctx.Value(authErrorKey{}).(error)
+	return ok && !errors.Is(err, errSigned)
+}
+
 // Middleware puts the caller's Principal in the request context, or the reason
 // its token was refused. It never rejects a request itself: most reads are
 // public, and the resolvers that need a role call Require.
@@ -175,15 +188,20 @@ func (a *Authenticator) player(token string) (leaderboard.Principal, error) {
 	refuse := func(format string, args ...any) (leaderboard.Principal, error) {
 		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, format, args...)
 	}
+	// The parser checks the signature before the claims: past it, the token
+	// was signed with the secret, and a refusal is no guess at a token.
+	signed := func(p leaderboard.Principal, err error) (leaderboard.Principal, error) {
+		return p, errors.Join(errSigned, err)
+	}
 	switch {
 	case errors.Is(err, jwt.ErrTokenExpired):
-		return refuse("the player token has expired")
+		return signed(refuse("the player token has expired"))
 	case errors.Is(err, jwt.ErrTokenInvalidIssuer) || errors.Is(err, jwt.ErrTokenInvalidAudience):
-		return refuse("the player token was issued by or for someone else")
+		return signed(refuse("the player token was issued by or for someone else"))
 	case errors.Is(err, jwt.ErrTokenUsedBeforeIssued):
-		return refuse("the player token's iat lies in the future")
+		return signed(refuse("the player token's iat lies in the future"))
 	case errors.Is(err, jwt.ErrInvalidType):
-		return refuse("the player token has a claim of the wrong type (exp, nbf and iat must be JSON numbers, iss a string)")
+		return signed(refuse("the player token has a claim of the wrong type (exp, nbf and iat must be JSON numbers, iss a string)"))
 	case err != nil:
 		return refuse("the bearer token is not valid")
 	}
@@ -191,16 +209,16 @@ func (a *Authenticator) player(token string) (leaderboard.Principal, error) {
 	// names an extension it does not understand, and this one understands
 	// none. The jwt package does not look at crit.
 	if _, ok := parsed.Header["crit"]; ok {
-		return refuse("the player token has a crit header, and no extension is supported")
+		return signed(refuse("the player token has a crit header, and no extension is supported"))
 	}
 	// Present and a number: the parser required and validated it.
 	exp, _ := claims.GetExpirationTime()
 	if time.Until(exp.Time) > a.maxLifetime+clockLeeway {
-		return refuse("the player token is valid for longer than %s from now", a.maxLifetime)
+		return signed(refuse("the player token is valid for longer than %s from now", a.maxLifetime))
 	}
 	sub, err := claims.GetSubject()
 	if err != nil || leaderboard.CheckPlayerID(sub) != nil {
-		return refuse("the player token has no valid sub")
+		return signed(refuse("the player token has no valid sub"))
 	}
 	return leaderboard.Principal{Role: leaderboard.RolePlayer, PlayerID: sub}, nil
 }

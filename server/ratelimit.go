@@ -70,18 +70,19 @@ func newRateLimiter(cfg RateLimits, authn *auth.Authenticator, registry promethe
 // its context, see auth.Authenticator.Middleware) within the caller's
 // budgets, cheapest first:
 //
-//  1. an address over its refused tokens gets 429 for any token;
+//  1. an address over its guessed tokens gets 429 for any token;
 //  2. a static token (compared, not parsed) takes from its role's budget:
 //     the game-server token's own, none for admins; anything else from its
 //     address's;
 //  3. only then is a player token checked, and it takes from its player's
-//     budget; a refused token counts against its address.
+//     budget; a refused token that was not signed with the secret (a guess,
+//     not an expired token) counts against its address.
 func (l *rateLimiter) middleware(next http.Handler) http.Handler {
 	authenticated := l.authn.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "" {
 			p, ok := leaderboard.PrincipalFromContext(r.Context())
 			switch {
-			case !ok:
+			case !ok && auth.Guessed(r.Context()):
 				l.authFailures.Take(l.clientKey(r))
 			case p.Role == leaderboard.RolePlayer:
 				if !l.allow(w, l.player, "player", p.PlayerID) {
@@ -94,6 +95,10 @@ func (l *rateLimiter) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		client := l.clientKey(r)
 		header := r.Header.Get("Authorization")
+		// Past its budget of guesses an address gets 429 for any token,
+		// the right one included, so that a guess cannot be told from a
+		// miss. Only guesses count: a player token that merely expired
+		// does not.
 		if header != "" {
 			if ok, wait := l.authFailures.Check(client); !ok {
 				l.refuse(w, "failed_auth", wait)

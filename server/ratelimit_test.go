@@ -140,6 +140,16 @@ func TestRateLimit_FailedAuthenticationsPerAddress(t *testing.T) {
 	if a := send(t, "GET", url+export, other, "Bearer "+serverToken, ""); !a.limited() {
 		t.Errorf("after refused tokens on /graphql: %d %s", a.status, a.body)
 	}
+	// Expired player tokens were signed with the secret: no guesses, no 429.
+	expired, err := auth.PlayerToken([]byte(jwtSecret), "alice", time.Now().Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		if a := send(t, "POST", url+"/graphql", "198.51.100.4", "Bearer "+expired, myRankQuery); a.limited() {
+			t.Fatalf("expired player token %d: %d %s", i+1, a.status, a.body)
+		}
+	}
 	// A right token is not a failure: 403 FORBIDDEN, as often as asked.
 	for range 5 {
 		if a := send(t, "GET", url+export, "198.51.100.3", "Bearer "+serverToken, ""); a.status != http.StatusForbidden {
