@@ -107,16 +107,20 @@ func CheckURL(raw string) error {
 	return nil
 }
 
-// RedactURL returns raw as scheme://host/path, without the userinfo, query
-// string and fragment that may carry credentials: the form of the webhook
-// that logs and errors show. A raw that does not parse is shown as
-// "(invalid URL)".
+// RedactURL returns raw as scheme://host, with "/…" for a path: the
+// userinfo, query string and path may all carry credentials (a chat
+// service's webhook keeps its token in the path), so logs and errors show the
+// receiver's host alone. A raw that does not parse is "(invalid URL)".
 func RedactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(invalid URL)"
 	}
-	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}).String()
+	shown := (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
+	if u.Path != "" && u.Path != "/" {
+		shown += "/…"
+	}
+	return shown
 }
 
 // Run delivers messages until ctx ends: every due message, then it waits
