@@ -38,10 +38,10 @@ func MarshalTime(t time.Time) graphql.Marshaler {
 	})
 }
 
-// UnmarshalTime reads an RFC 3339 string. The only Time the API takes is a
-// score event's occurredAt, and a bad one must reject that event only, not
-// the whole call: anything else reads as the zero time, which
-// ScoreEvent.Validate rejects with BAD_USER_INPUT.
+// UnmarshalTime reads an RFC 3339 string. A bad score event's occurredAt
+// must reject that event only, not the whole call, so anything else reads as
+// the zero time, which ScoreEvent.Validate rejects with BAD_USER_INPUT; the
+// resolvers of other Time arguments refuse it the same way (timeArg).
 func UnmarshalTime(v any) (time.Time, error) {
 	s, _ := v.(string)
 	t, err := leaderboard.ParseOccurredAt(s)
