@@ -41,8 +41,9 @@ import (
 // emoji uses them:
 //
 //   - the presentation selectors U+FE0E (text) and U+FE0F (emoji) right after
-//     a letter, digit, punctuation mark or symbol: "❤️" is U+2764 U+FE0F,
-//     "1️⃣" is 1 U+FE0F U+20E3.
+//     a digit, punctuation mark or symbol, or the one letter that is an emoji,
+//     ℹ U+2139: "❤️" is U+2764 U+FE0F, "1️⃣" is 1 U+FE0F U+20E3. Not after
+//     other letters, or "alice" and "alice" U+FE0F would look the same.
 //   - the zero-width joiner U+200D right between two symbols (category So),
 //     the first of which may carry U+FE0F or a skin-tone modifier
 //     (U+1F3FB–U+1F3FF): "👩🏽‍💻" is U+1F469 U+1F3FD U+200D U+1F4BB.
@@ -91,6 +92,8 @@ const (
 	zeroWidthJoiner = 0x200D
 	textSelector    = 0xFE0E // VS15: show the character before as text
 	emojiSelector   = 0xFE0F // VS16: show the character before as an emoji
+	// informationSource is ℹ, a letter (Ll) that is also an emoji.
+	informationSource = 0x2139
 )
 
 // forbiddenRune returns the first rune of s that text of kind k may not hold,
@@ -118,7 +121,7 @@ func isControl(r rune) bool { return r <= 0x1F || (r >= 0x7F && r <= 0x9F) }
 func inEmoji(rest string, r, prev, beforePrev rune) bool {
 	switch r {
 	case textSelector, emojiSelector:
-		return prev >= 0 && unicode.In(prev, unicode.L, unicode.N, unicode.P, unicode.S)
+		return prev == informationSource || (prev >= 0 && unicode.In(prev, unicode.N, unicode.P, unicode.S))
 	case zeroWidthJoiner:
 		base := prev
 		if base == emojiSelector {

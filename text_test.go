@@ -93,18 +93,20 @@ var emojiInNames = []string{
 
 // Default-ignorables in names where no emoji puts them stay refused.
 var notEmoji = map[string]string{
-	"selector first":          "\ufe0fa",
-	"selector after a space":  "a \ufe0f",
-	"two selectors":           "\u2764\ufe0f\ufe0f",
-	"selector after a joiner": "\U0001f469\u200d\ufe0f",
-	"joiner first":            "\u200d\U0001f4bb",
-	"joiner last":             "\U0001f469\u200d",
-	"joiner between letters":  "ali\u200dce",
-	"joiner after a letter":   "a\u200d\U0001f4bb",
-	"joiner before a letter":  "\U0001f469\u200da",
-	"two joiners":             "\U0001f469\u200d\u200d\U0001f4bb",
-	"other selector (VS1)":    "\u2764\ufe00",
-	"tag flag (Scotland)":     "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+	"selector first":            "\ufe0fa",
+	"selector after a space":    "a \ufe0f",
+	"selector after a letter":   "alice\ufe0f",
+	"text selector on a letter": "ali\ufe0ece",
+	"two selectors":             "\u2764\ufe0f\ufe0f",
+	"selector after a joiner":   "\U0001f469\u200d\ufe0f",
+	"joiner first":              "\u200d\U0001f4bb",
+	"joiner last":               "\U0001f469\u200d",
+	"joiner between letters":    "ali\u200dce",
+	"joiner after a letter":     "a\u200d\U0001f4bb",
+	"joiner before a letter":    "\U0001f469\u200da",
+	"two joiners":               "\U0001f469\u200d\u200d\U0001f4bb",
+	"other selector (VS1)":      "\u2764\ufe00",
+	"tag flag (Scotland)":       "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
 }
 
 // Text not in NFC, whose NFC form passes.
