@@ -5,6 +5,7 @@ package leaderboard
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -57,7 +58,7 @@ type Player struct {
 	Name *string // display name; nil when the game never sent one
 }
 
-// RankEntry is one row of a month's table.
+// RankEntry is one row of a period's table.
 type RankEntry struct {
 	Rank      int
 	Score     int
@@ -65,18 +66,37 @@ type RankEntry struct {
 	// Player is read along with the rank, so that answering the entry's
 	// player needs no second read.
 	Player Player
+	// Subscore and Metadata are those of the newest event that changed the
+	// row, on boards other than main; nil when it carried none.
+	Subscore *int
+	Metadata json.RawMessage
 }
 
-// Standing is one player's place in a month, with the players around it, all
-// read from one snapshot of the month.
+// Standing is one player's place in a period, with the players around it,
+// all read from one snapshot of the period.
 type Standing struct {
 	RankEntry
+	// Month is the month of main's period; on another board, the month its
+	// period starts in.
 	Month Month
-	Total int  // players ranked in the month
-	Final bool // true once the month is closed
+	// Board and Period name the standing's period; on main Period is the
+	// month's key.
+	Board  string
+	Period string
+	Total  int  // players ranked in the period
+	Final  bool // true once the period is closed
 	// Above holds up to the requested number of entries ranked just above, and
 	// Below those just below, both in rank order.
 	Above, Below []RankEntry
+}
+
+// Percentile is the share of the period's players the standing ranks level
+// with or above, in percent: 100 for the first, 100/total for the last.
+func (s *Standing) Percentile() float64 {
+	if s.Total <= 0 {
+		return 0
+	}
+	return 100 * float64(s.Total-s.Rank+1) / float64(s.Total)
 }
 
 // Neighbours returns at most above entries ranked just above s and at most

@@ -1,6 +1,9 @@
 package leaderboard
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // ScoreMode says how an event's value changes a player's total.
 type ScoreMode string
@@ -37,22 +40,46 @@ const (
 
 // ScoreEvent is one score change sent by a game server.
 type ScoreEvent struct {
-	EventID    string // idempotency key
+	EventID    string // idempotency key, one per board
 	PlayerID   string
 	PlayerName *string
 	Mode       ScoreMode
 	Value      int
 	OccurredAt *time.Time // nil means the server's time of arrival
+	// Board is the board the event counts on; "" is MainBoard.
+	Board string
+	// Subscore breaks ties of the total on a board whose tiebreak says so;
+	// the row keeps that of the newest event that changed it.
+	Subscore *int
+	// Metadata is a JSON object of at most MaxMetadataBytes the row keeps
+	// from the newest event that changed it; nil when the event has none.
+	Metadata json.RawMessage
+}
+
+// MaxMetadataBytes is the largest metadata object an event may carry.
+const MaxMetadataBytes = 1024
+
+// BoardID returns the id of the event's board.
+func (e ScoreEvent) BoardID() string {
+	if e.Board == "" {
+		return MainBoard
+	}
+	return e.Board
 }
 
 // ScoreResult is the outcome of one ScoreEvent.
 type ScoreResult struct {
 	EventID  string
 	Status   ScoreStatus
-	Month    Month  // zero for an event rejected before its month was known
+	Month    Month  // zero for an event rejected before its month was known, and on boards but main
 	PlayerID string // the event's player
 	Score    *int   // the total after the event; nil when rejected
 	Err      *Error // why the event was rejected; nil otherwise
+	// Board is the event's board; Period the key of its period, "" when
+	// the event was rejected before its period was known (on main, the
+	// month's key).
+	Board  string
+	Period string
 }
 
 // Reject returns a REJECTED result for e carrying err.
@@ -80,16 +107,48 @@ func (e ScoreEvent) Validate(now time.Time) *Error {
 	switch {
 	case e.Mode != ModeAdd && e.Mode != ModeSet && e.Mode != ModeBest:
 		return Errorf(EBADINPUT, "mode %q is not one of ADD, SET, BEST", e.Mode)
-	case e.Mode == ModeAdd && (e.Value < -MaxScore || e.Value > MaxScore):
+	// Other boards check values against their own bounds (Board.Decide).
+	case e.BoardID() == MainBoard && e.Mode == ModeAdd && (e.Value < -MaxScore || e.Value > MaxScore):
 		return Errorf(EBADINPUT, "value %d of an ADD is outside %d..%d", e.Value, -MaxScore, MaxScore)
-	case e.Mode != ModeAdd && (e.Value < MinScore || e.Value > MaxScore):
+	case e.BoardID() == MainBoard && e.Mode != ModeAdd && (e.Value < MinScore || e.Value > MaxScore):
 		return OutOfRange(e.Value)
+	case e.BoardID() == MainBoard && (e.Subscore != nil || e.Metadata != nil):
+		return Errorf(EBADINPUT, "the board main keeps no subscore or metadata: send them to a board made with createBoard")
 	case e.OccurredAt != nil && e.OccurredAt.IsZero():
 		return Errorf(EBADINPUT, "occurredAt must be an RFC 3339 time such as 2026-11-22T10:04:05Z")
 	case e.OccurredAt != nil && e.OccurredAt.After(now.Add(MaxClockSkew)):
 		return Errorf(EBADINPUT, "occurredAt %s lies in the future", e.OccurredAt.Format(time.RFC3339Nano))
 	}
+	if e.Board != "" {
+		if err := CheckBoardID(e.Board); err != nil {
+			return err.(*Error)
+		}
+	}
+	return CheckMetadata(e.Metadata)
+}
+
+// CheckMetadata returns an EBADINPUT error unless metadata is absent or a
+// JSON object of at most MaxMetadataBytes.
+func CheckMetadata(metadata json.RawMessage) *Error {
+	switch {
+	case metadata == nil:
+		return nil
+	case len(metadata) > MaxMetadataBytes:
+		return Errorf(EBADINPUT, "metadata is %d bytes: at most %d", len(metadata), MaxMetadataBytes)
+	case !json.Valid(metadata) || firstByte(metadata) != '{':
+		return Errorf(EBADINPUT, "metadata must be a JSON object")
+	}
 	return nil
+}
+
+// firstByte returns the first byte of b that is not JSON whitespace.
+func firstByte(b []byte) byte {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return c
+		}
+	}
+	return 0
 }
 
 // CheckMonth returns an EBADINPUT error when an event of month m arrives too
