@@ -35,13 +35,23 @@ func retryPause(n int) time.Duration {
 // written with a few set-based statements, in one transaction that may hold
 // other calls' events too (see submitqueue.go), so each event is applied
 // atomically on its own and nothing is acknowledged before it is committed.
-// EBADINPUT when there are more than MaxBatch events.
+// Events of boards other than main take a path of their own (see
+// boardsubmit.go). EBADINPUT when there are more than MaxBatch events.
 func (db *DB) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
 	if len(events) > leaderboard.MaxBatch {
 		return nil, leaderboard.Errorf(leaderboard.EBADINPUT,
 			"a call takes at most %d events, got %d", leaderboard.MaxBatch, len(events))
 	}
-	s := &submission{ctx: ctx, batch: newBatch(events, db.now(), db.loc, db.closeGrace), done: make(chan struct{})}
+	now := db.now()
+	if slices.ContainsFunc(events, onOtherBoard) {
+		return db.submitSplit(ctx, events, now)
+	}
+	return db.submitMain(ctx, events, now)
+}
+
+// submitMain applies events of the board main, received at now.
+func (db *DB) submitMain(ctx context.Context, events []leaderboard.ScoreEvent, now time.Time) ([]leaderboard.ScoreResult, error) {
+	s := &submission{ctx: ctx, batch: newBatch(events, now, db.loc, db.closeGrace), done: make(chan struct{})}
 	db.submits.add(s)
 	select {
 	case <-s.done:
@@ -297,12 +307,15 @@ func queuePlayers(writes *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]
 	for i, id := range ids {
 		values[i] = names[id]
 	}
-	const q = `INSERT INTO players (id, name)
-		SELECT id, name FROM unnest($1::text[], $2::text[]) AS p(id, name) ORDER BY id
-		ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
-		WHERE EXCLUDED.name IS NOT NULL AND players.name IS DISTINCT FROM EXCLUDED.name`
-	writes.Queue(q, ids, values)
+	writes.Queue(upsertPlayers, ids, values)
 }
+
+// upsertPlayers stores players $1 with names $2, in id order; a nil name
+// leaves the stored one.
+const upsertPlayers = `INSERT INTO players (id, name)
+	SELECT id, name FROM unnest($1::text[], $2::text[]) AS p(id, name) ORDER BY id
+	ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+	WHERE EXCLUDED.name IS NOT NULL AND players.name IS DISTINCT FROM EXCLUDED.name`
 
 // queueScores inserts the rows that are new and updates the rows that changed.
 // The INSERT has no ON CONFLICT on purpose: a concurrent first event for the

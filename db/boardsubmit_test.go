@@ -1,0 +1,292 @@
+package db_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// boardEvent is an event of board, at occurred.
+func boardEvent(board, id, player string, mode leaderboard.ScoreMode, value int, occurred *time.Time) leaderboard.ScoreEvent {
+	e := event(id, player, mode, value, occurred)
+	e.Board = board
+	return e
+}
+
+// utc returns a time of 2026 in UTC.
+func utc(month time.Month, day, hour int) *time.Time {
+	t := time.Date(2026, month, day, hour, 0, 0, 0, time.UTC)
+	return &t
+}
+
+// assertBoardOutcomes checks results' outcomes and periods.
+func assertBoardOutcomes(t *testing.T, results []leaderboard.ScoreResult, periods []string, want ...outcome) {
+	t.Helper()
+	assertOutcomes(t, results, want...)
+	for i, r := range results {
+		if r.Period != periods[i] || (r.Board == "" && r.Status != leaderboard.StatusRejected) || !r.Month.IsZero() {
+			t.Fatalf("result %d: board %q period %q month %v, want period %q and no month", i, r.Board, r.Period, r.Month, periods[i])
+		}
+	}
+}
+
+func TestSubmitBoardScores_RefusesEventsNoOpenPeriodTakes(t *testing.T) {
+	now := testNow
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "day", Name: "Day", Reset: leaderboard.ResetDay,
+		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 10, 0)})
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "forever", Name: "Forever", Reset: leaderboard.ResetNone,
+		TimeZone: new("UTC"), CloseGrace: new(86400), StartsAt: utc(11, 1, 0), EndsAt: utc(11, 20, 6)})
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "seasons", Name: "Seasons", Reset: leaderboard.ResetSeason,
+		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0)})
+	for _, s := range []struct {
+		key        string
+		start, end *time.Time
+	}{{"s1", utc(11, 1, 0), utc(11, 15, 0)}, {"s2", utc(11, 18, 0), utc(12, 1, 0)}} {
+		if _, err := store.CreateSeason(ctx, "seasons", s.key, *s.start, *s.end); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	results := mustSubmit(t, store,
+		boardEvent("nope", "e1", "ann", leaderboard.ModeSet, 5, utc(11, 20, 10)),
+		boardEvent("day", "e2", "ann", leaderboard.ModeSet, 5, utc(11, 5, 0)),
+		boardEvent("day", "e3", "ann", leaderboard.ModeSet, 5, utc(11, 19, 23)),
+		boardEvent("day", "e4", "ann", leaderboard.ModeSet, 5, utc(11, 20, 11)),
+		boardEvent("forever", "e5", "ann", leaderboard.ModeSet, 7, utc(11, 20, 5)),
+		boardEvent("forever", "e6", "ann", leaderboard.ModeSet, 8, utc(11, 20, 7)),
+		boardEvent("seasons", "e7", "ann", leaderboard.ModeSet, 1, utc(11, 16, 0)),
+		boardEvent("seasons", "e8", "ann", leaderboard.ModeSet, 2, utc(11, 19, 0)),
+		boardEvent("seasons", "e9", "ann", leaderboard.ModeSet, 3, utc(11, 10, 0)),
+	)
+	assertBoardOutcomes(t, results, []string{"", "", "2026-11-19", "2026-11-20", "all", "all", "", "s2", "s1"},
+		rejected(leaderboard.ENOTFOUND), rejected(leaderboard.ENOTSTARTED), rejected(leaderboard.EMONTHCLOSED),
+		applied(5), applied(7), rejected(leaderboard.EMONTHCLOSED),
+		rejected(leaderboard.ENOTSTARTED), applied(2), rejected(leaderboard.EMONTHCLOSED))
+
+	// A call whose events are all refused opens no period.
+	if p, err := store.Period(ctx, "day", "2026-11-19"); err != nil || p != nil {
+		t.Fatalf("the refused day was opened: %+v, %v", p, err)
+	}
+
+	// The board ends during the next day: periods that start after its end
+	// take nothing, the one that holds it runs its course.
+	now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	if _, err := store.EndBoard(ctx, "day", utc(11, 21, 6)); err != nil {
+		t.Fatal(err)
+	}
+	now = time.Date(2026, 11, 22, 0, 0, 30, 0, time.UTC)
+	results = mustSubmit(t, store,
+		boardEvent("day", "e10", "ann", leaderboard.ModeSet, 6, utc(11, 21, 20)),
+		boardEvent("day", "e11", "ann", leaderboard.ModeSet, 6, new(now)))
+	assertBoardOutcomes(t, results, []string{"2026-11-21", "2026-11-22"}, applied(6), rejected(leaderboard.EMONTHCLOSED))
+
+	// A period no longer OPEN (its close began) takes nothing.
+	if _, err := mustConn(t).Exec(ctx, `UPDATE periods SET status = 'CLOSING' WHERE board_id = 'day' AND key = '2026-11-21'`); err != nil {
+		t.Fatal(err)
+	}
+	results = mustSubmit(t, store, boardEvent("day", "e12", "bob", leaderboard.ModeSet, 6, utc(11, 21, 21)))
+	assertBoardOutcomes(t, results, []string{"2026-11-21"}, rejected(leaderboard.EMONTHCLOSED))
+}
+
+func TestSubmitBoardScores_KeepsTheNewestChangingEventsSubscoreAndMetadata(t *testing.T) {
+	store := mustOpenDB(t)
+	b := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "race", Name: "Race", Reset: leaderboard.ResetMonth,
+		TieBreak: new(leaderboard.TieBreakSubscoreDesc), TimeZone: new("UTC"), StartsAt: utc(11, 1, 0)})
+	with := func(e leaderboard.ScoreEvent, subscore *int, metadata string) leaderboard.ScoreEvent {
+		e.Subscore = subscore
+		if metadata != "" {
+			e.Metadata = json.RawMessage(metadata)
+		}
+		return e
+	}
+	results := mustSubmit(t, store,
+		with(boardEvent("race", "1", "ann", leaderboard.ModeSet, 10, at(1)), nil, `{"car": "red"}`),
+		with(boardEvent("race", "2", "ann", leaderboard.ModeBest, 5, at(2)), new(9), `{"car": "blue"}`),
+		with(boardEvent("race", "3", "ann", leaderboard.ModeBest, 10, at(3)), new(3), `{"car": "green"}`),
+		with(boardEvent("race", "4", "ann", leaderboard.ModeSet, 10, at(4)), new(3), `{"car": "black"}`),
+		with(boardEvent("race", "5", "bob", leaderboard.ModeSet, 10, at(5)), new(4), ""),
+	)
+	assertBoardOutcomes(t, results, []string{"2026-11", "2026-11", "2026-11", "2026-11", "2026-11"},
+		applied(10), unchanged(10), applied(10), unchanged(10), applied(10))
+	s, err := store.BoardStanding(context.Background(), b, "2026-11", "ann", 1, 1)
+	if err != nil || s == nil {
+		t.Fatalf("standing: %+v, %v", s, err)
+	}
+	if s.Subscore == nil || *s.Subscore != 3 || string(s.Metadata) != `{"car": "green"}` || !s.ReachedAt.Equal(*at(3)) {
+		t.Fatalf("ann: subscore %v metadata %s reached %s; want 3, the green car, at %s", s.Subscore, s.Metadata, s.ReachedAt, *at(3))
+	}
+	// bob's higher subscore ranks him first; he sent no metadata.
+	if s.Rank != 2 || s.Total != 2 || len(s.Above) != 1 || s.Above[0].Player.ID != "bob" || s.Above[0].Metadata != nil ||
+		s.Month != november || s.Board != "race" || s.Period != "2026-11" || s.Final {
+		t.Fatalf("standing %+v, want ann second of two under bob in November", s)
+	}
+}
+
+func TestSubmitBoardScores_DuplicateRetryAndReusedEventID(t *testing.T) {
+	store := mustOpenDB(t)
+	for _, id := range []string{"a", "b"} {
+		mustCreateBoard(t, store, leaderboard.BoardSpec{ID: id, Name: id, Reset: leaderboard.ResetWeek,
+			TimeZone: new("UTC"), StartsAt: utc(11, 1, 0)})
+	}
+	withSubscore := func(e leaderboard.ScoreEvent, n int) leaderboard.ScoreEvent { e.Subscore = &n; return e }
+	first := boardEvent("a", "e1", "ann", leaderboard.ModeAdd, 5, utc(11, 20, 1))
+	results := mustSubmit(t, store, first, first)
+	assertBoardOutcomes(t, results, []string{"2026-W47", "2026-W47"}, applied(5), duplicate(5))
+	results = mustSubmit(t, store,
+		first,
+		boardEvent("a", "e1", "ann", leaderboard.ModeAdd, 6, utc(11, 20, 1)),
+		withSubscore(first, 1),
+		boardEvent("a", "e1", "bob", leaderboard.ModeAdd, 5, utc(11, 20, 1)),
+		boardEvent("b", "e1", "ann", leaderboard.ModeAdd, 7, utc(11, 20, 1)),
+		event("e1", "ann", leaderboard.ModeAdd, 8, utc(11, 20, 1)),
+	)
+	assertOutcomes(t, results, duplicate(5), rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT),
+		rejected(leaderboard.EBADINPUT), applied(7), applied(8))
+	if results[0].Period != "2026-W47" || results[0].Board != "a" {
+		t.Fatalf("the retry's result %+v, want board a, week 45", results[0])
+	}
+	// A retry is DUPLICATE still after its period stopped taking events.
+	later := mustOpenDBKeeping(t, store, time.Date(2026, 12, 20, 0, 0, 0, 0, time.UTC))
+	results = mustSubmit(t, later, first)
+	assertBoardOutcomes(t, results, []string{"2026-W47"}, duplicate(5))
+}
+
+// mustOpenDBKeeping closes store and opens another DB on the same data, its
+// clock at now.
+func mustOpenDBKeeping(t *testing.T, store *db.DB, now time.Time) *db.DB {
+	t.Helper()
+	store.Close()
+	other, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return now }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.Close)
+	return other
+}
+
+func TestSubmitScores_MixedBatchAnswersMainsEventsAsAlone(t *testing.T) {
+	mainEvents := []leaderboard.ScoreEvent{
+		event("m1", "ann", leaderboard.ModeSet, 10, at(1)),
+		event("m2", "bob", leaderboard.ModeAdd, 20000, at(2)),
+		event("m3", "ann", leaderboard.ModeBest, 12, at(3)),
+		event("m1", "ann", leaderboard.ModeSet, 10, at(1)),
+		event("m4", "cid", leaderboard.ModeSet, 5, utc(9, 1, 0)),
+	}
+	store := mustOpenDB(t)
+	alone := mustSubmit(t, store, mainEvents...)
+	store.Close()
+
+	store = mustOpenDB(t)
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "laps", Name: "Laps", Reset: leaderboard.ResetDay,
+		Order: new(leaderboard.OrderAsc), TimeZone: new("UTC"), StartsAt: utc(11, 1, 0)})
+	mixed := []leaderboard.ScoreEvent{
+		boardEvent("laps", "m1", "ann", leaderboard.ModeBest, 90, utc(11, 20, 1)),
+		mainEvents[0], mainEvents[1],
+		boardEvent("nope", "x", "ann", leaderboard.ModeSet, 1, nil),
+		mainEvents[2],
+		boardEvent("laps", "m2", "bob", leaderboard.ModeBest, 80, utc(11, 20, 2)),
+		mainEvents[3], mainEvents[4],
+	}
+	results := mustSubmit(t, store, mixed...)
+	var mainResults []leaderboard.ScoreResult
+	for i, e := range mixed {
+		if e.Board == "" {
+			mainResults = append(mainResults, results[i])
+		}
+	}
+	if !reflect.DeepEqual(mainResults, alone) {
+		t.Fatalf("main's results in a mixed call:\n %+v\nalone:\n %+v", mainResults, alone)
+	}
+	assertOutcomes(t, []leaderboard.ScoreResult{results[0], results[3], results[5]},
+		applied(90), rejected(leaderboard.ENOTFOUND), applied(80))
+	if s := mustStanding(t, store, "ann"); s.Score != 12 {
+		t.Fatalf("ann on main: %d, want 12", s.Score)
+	}
+}
+
+// Two instances submit the first events of the same new players of a board
+// at once, each call also retrying the other's: every event is applied once,
+// and every total is the sum of its events.
+func TestSubmitBoardScores_TwoInstancesApplyEachEventOnce(t *testing.T) {
+	first := mustOpenDB(t)
+	second, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return testNow }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	b := mustCreateBoard(t, first, leaderboard.BoardSpec{ID: "pvp", Name: "PvP", Reset: leaderboard.ResetWeek,
+		TimeZone: new("UTC"), StartsAt: utc(11, 1, 0)})
+	const (
+		players = 20
+		calls   = 8
+	)
+	// Call c adds c+1 to every player; odd calls also resend call c-1's events.
+	callEvents := func(c int) []leaderboard.ScoreEvent {
+		var events []leaderboard.ScoreEvent
+		for p := range players {
+			events = append(events, boardEvent("pvp", fmt.Sprintf("c%d-p%d", c, p), fmt.Sprintf("p%02d", p),
+				leaderboard.ModeAdd, c+1, utc(11, 20, 1)))
+		}
+		return events
+	}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		applies = map[string]int{}
+		errs    []error
+	)
+	for c := range calls {
+		wg.Go(func() {
+			events := callEvents(c)
+			if c%2 == 1 {
+				events = append(events, callEvents(c-1)...)
+			}
+			results, err := []*db.DB{first, second}[c%2].SubmitScores(context.Background(), events)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			for _, r := range results {
+				switch r.Status {
+				case leaderboard.StatusApplied:
+					applies[r.EventID]++
+				case leaderboard.StatusDuplicate:
+				default:
+					errs = append(errs, fmt.Errorf("event %s: %s %v", r.EventID, r.Status, r.Err))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if len(applies) != players*calls {
+		t.Fatalf("%d events applied, want %d", len(applies), players*calls)
+	}
+	for id, n := range applies {
+		if n != 1 {
+			t.Fatalf("event %s applied %d times", id, n)
+		}
+	}
+	page, err := first.BoardLeaderboard(context.Background(), b, "2026-W47", players, "")
+	if err != nil || page.Total != players || len(page.Edges) != players {
+		t.Fatalf("page: %+v, %v; want %d players", page, err, players)
+	}
+	for _, e := range page.Edges {
+		if want := calls * (calls + 1) / 2; e.Entry.Score != want {
+			t.Fatalf("%s: total %d, want %d", e.Entry.Player.ID, e.Entry.Score, want)
+		}
+	}
+}

@@ -1,0 +1,2 @@
+DROP TABLE board_score_events;
+DROP TABLE board_scores;
