@@ -290,3 +290,33 @@ func TestSubmitBoardScores_TwoInstancesApplyEachEventOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestBoardLeaderboard_RefusesACursorOfAnotherPeriod(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	b := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "daily", Name: "Daily", Reset: leaderboard.ResetDay,
+		TimeZone: new("UTC"), CloseGrace: new(86400), StartsAt: utc(11, 1, 0)})
+	mustSubmit(t, store,
+		boardEvent("daily", "1", "ann", leaderboard.ModeSet, 5, utc(11, 19, 10)),
+		boardEvent("daily", "2", "bob", leaderboard.ModeSet, 6, utc(11, 19, 11)),
+		boardEvent("daily", "3", "ann", leaderboard.ModeSet, 7, utc(11, 20, 10)))
+	page, err := store.BoardLeaderboard(ctx, b, "2026-11-19", 1, "")
+	if err != nil || len(page.Edges) != 1 || !page.HasNextPage || page.Total != 2 || page.Edges[0].Entry.Player.ID != "bob" {
+		t.Fatalf("first page of the 19th: %+v, %v", page, err)
+	}
+	cursor := page.Edges[0].Cursor
+	for _, key := range []string{"2026-11-20", "2026-11-18"} {
+		if _, err := store.BoardLeaderboard(ctx, b, key, 1, cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+			t.Fatalf("the 19th's cursor on %s: %v, want BAD_USER_INPUT", key, err)
+		}
+	}
+	if _, err := store.BoardLeaderboard(ctx, b, "2026-11-19", 1, cursor+"x"); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Fatalf("a malformed cursor: %v, want BAD_USER_INPUT", err)
+	}
+	if page, err := store.BoardLeaderboard(ctx, b, "2026-11-18", 10, ""); err != nil || len(page.Edges) != 0 || page.Total != 0 {
+		t.Fatalf("a day without a period: %+v, %v; want an empty page", page, err)
+	}
+	if s, err := store.BoardStanding(ctx, b, "2026-11-18", "ann", 1, 1); err != nil || s != nil {
+		t.Fatalf("a standing in a day without a period: %+v, %v; want none", s, err)
+	}
+}
