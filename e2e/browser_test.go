@@ -96,7 +96,7 @@ type layout struct {
 	ScrollWidth float64  `json:"scrollWidth"`
 	Overflowing []string `json:"overflowing"` // elements past the right edge, and tables scrolling sideways
 	OwnRow      *box     `json:"ownRow"`      // the player's row in "My rank"; nil when absent
-	MonthCard   box      `json:"monthCard"`   // the month's card: picker, status, countdown
+	PeriodCard  box      `json:"periodCard"`  // the period's card: pickers, status, countdown
 }
 
 // box is an element's bounding box in the viewport, in CSS pixels.
@@ -121,13 +121,13 @@ const measureLayout = `(() => {
 		return r && {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
 	};
 	return {width: innerWidth, height: innerHeight, scrollWidth: document.scrollingElement.scrollWidth, overflowing: overflowing.slice(0, 10),
-		ownRow: box(document.querySelector('#my-rank tr[aria-current="true"]')), monthCard: box(document.getElementById('month-panel'))};
+		ownRow: box(document.querySelector('#my-rank tr[aria-current="true"]')), periodCard: box(document.getElementById('period-panel'))};
 })()`
 
 // checkLayout shows the page at width x height CSS pixels (a phone when
 // width is under 480), saves a screenshot as NAME-WIDTH (and a phone's first
 // screen as NAME-WIDTH-first-screen), and checks that
-// nothing is wider than the viewport, that on a phone the month's card (and
+// nothing is wider than the viewport, that on a phone the period's card (and
 // so its countdown) is whole on the first screen, and, when ownRowInView,
 // that the player's own row in "My rank" is in view without scrolling.
 func checkLayout(t *testing.T, ctx context.Context, name string, width, height int64, ownRowInView bool) {
@@ -153,8 +153,8 @@ func checkLayout(t *testing.T, ctx context.Context, name string, width, height i
 	if got.ScrollWidth > got.Width || len(got.Overflowing) > 0 {
 		t.Errorf("%s at %dpx: page %vpx wide in a %vpx viewport; too wide: %q", name, width, got.ScrollWidth, got.Width, got.Overflowing)
 	}
-	if card := got.MonthCard; width < 480 && (card.Top < 0 || card.Bottom > got.Height) {
-		t.Errorf("%s at %dpx: the month card spans %v..%vpx, want it whole in the first %vpx", name, width, card.Top, card.Bottom, got.Height)
+	if card := got.PeriodCard; width < 480 && (card.Top < 0 || card.Bottom > got.Height) {
+		t.Errorf("%s at %dpx: the period card spans %v..%vpx, want it whole in the first %vpx", name, width, card.Top, card.Bottom, got.Height)
 	}
 	if !ownRowInView {
 		return
@@ -170,7 +170,8 @@ func checkLayout(t *testing.T, ctx context.Context, name string, width, height i
 // A player opens the page from the game with their token, sees the open
 // month count down to its close, picks the closed month, sees their rank with
 // the ten above and below, and looks up another player: every rank shown
-// matches a plain sort of what was submitted. On a 390px phone, in either
+// matches a plain sort of what was submitted; with main the only board there
+// is no board picker. On a 390px phone, in either
 // month, their own row is on the first screen, and at 390 and 1280px nothing
 // is wider than the viewport.
 func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
@@ -227,6 +228,12 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`#leaderboard tr[data-rank]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#my-rank tr[aria-current="true"]`)))
 
+	// main alone: no board picker, the month picker as it was.
+	if got, err := chromedp.Run(ctx, chromedp.Evaluate[pageBoard](readBoard)); err != nil || !got.BoardHidden || got.PeriodLabel != "Month" ||
+		got.Search != "?month="+open.month {
+		t.Errorf("the page with main alone: %+v (%v), want no board picker, a month picker and ?month=%s", got, err, open.month)
+	}
+
 	// The open month counts down to its close, live.
 	countdown := func() string {
 		t.Helper()
@@ -244,8 +251,7 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	checkLayout(t, ctx, "browser-open-month", 390, 844, true)
 	checkLayout(t, ctx, "browser-open-month", 1280, 800, false)
 
-	step("pick the closed month", chromedp.SetValue(chromedp.CSS("#month"), closed.month),
-		chromedp.Evaluate[chromedp.Void](`document.getElementById('month').dispatchEvent(new Event('change', {bubbles: true}))`),
+	step("pick the closed month", pick("#period", closed.month),
 		// The change marks the panels busy at once, and they show the open
 		// month's rows until the closed month's arrive.
 		chromedp.WaitVisible(chromedp.CSS(`#top:not([aria-busy]) tr[data-player="`+want[0].player+`"]`)),
@@ -270,7 +276,7 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	if !slices.Equal(mine, window(me)) {
 		t.Errorf("my rank panel:\n got  %+v\n want %+v", mine, window(me))
 	}
-	final, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('month-info').innerText`))
+	final, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('period-info').innerText`))
 	if err != nil || !strings.Contains(strings.ToLower(final), "final") {
 		t.Errorf("the month panel does not say the month is final: %q, %v", final, err)
 	}
@@ -296,7 +302,7 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 
 // phoneView is what a phone shows of the page, scrolled to the top.
 type phoneView struct {
-	Label     string   `json:"label"`     // the month picker's label
+	Label     string   `json:"label"`     // the period picker's label
 	LabelRoom float64  `json:"labelRoom"` // the picker's width inside its padding
 	LabelText float64  `json:"labelText"` // the label's width in the picker's font
 	Clipped   bool     `json:"clipped"`   // the picker scrolls its content
@@ -306,14 +312,14 @@ type phoneView struct {
 	Unzoned   []string `json:"unzoned"` // times shown without their zone
 }
 
-// measurePhone measures the month picker, the rows of the tables shown and
+// measurePhone measures the period picker, the rows of the tables shown and
 // the times on the page. Chromium does not widen a select's scrollWidth for a
 // label longer than the select, so the label is also measured in its font. A
 // cell is on one line when its text is less than 1.6 of its font size high. A time names its zone (the browser's, as
 // Intl writes it: "PST", "GMT+1") in its own text or in its column's header.
 const measurePhone = `(() => {
 	window.scrollTo(0, 0);
-	const select = document.getElementById('month');
+	const select = document.getElementById('period');
 	const style = getComputedStyle(select);
 	const context = document.createElement('canvas').getContext('2d');
 	context.font = style.font;
@@ -382,7 +388,7 @@ func TestBrowser_PhoneShowsTheMonthOnTheFirstScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Clipped || got.LabelText > got.LabelRoom-pickerArrow {
-		t.Errorf("the month picker cuts its label %q: %.0fpx of text in %.0fpx beside the arrow", got.Label, got.LabelText, got.LabelRoom-pickerArrow)
+		t.Errorf("the period picker cuts its label %q: %.0fpx of text in %.0fpx beside the arrow", got.Label, got.LabelText, got.LabelRoom-pickerArrow)
 	}
 	if c := got.Countdown; c == nil || c.Top < 0 || c.Bottom > 844 {
 		t.Errorf("the countdown is at %+v, want it on the first 844px", c)
@@ -442,3 +448,53 @@ func TestBrowser_GraphiQLWorksOffline(t *testing.T) {
 		t.Errorf("the explorer asked other hosts: %v", foreign)
 	}
 }
+
+// pick chooses value in the select matched by selector, as a user does: the
+// page hears a change event.
+func pick(selector, value string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
+		if _, err := chromedp.SetValue(chromedp.CSS(selector), value)(ctx, target); err != nil {
+			return chromedp.Void{}, err
+		}
+		return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+			`document.querySelector(%q).dispatchEvent(new Event('change', {bubbles: true}))`, selector))(ctx, target)
+	}
+}
+
+// pageBoard is what the page shows of a board: its pickers, the period card
+// and the top of the table.
+type pageBoard struct {
+	Boards      []string `json:"boards"`      // the board picker's options, "value=label"
+	BoardHidden bool     `json:"boardHidden"` // the board picker is hidden
+	PeriodLabel string   `json:"periodLabel"` // the period picker's label
+	Period      string   `json:"period"`      // the period picker's chosen option
+	Search      string   `json:"search"`      // the address's query
+	Status      string   `json:"status"`
+	OrderNote   string   `json:"orderNote"`
+	ScoreHead   string   `json:"scoreHead"`
+	TieBreak    bool     `json:"tieBreak"`  // the tie-break column is shown
+	Scores      []int    `json:"scores"`    // the top of the table's scores shown, top down
+	Subscores   []string `json:"subscores"` // the tie-breaks shown
+	Countdown   string   `json:"countdown"`
+	StartsAt    string   `json:"startsAt"`
+	TopState    string   `json:"topState"`
+	Eyebrow     string   `json:"eyebrow"`
+}
+
+const readBoard = `(() => {
+	const text = (selector) => document.querySelector(selector)?.textContent.trim() ?? '';
+	const period = document.getElementById('period');
+	return {
+		boards: [...document.getElementById('board').options].map((o) => o.value + '=' + o.text),
+		boardHidden: document.getElementById('board-field').hidden,
+		periodLabel: text('#period-label'), period: period.selectedOptions[0]?.text ?? '', search: location.search,
+		status: text('[data-testid="period-status"]'), orderNote: text('[data-testid="order-note"]'),
+		scoreHead: text('#leaderboard thead .score-head'),
+		tieBreak: !document.querySelector('#leaderboard thead th.sub').hidden,
+		scores: [...document.querySelectorAll('#leaderboard td.score')].filter((td) => td.offsetParent).map((td) => Number(td.textContent.replace(/\D/g, ''))),
+		subscores: [...document.querySelectorAll('#leaderboard td.sub')].filter((td) => td.offsetParent).map((td) => td.textContent),
+		countdown: text('[data-testid="countdown"]'),
+		startsAt: document.querySelector('[data-testid="starts-at"]')?.getAttribute('datetime') ?? '',
+		topState: text('#top-state'), eyebrow: text('#board-name'),
+	};
+})()`

@@ -41,7 +41,7 @@ func TestHandler_ServesIndexAtRoot(t *testing.T) {
 		t.Errorf("X-Content-Type-Options = %q, want nosniff", got)
 	}
 	body := rec.Body.String()
-	for _, want := range []string{`<html lang="en">`, `id="month"`, `id="leaderboard"`, `id="my-rank"`, `id="lookup"`, `id="status"`} {
+	for _, want := range []string{`<html lang="en">`, `id="board"`, `id="period"`, `id="leaderboard"`, `id="my-rank"`, `id="lookup"`, `id="status"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("index.html lacks %s", want)
 		}

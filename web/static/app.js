@@ -2,36 +2,64 @@
 // into the page with textContent (never as HTML), and keeps the player's token
 // in memory only: it arrives in the address fragment (#token=...) and leaves
 // the address bar as soon as this module runs.
+//
+// It shows one period of one board: ?board=ID&period=KEY (on main, the
+// monthly event, ?month=YYYY-MM as before); without them main and its current
+// month.
 
 const PAGE_SIZE = 25;
-const MONTHS_SHOWN = 24;
+const PERIODS_SHOWN = 24;
+// BOARDS_SHOWN is the one page of boards the picker lists (the API's most); a
+// board past it is still shown when the address names it.
+const BOARDS_SHOWN = 500;
+const MAIN = 'main';
 const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-const MONTH_FIELDS = 'month status participants endsAt closesAt closedAt';
+const PERIOD_FIELDS = 'key status participants startsAt endsAt closesAt closedAt';
+const BOARD_FIELDS = 'id name reset order tiebreak status startsAt endsAt';
+// The reads name main's period by month, as they always have; other boards'
+// by key.
+const PERIOD_ARGS = 'board: $board, period: $period, month: $month';
+const PERIOD_VARS = '$board: ID!, $period: String, $month: Month';
 const QUERIES = {
-  months: `query Months($first: Int!) { months(first: $first) { ${MONTH_FIELDS} } }`,
-  month: `query Month($month: Month!) { month(month: $month) { ${MONTH_FIELDS} } }`,
-  leaderboard: `query Leaderboard($month: Month!, $first: Int!, $after: String) {
-  leaderboard(month: $month, first: $first, after: $after) {
+  boards: `query Boards($first: Int!) { boards(first: $first) { ${BOARD_FIELDS} } }`,
+  board: `query Board($id: ID!, $first: Int!) { board(id: $id) {
+  ${BOARD_FIELDS}
+  current { ${PERIOD_FIELDS} }
+  periods(first: $first) { ${PERIOD_FIELDS} }
+} }`,
+  period: `query Period($board: ID!, $key: String!) { period(board: $board, key: $key) { ${PERIOD_FIELDS} } }`,
+  leaderboard: `query Leaderboard(${PERIOD_VARS}, $first: Int!, $after: String) {
+  leaderboard(${PERIOD_ARGS}, first: $first, after: $after) {
     total
     pageInfo { hasNextPage endCursor }
-    edges { cursor node { rank score reachedAt player { id name } } }
+    edges { cursor node { rank score subscore reachedAt player { id name } } }
   }
 }`,
-  myRank: `query MyRank($month: Month!) { myRank(month: $month) { ...Window } }`,
-  standing: `query Standing($month: Month!, $playerId: ID!) { standing(month: $month, playerId: $playerId) { ...Window } }`,
+  myRank: `query MyRank(${PERIOD_VARS}) { myRank(${PERIOD_ARGS}) { ...Window } }`,
+  standing: `query Standing(${PERIOD_VARS}, $playerId: ID!) { standing(${PERIOD_ARGS}, playerId: $playerId) { ...Window } }`,
 };
 const WINDOW_FRAGMENT = `
 fragment Window on Standing {
-  month rank score reachedAt total final
+  rank score subscore reachedAt total final
   player { id name }
-  neighbours(above: 10, below: 10) { rank score reachedAt player { id name } }
+  neighbours(above: 10, below: 10) { rank score subscore reachedAt player { id name } }
 }`;
+
+// What a board's periods are called, by its reset: the picker's label and the
+// word in sentences.
+const RESETS = {
+  MONTH: { label: 'Month', noun: 'month' },
+  WEEK: { label: 'Week', noun: 'week' },
+  DAY: { label: 'Day', noun: 'day' },
+  SEASON: { label: 'Season', noun: 'season' },
+  NONE: { label: 'Period', noun: 'period' },
+};
 
 // ---- formatting (the viewer's locale and time zone) ----
 
 // Every time shown names its zone, the viewer's, as the browser abbreviates
-// it ("UTC", "PST", "GMT+1"): the month card's times in their own text, a
+// it ("UTC", "PST", "GMT+1"): the period card's times in their own text, a
 // table's times in their column's header. Each time comes in two forms, and
 // a phone shows the compact one (see timeEl).
 const numbers = new Intl.NumberFormat();
@@ -42,7 +70,7 @@ const dateTime = {
   compact: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }),
 };
 const zoneName = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' });
-// Table rows sit inside one month, so their times leave the year out. The
+// Table rows sit inside one period, so their times leave the year out. The
 // seconds stay where there is room, as they tell equal scores apart (so does
 // the order of the rows), with day and clock apart so that a narrow column
 // can put one above the other; on a phone a row stays one line without them.
@@ -54,12 +82,46 @@ const reachedAt = {
 const reachedTitle = new Intl.DateTimeFormat(undefined, {
   year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', timeZoneName: 'short',
 });
+// A period's key names a date of the board's calendar, not an instant: it is
+// formatted as that date in UTC, whatever the viewer's zone.
 const monthName = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const dayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const plural = new Intl.PluralRules('en');
 
 function formatMonth(month) {
   const [year, mon] = month.split('-').map(Number);
   return monthName.format(new Date(Date.UTC(year, mon - 1, 1)));
+}
+
+// periodLabel names a period of board in words: "November 2026", "Week 48,
+// 2026", "Wed, Nov 25, 2026", "All time", or a season's own key.
+function periodLabel(board, key) {
+  switch (board.reset) {
+    case 'MONTH':
+      if (MONTH_PATTERN.test(key)) return formatMonth(key);
+      break;
+    case 'WEEK': {
+      const week = /^(\d{4})-W(\d{2})$/.exec(key);
+      if (week) return `Week ${Number(week[2])}, ${week[1]}`;
+      break;
+    }
+    case 'DAY': {
+      const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key);
+      if (day) return dayName.format(new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))));
+      break;
+    }
+    case 'NONE':
+      if (key === 'all') return 'All time';
+      break;
+    default:
+  }
+  return key;
+}
+
+// inPeriod is "in November 2026", or "on this board" for the one period of a
+// board that never resets.
+function inPeriod(board, key) {
+  return board.reset === 'NONE' ? 'on this board' : `in ${periodLabel(board, key)}`;
 }
 
 // zoneOf is the abbreviation of the viewer's zone at the instant date: it
@@ -84,6 +146,12 @@ function countdownText(at) {
 
 function isFinal(info) {
   return info.status === 'CLOSED';
+}
+
+// hasTiebreak says whether board ranks equal scores by their subscore, and so
+// whether the tables show it.
+function hasTiebreak(board) {
+  return board.tiebreak !== 'NONE';
 }
 
 // ---- DOM helpers: text only ----
@@ -139,6 +207,18 @@ function tableZone(table, entries) {
   return zone;
 }
 
+// setColumns labels the score column of every table for board (an ASC board
+// ranks the lowest first, and says so), and shows the tie-break column when
+// the board breaks ties by subscore.
+function setColumns(board) {
+  const ascending = board.order === 'ASC';
+  for (const head of document.querySelectorAll('thead .score-head')) {
+    head.querySelector('.order-hint').textContent = ascending ? 'lower is better' : '';
+    head.title = ascending ? 'Lower is better: the lowest score ranks first' : '';
+  }
+  for (const head of document.querySelectorAll('thead .sub')) head.hidden = !hasTiebreak(board);
+}
+
 function loadingEl() {
   return el('p', { class: 'loading' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Loading…');
 }
@@ -179,8 +259,8 @@ function playerCell(player, badge) {
 
 // rankRow is one table row; provisional marks a rank that can still change,
 // current the row the panel is about, zone the one its time column's header
-// names.
-function rankRow(entry, zone, { provisional = false, current = false, badge = null } = {}) {
+// names, subscore whether the board's tie-break column is shown.
+function rankRow(entry, zone, { provisional = false, current = false, badge = null, subscore = false } = {}) {
   const rank = el('td', { class: 'num rank' }, numbers.format(entry.rank));
   if (provisional) rank.append(el('span', { class: 'provisional-mark', 'aria-hidden': 'true', title: 'Provisional' }, '*'));
   return el('tr', {
@@ -191,11 +271,13 @@ function rankRow(entry, zone, { provisional = false, current = false, badge = nu
   rank,
   playerCell(entry.player, current ? badge : null),
   el('td', { class: 'num score' }, numbers.format(entry.score)),
+  // Hidden rather than left out, so that a cell's index is its header's.
+  el('td', { class: 'num sub', hidden: !subscore }, entry.subscore === null || entry.subscore === undefined ? '–' : numbers.format(entry.subscore)),
   el('td', { class: 'when' }, reachedEl(entry.reachedAt, zone)));
 }
 
-function provisionalNote() {
-  return el('span', { class: 'caption-note' }, '* Provisional until the month closes.');
+function provisionalNote(board) {
+  return el('span', { class: 'caption-note' }, `* Provisional until the ${RESETS[board.reset]?.noun ?? 'period'} closes.`);
 }
 
 // ---- GraphQL over fetch ----
@@ -280,35 +362,78 @@ function tokenSubject(token) {
 // ---- state ----
 
 const state = {
-  months: [], // MonthInfo, newest first
-  month: null, // the MonthInfo shown
+  boards: [], // the boards the picker lists: main first, then by name
+  board: null, // the Board shown, with current and periods
+  periods: [], // its Periods, newest first
+  period: null, // the Period shown; null when the board has none to show
   token: takeToken(),
   authError: null, // the ApiError that refused the token
   after: null, // the cursor of the page shown (null: the first page)
   previous: [], // the cursors of the pages before it, a stack
   endCursor: null, // the cursor of the next page; null on the last
-  boardMonth: null, // the month of the table on screen
+  tablePeriod: null, // "board/key" of the table on screen
   lookupId: null,
 };
 
-const requests = { months: slot(), board: slot(), mine: slot(), lookup: slot() };
+const requests = { boards: slot(), periods: slot(), table: slot(), mine: slot(), lookup: slot() };
 
-// ---- months ----
-
-// optionText is short enough for a phone's select, which cannot wrap: the
-// panel beside it says how many players took part and when the month ends
-// and closes.
-function optionText(info) {
-  return `${formatMonth(info.month)} · ${isFinal(info) ? 'final' : 'live'}`;
+// periodVars names the period shown to the reads: main's by its month, any
+// other board's by its key.
+function periodVars() {
+  const { board, period } = state;
+  return board.id === MAIN
+    ? { board: MAIN, month: period.key, period: null }
+    : { board: board.id, period: period.key, month: null };
 }
 
-// The countdown of the month shown: one ticking timer, and once the close is
-// due one pending reload, both stopped when the month panel is redrawn.
+// ---- boards ----
+
+// loadBoards fills the board picker; it stays hidden while main is the only
+// board (or the list fails to load: the page still shows the board chosen).
+async function loadBoards() {
+  const signal = requests.boards();
+  try {
+    const { boards } = await graphql(QUERIES.boards, { first: BOARDS_SHOWN }, { signal });
+    if (signal.aborted) return;
+    state.boards = boards.sort((a, b) => (b.id === MAIN) - (a.id === MAIN) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    fillBoardSelect();
+  } catch (err) {
+    if (signal.aborted) return;
+    announce(`Could not load the boards: ${err.message}`);
+  }
+}
+
+function fillBoardSelect() {
+  const boards = [...state.boards];
+  if (state.board && !boards.some((b) => b.id === state.board.id)) boards.push(state.board);
+  const select = $('board');
+  select.replaceChildren(...boards.map((board) => el('option', { value: board.id }, board.name)));
+  if (state.board) select.value = state.board.id;
+  $('board-field').hidden = boards.length < 2;
+}
+
+$('board').addEventListener('change', (event) => {
+  loadPeriods({ boardId: event.target.value });
+});
+
+// ---- periods ----
+
+// optionText is short enough for a phone's select, which cannot wrap: the
+// panel beside it says how many players took part and when the period ends
+// and closes.
+function optionText(board, info) {
+  const state = { CLOSED: 'final', NOT_STARTED: 'upcoming' }[info.status] ?? 'live';
+  return `${periodLabel(board, info.key)} · ${state}`;
+}
+
+// The countdown of the period shown: one ticking timer, and once the instant
+// it counts to is due one pending reload, both stopped when the period panel
+// is redrawn.
 const countdown = { ticking: null, reload: null };
 
-// CLOSE_DUE_RELOAD_MS is how often the page asks again whether a month past
-// its close is closed yet.
-const CLOSE_DUE_RELOAD_MS = 60_000;
+// DUE_RELOAD_MS is how often the page asks again whether a period past its
+// close is closed yet (or one past its start open).
+const DUE_RELOAD_MS = 60_000;
 
 function stopCountdown() {
   clearInterval(countdown.ticking);
@@ -317,131 +442,260 @@ function stopCountdown() {
   countdown.reload = null;
 }
 
-// startCountdown ticks node down to the close of info each second. Once the
-// close is due it says so and reloads the months now and then, so the page
-// turns to "final" by itself when the close has run.
-function startCountdown(node, info) {
+// startCountdown ticks node down to the instant at each second. Once it is
+// due, node says due and the page reloads the periods now and then, so that it
+// turns to "final" (or "live") by itself when the close (or start) has come.
+function startCountdown(node, at, due) {
   stopCountdown();
-  const closesAt = Date.parse(info.closesAt);
   const tick = () => {
-    if (Date.now() < closesAt) {
-      node.textContent = countdownText(closesAt);
+    if (Date.now() < at) {
+      node.textContent = countdownText(at);
       return;
     }
     clearInterval(countdown.ticking);
     countdown.ticking = null;
-    node.textContent = info.status === 'CLOSING' ? 'now: closing' : 'any moment';
-    countdown.reload = setTimeout(() => loadMonths({ keep: true }), CLOSE_DUE_RELOAD_MS);
+    node.textContent = due;
+    countdown.reload = setTimeout(() => loadPeriods({ keep: true }), DUE_RELOAD_MS);
   };
   tick();
-  if (Date.now() < closesAt) countdown.ticking = setInterval(tick, 1000);
+  if (Date.now() < at) countdown.ticking = setInterval(tick, 1000);
 }
 
-function renderMonthInfo(info) {
-  const box = $('month-info');
+const fact = (label, ...value) => el('div', {}, el('dt', {}, label), el('dd', {}, ...value));
+
+// statusBadge is the status of a period (or a board not started).
+function statusBadge(kind, text) {
+  return el('span', { class: `badge ${kind}`, 'data-testid': 'period-status' }, text);
+}
+
+// startFacts count down to start, with its date: a period or a board not
+// started yet.
+function startFacts(facts, start) {
+  const left = el('span', { role: 'timer', 'data-testid': 'countdown' });
+  facts.append(fact('Starts in', left), fact('Starts', dateTimeEl(start, { 'data-testid': 'starts-at' })));
+  startCountdown(left, Date.parse(start), 'now: starting');
+}
+
+// orderNote says how board ranks, unless as main does: the highest score
+// first, ties to who reached it first.
+function orderNote(board) {
+  const parts = [];
+  if (board.order === 'ASC') parts.push(el('strong', {}, 'Lower is better:'), ' the lowest score ranks first.');
+  if (hasTiebreak(board)) {
+    parts.push(parts.length ? ' ' : null, `Equal scores: the ${board.tiebreak === 'SUBSCORE_ASC' ? 'lower' : 'higher'} tie-break first.`);
+  }
+  return parts.length === 0 ? null : el('p', { class: 'order-note', 'data-testid': 'order-note' }, ...parts);
+}
+
+function renderPeriodInfo(board, info) {
+  const noun = RESETS[board.reset]?.noun ?? 'period';
   const status = {
-    OPEN: ['live', 'Live', 'Scores count until the month closes; ranks are provisional.'],
+    OPEN: ['live', 'Live', `Scores count until the ${noun} closes; ranks are provisional.`],
     CLOSING: ['live', 'Live · closing', 'The final standings are being built; ranks are provisional.'],
-    CLOSED: ['final', 'Final', 'The month is closed; these are the final standings.'],
+    CLOSED: ['final', 'Final', `The ${noun} is closed; these are the final standings.`],
+    NOT_STARTED: ['upcoming', 'Not started', `The ${noun} has not started: scores count from its start.`],
   }[info.status] ?? ['live', info.status, ''];
-  const fact = (label, ...value) => el('div', {}, el('dt', {}, label), el('dd', {}, ...value));
-  const facts = el('dl', { class: 'facts' },
-    fact('Status', el('span', { class: `badge ${status[0]}`, 'data-testid': 'month-status' }, status[1])),
-    fact('Participants', numbers.format(info.participants)));
+  const facts = el('dl', { class: 'facts' }, fact('Status', statusBadge(status[0], status[1])));
   stopCountdown();
-  if (isFinal(info)) {
-    facts.append(fact('Ended', dateTimeEl(info.endsAt)));
+  if (info.status === 'NOT_STARTED') {
+    startFacts(facts, info.startsAt);
+    if (info.endsAt) facts.append(fact('Ends', dateTimeEl(info.endsAt)));
+  } else if (isFinal(info)) {
+    facts.append(fact('Participants', numbers.format(info.participants)));
+    if (info.endsAt) facts.append(fact('Ended', dateTimeEl(info.endsAt)));
     if (info.closedAt) facts.append(fact('Closed', dateTimeEl(info.closedAt, { 'data-testid': 'closed-at' })));
-  } else {
+  } else if (info.closesAt) {
     // A timer, not a live region: a screen reader reads it when asked, rather
     // than every second.
     const left = el('span', { role: 'timer', 'data-testid': 'countdown' });
-    facts.append(fact('Closes', dateTimeEl(info.closesAt)), fact('Closes in', left));
-    startCountdown(left, info);
+    facts.append(fact('Participants', numbers.format(info.participants)),
+      fact('Closes', dateTimeEl(info.closesAt)), fact('Closes in', left));
+    startCountdown(left, Date.parse(info.closesAt), info.status === 'CLOSING' ? 'now: closing' : 'any moment');
+  } else {
+    facts.append(fact('Participants', numbers.format(info.participants)), fact('Closes', 'never: no end set'));
   }
-  box.replaceChildren(facts, el('p', { class: 'muted small month-note' }, status[2]));
+  $('period-info').replaceChildren(...[facts, orderNote(board), el('p', { class: 'muted small period-note' }, status[2])].filter(Boolean));
 }
 
-function fillMonthSelect() {
-  const select = $('month');
-  select.replaceChildren(...state.months.map((info) => el('option', { value: info.month }, optionText(info))));
-  select.disabled = state.months.length === 0;
-  if (state.month) select.value = state.month.month;
+// renderBoardOnly shows a board that has no period to show: not started yet
+// (when it starts, counting down), ended, or between seasons. It returns what
+// the other panels say instead of standings, and what the status line says.
+function renderBoardOnly(board) {
+  const facts = el('dl', { class: 'facts' });
+  stopCountdown();
+  let message;
+  let spoken = null;
+  if (board.status === 'NOT_STARTED') {
+    facts.append(fact('Status', statusBadge('upcoming', 'Not started')));
+    startFacts(facts, board.startsAt);
+    message = 'Nothing to show until the board starts.';
+    spoken = `${board.name} starts ${dateTime.full.format(new Date(board.startsAt))}.`;
+  } else if (board.status === 'ENDED') {
+    facts.append(fact('Status', statusBadge('final', 'Ended')));
+    if (board.endsAt) facts.append(fact('Ended', dateTimeEl(board.endsAt)));
+    message = 'The board ended without any scores.';
+  } else {
+    facts.append(fact('Status', statusBadge('upcoming', 'Between seasons')));
+    message = 'No season yet: standings show once one starts.';
+  }
+  $('period-info').replaceChildren(...[facts, orderNote(board)].filter(Boolean));
+  return [message, spoken ?? `${board.name}: ${message}`];
 }
 
-// loadMonths reads the months and picks ?month=YYYY-MM when it names one with
-// scores, else the newest; keep holds on to the month shown (on refresh).
-async function loadMonths({ keep = false } = {}) {
-  const signal = requests.months();
-  const panel = $('month-panel');
+function fillPeriodSelect() {
+  const { board } = state;
+  const select = $('period');
+  $('period-label').textContent = RESETS[board.reset]?.label ?? 'Period';
+  select.replaceChildren(...state.periods.map((info) => el('option', { value: info.key }, optionText(board, info))));
+  select.disabled = state.periods.length === 0;
+  if (state.period) select.value = state.period.key;
+}
+
+// periodList is a board's periods, newest first, with the current one even
+// before its first event.
+function periodList(board) {
+  const periods = [...board.periods];
+  if (board.current && !periods.some((p) => p.key === board.current.key)) periods.push(board.current);
+  return periods.sort((a, b) => b.startsAt.localeCompare(a.startsAt));
+}
+
+// defaultPeriod is the period a board opens on: the current one, else the
+// newest that has started.
+function defaultPeriod(board, periods) {
+  return periods.find((p) => p.key === board.current?.key)
+    ?? periods.find((p) => p.status !== 'NOT_STARTED') ?? periods[0] ?? null;
+}
+
+// wantedFromAddress is the board and period the address names: ?board= and
+// ?period=, or on main ?month= as well.
+function wantedFromAddress() {
+  const params = new URLSearchParams(location.search);
+  const boardId = params.get('board') || MAIN;
+  const key = params.get('period') || (boardId === MAIN ? params.get('month') : null) || null;
+  return { boardId, key };
+}
+
+// findPeriod looks up the period key of board that the list of its newest
+// lacks, and returns it with a note when there is none to show.
+async function findPeriod(board, key, signal) {
+  const main = board.id === MAIN;
+  if (main && !MONTH_PATTERN.test(key)) {
+    return { note: `“${key}” is not a month (YYYY-MM); showing the newest month instead.` };
+  }
+  const label = periodLabel(board, key);
+  try {
+    const { period } = await graphql(QUERIES.period, { board: board.id, key }, { signal });
+    if (period) return { period };
+    return { note: main ? `No scores were sent in ${label}; showing the newest month instead.` : `${board.name} has no period ${label}; showing another instead.` };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return { note: `Could not show ${key}: ${err.message}. Showing ${main ? 'the newest month' : 'another period'} instead.` };
+  }
+}
+
+// loadPeriods reads a board with its periods and shows one: with keep the
+// board and period shown (on refresh), with boardId that board's default
+// period (picked in the board picker), else what the address names (on
+// start). An unknown board in the address falls back to main.
+async function loadPeriods({ keep = false, boardId = null } = {}) {
+  const signal = requests.periods();
+  const panel = $('period-panel');
   panel.setAttribute('aria-busy', 'true');
-  if (!keep) $('month-info').replaceChildren(loadingEl());
+  if (!keep) $('period-info').replaceChildren(loadingEl());
+  const wanted = keep ? { boardId: state.board.id, key: state.period?.key ?? null }
+    : boardId ? { boardId, key: null } : wantedFromAddress();
   let note = '';
   try {
-    const data = await graphql(QUERIES.months, { first: MONTHS_SHOWN }, { signal });
-    let months = data.months;
-    const wanted = keep ? state.month?.month : new URLSearchParams(location.search).get('month');
-    if (wanted && !months.some((m) => m.month === wanted)) {
-      if (!MONTH_PATTERN.test(wanted)) {
-        note = `“${wanted}” is not a month (YYYY-MM); showing the newest month instead.`;
-      } else {
-        // An older month than the list holds: ask for it alone.
-        let older = null;
-        try {
-          older = (await graphql(QUERIES.month, { month: wanted }, { signal })).month;
-          if (!older) note = `No scores were sent in ${formatMonth(wanted)}; showing the newest month instead.`;
-        } catch (err) {
-          if (signal.aborted) throw err;
-          note = `Could not show ${wanted}: ${err.message}. Showing the newest month instead.`;
-        }
-        if (older) months = [...months, older].sort((a, b) => b.month.localeCompare(a.month));
-      }
+    let board;
+    try {
+      board = (await graphql(QUERIES.board, { id: wanted.boardId, first: PERIODS_SHOWN }, { signal })).board;
+    } catch (err) {
+      if (signal.aborted || wanted.boardId === MAIN || !(err.has('NOT_FOUND') || err.has('BAD_USER_INPUT'))) throw err;
+      note = `There is no board “${wanted.boardId}”; showing the monthly event instead.`;
+      wanted.key = null;
+      board = (await graphql(QUERIES.board, { id: MAIN, first: PERIODS_SHOWN }, { signal })).board;
     }
     if (signal.aborted) return;
-    state.months = months;
+    let periods = periodList(board);
+    if (wanted.key && !periods.some((p) => p.key === wanted.key)) {
+      const found = await findPeriod(board, wanted.key, signal);
+      if (signal.aborted) return;
+      note = found.note ?? note;
+      if (found.period) periods = [...periods, found.period].sort((a, b) => b.startsAt.localeCompare(a.startsAt));
+    }
+    const chosen = periods.find((p) => p.key === wanted.key) ?? defaultPeriod(board, periods);
+    const samePeriod = keep && chosen && state.tablePeriod === `${board.id}/${chosen.key}`;
+    state.board = board;
+    state.periods = periods;
+    state.period = chosen;
     panel.removeAttribute('aria-busy');
-    if (months.length === 0) {
-      const select = $('month');
-      select.replaceChildren(el('option', {}, 'No months yet'));
-      select.disabled = true;
-      $('month-info').replaceChildren(noteEl('No months yet. A month opens with its first score: as soon as a game sends one, the month and its standings appear here.'));
-      $('refresh').disabled = false;
-      showNoMonth('Nothing to show until a month has scores.');
-      announce('No months yet.');
+    showBoardName(board);
+    fillBoardSelect();
+    setColumns(board);
+    $('refresh').disabled = false;
+    if (!chosen) {
+      stopCountdown();
+      fillPeriodSelect();
+      $('period').replaceChildren(el('option', {}, board.status === 'NOT_STARTED' ? 'Not started yet' : 'None yet'));
+      const [message, spoken] = board.id === MAIN ? [null, null] : renderBoardOnly(board);
+      if (message === null) {
+        $('period-info').replaceChildren(noteEl('No months yet. A month opens with its first score: as soon as a game sends one, the month and its standings appear here.'));
+      }
+      if (note) $('period-info').append(el('p', { class: 'notice' }, note));
+      writeAddress();
+      showNoPeriod(message ?? 'Nothing to show until a month has scores.');
+      announce(spoken ?? 'No months yet.');
       return;
     }
-    const chosen = months.find((m) => m.month === wanted) ?? months[0];
-    const sameMonth = keep && state.month?.month === chosen.month;
-    state.month = chosen;
-    fillMonthSelect();
-    renderMonthInfo(chosen);
-    if (note) $('month-info').append(el('p', { class: 'notice' }, note));
-    $('refresh').disabled = false;
+    fillPeriodSelect();
+    renderPeriodInfo(board, chosen);
+    if (note) $('period-info').append(el('p', { class: 'notice' }, note));
     $('lookup').querySelector('button[type=submit]').disabled = false;
-    showMonth({ resetPage: !sameMonth });
+    showPeriod({ resetPage: !samePeriod });
   } catch (err) {
     if (signal.aborted) return;
     panel.removeAttribute('aria-busy');
-    $('month-info').replaceChildren(errorEl('Could not load the months.', err, () => loadMonths({ keep })));
+    $('period-info').replaceChildren(errorEl('Could not load the periods.', err, () => loadPeriods({ keep, boardId })));
     if (!keep) {
-      $('month').replaceChildren(el('option', {}, 'Unavailable'));
-      $('month').disabled = true;
-      showNoMonth('The standings load once the months do.');
+      stopCountdown();
+      $('period').replaceChildren(el('option', {}, 'Unavailable'));
+      $('period').disabled = true;
+      showNoPeriod('The standings load once the periods do.');
     }
     $('refresh').disabled = false;
-    announce(`Could not load the months: ${err.message}`);
+    announce(`Could not load the periods: ${err.message}`);
   }
 }
 
-// showNoMonth empties the panels that need a month, saying why with message.
-function showNoMonth(message) {
-  stopCountdown();
-  state.month = null;
-  requests.board();
+// showBoardName puts the board's name over the page and in its title.
+function showBoardName(board) {
+  $('board-name').textContent = board.name;
+  document.title = `${board.name} leaderboard`;
+}
+
+// writeAddress puts the board and period shown in the address, so that it
+// can be bookmarked and shared: main's as ?month=, as it always was.
+function writeAddress() {
+  const url = new URL(location.href);
+  for (const name of ['board', 'period', 'month']) url.searchParams.delete(name);
+  const key = state.period?.key;
+  if (state.board.id === MAIN) {
+    if (key) url.searchParams.set('month', key);
+  } else {
+    url.searchParams.set('board', state.board.id);
+    if (key) url.searchParams.set('period', key);
+  }
+  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+}
+
+// showNoPeriod empties the panels that need a period, saying why with message.
+function showNoPeriod(message) {
+  state.period = null;
+  requests.table();
   requests.mine();
   requests.lookup();
   for (const id of ['top', 'my-rank', 'lookup-panel']) $(id).removeAttribute('aria-busy');
-  state.boardMonth = null;
+  state.tablePeriod = null;
   $('top-state').replaceChildren(noteEl(message));
   $('top-table').hidden = true;
   $('top-total').textContent = '';
@@ -454,30 +708,30 @@ function showNoMonth(message) {
   renderMyRankIdle(noteEl(message));
 }
 
-// showMonth (re)loads every panel for state.month.
-function showMonth({ resetPage = true } = {}) {
+// showPeriod (re)loads every panel for state.period.
+function showPeriod({ resetPage = true } = {}) {
   if (resetPage) {
     state.after = null;
     state.previous = [];
   }
-  const url = new URL(location.href);
-  url.searchParams.set('month', state.month.month);
-  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
-  loadBoard();
+  writeAddress();
+  loadTable();
   loadMyRank();
   if (state.lookupId) loadLookup();
 }
 
-$('month').addEventListener('change', (event) => {
-  const info = state.months.find((m) => m.month === event.target.value);
+$('period').addEventListener('change', (event) => {
+  const info = state.periods.find((p) => p.key === event.target.value);
   if (!info) return;
-  state.month = info;
-  renderMonthInfo(info);
-  showMonth();
+  state.period = info;
+  renderPeriodInfo(state.board, info);
+  showPeriod();
 });
 
 $('refresh').addEventListener('click', () => {
-  loadMonths({ keep: true });
+  loadBoards();
+  if (state.board) loadPeriods({ keep: true });
+  else loadPeriods();
 });
 
 // ---- the top of the table ----
@@ -486,25 +740,25 @@ $('refresh').addEventListener('click', () => {
 // page.previous the cursors of the pages before it. The page becomes the
 // current one only once it has loaded: a failed page turn leaves the table and
 // the pager as they were, and "Try again" retries the same turn.
-async function loadBoard(page = { after: state.after, previous: state.previous }) {
-  const signal = requests.board();
-  const info = state.month;
+async function loadTable(page = { after: state.after, previous: state.previous }) {
+  const signal = requests.table();
+  const { board, period: info } = state;
   const section = $('top');
   section.setAttribute('aria-busy', 'true');
   $('top-state').replaceChildren(loadingEl());
   try {
     const { leaderboard } = await graphql(QUERIES.leaderboard,
-      { month: info.month, first: PAGE_SIZE, after: page.after }, { signal });
+      { ...periodVars(), first: PAGE_SIZE, after: page.after }, { signal });
     if (signal.aborted) return;
     state.after = page.after;
     state.previous = page.previous;
-    renderBoard(info, leaderboard);
+    renderTable(board, info, leaderboard);
   } catch (err) {
     if (signal.aborted) return;
-    $('top-state').replaceChildren(errorEl('Could not load the leaderboard.', err, () => loadBoard(page)));
-    if (state.boardMonth !== info.month) {
-      // The table on screen is another month's: take it away with its pager.
-      state.boardMonth = null;
+    $('top-state').replaceChildren(errorEl('Could not load the leaderboard.', err, () => loadTable(page)));
+    if (state.tablePeriod !== `${board.id}/${info.key}`) {
+      // The table on screen is another period's: take it away with its pager.
+      state.tablePeriod = null;
       state.endCursor = null;
       $('top-table').hidden = true;
       $('top-total').textContent = '';
@@ -518,23 +772,25 @@ async function loadBoard(page = { after: state.after, previous: state.previous }
   }
 }
 
-function renderBoard(info, board) {
+function renderTable(board, info, table) {
   const provisional = !isFinal(info);
-  const edges = board.edges;
-  state.boardMonth = info.month;
-  $('top-total').textContent = countOf(board.total, 'player', 'players');
+  const edges = table.edges;
+  const label = periodLabel(board, info.key);
+  state.tablePeriod = `${board.id}/${info.key}`;
+  $('top-total').textContent = countOf(table.total, 'player', 'players');
   const caption = $('leaderboard-caption');
-  caption.replaceChildren(`${formatMonth(info.month)}, ${provisional ? 'live ranks' : 'final ranks'}`);
-  if (provisional) caption.append(provisionalNote());
+  caption.replaceChildren(`${label}, ${provisional ? 'live ranks' : 'final ranks'}`);
+  if (provisional) caption.append(provisionalNote(board));
   const zone = tableZone($('leaderboard'), edges.map((edge) => edge.node));
-  $('leaderboard').querySelector('tbody').replaceChildren(...edges.map((edge) => rankRow(edge.node, zone, { provisional })));
+  const subscore = hasTiebreak(board);
+  $('leaderboard').querySelector('tbody').replaceChildren(...edges.map((edge) => rankRow(edge.node, zone, { provisional, subscore })));
   $('top-table').hidden = edges.length === 0;
 
   const page = state.previous.length + 1;
-  const pages = Math.max(1, Math.ceil(board.total / PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(table.total / PAGE_SIZE));
   if (edges.length === 0) {
-    $('top-state').replaceChildren(noteEl(board.total === 0
-      ? 'No player has a score in this month yet.'
+    $('top-state').replaceChildren(noteEl(table.total === 0
+      ? emptyText(board, info)
       : 'No players on this page.'));
     $('page-info').textContent = '';
   } else {
@@ -542,31 +798,38 @@ function renderBoard(info, board) {
     const first = edges[0].node.rank;
     const last = edges[edges.length - 1].node.rank;
     $('page-info').textContent = `Page ${numbers.format(page)} of ${numbers.format(pages)}`;
-    announce(`Showing ranks ${numbers.format(first)}–${numbers.format(last)} of ${numbers.format(board.total)} in ${formatMonth(info.month)}.`);
+    announce(`Showing ranks ${numbers.format(first)}–${numbers.format(last)} of ${numbers.format(table.total)} ${inPeriod(board, info.key)}.`);
   }
-  state.endCursor = board.pageInfo.hasNextPage ? board.pageInfo.endCursor : null;
+  state.endCursor = table.pageInfo.hasNextPage ? table.pageInfo.endCursor : null;
   $('prev-page').disabled = state.previous.length === 0;
   $('next-page').disabled = state.endCursor === null;
 }
 
-function boardBusy() {
+// emptyText says why a period has no standings.
+function emptyText(board, info) {
+  const noun = RESETS[board.reset]?.noun ?? 'period';
+  if (info.status === 'NOT_STARTED') return `The ${noun} starts ${dateTime.full.format(new Date(info.startsAt))}: no scores until then.`;
+  return `No player has a score in this ${noun}${info.status === 'CLOSED' ? '' : ' yet'}.`;
+}
+
+function tableBusy() {
   return $('top').getAttribute('aria-busy') === 'true';
 }
 
 // turnPage loads the page and, when the button pressed is now disabled (the
 // first or the last page), moves focus to the other one rather than losing it.
 async function turnPage(page, pressed, other) {
-  await loadBoard(page);
+  await loadTable(page);
   if (pressed.disabled && !other.disabled && document.activeElement !== other) other.focus();
 }
 
 $('next-page').addEventListener('click', () => {
-  if (boardBusy() || !state.endCursor) return;
+  if (tableBusy() || !state.endCursor) return;
   turnPage({ after: state.endCursor, previous: [...state.previous, state.after] }, $('next-page'), $('prev-page'));
 });
 
 $('prev-page').addEventListener('click', () => {
-  if (boardBusy() || state.previous.length === 0) return;
+  if (tableBusy() || state.previous.length === 0) return;
   turnPage({ after: state.previous.at(-1), previous: state.previous.slice(0, -1) }, $('prev-page'), $('next-page'));
 });
 
@@ -595,21 +858,25 @@ function clearWindow(view) {
 // renderWindow shows a standing: its rank, score and total, then the
 // neighbours with the standing's own row at its place, highlighted.
 function renderWindow(view, standing, { captionText, badge }) {
+  const { board } = state;
   const provisional = !standing.final;
+  const subscore = hasTiebreak(board);
   const stat = (label, value, extra) => el('div', { class: 'stat' },
     el('dt', {}, label), el('dd', {}, value, extra ?? null));
   view.summary.replaceChildren(
     stat('Rank', numbers.format(standing.rank), provisional ? el('span', { class: 'badge live' }, 'provisional') : el('span', { class: 'badge final' }, 'final')),
-    stat('Score', numbers.format(standing.score)),
+    stat('Score', numbers.format(standing.score),
+      subscore && standing.subscore !== null && standing.subscore !== undefined
+        ? el('span', { class: 'stat-note' }, `tie-break ${numbers.format(standing.subscore)}`) : null),
     stat('Players', numbers.format(standing.total)));
   view.summary.hidden = false;
 
-  const self = { rank: standing.rank, score: standing.score, reachedAt: standing.reachedAt, player: standing.player };
+  const self = { rank: standing.rank, score: standing.score, subscore: standing.subscore, reachedAt: standing.reachedAt, player: standing.player };
   const rows = [...standing.neighbours.filter((n) => n.rank !== standing.rank), self].sort((a, b) => a.rank - b.rank);
   const zone = tableZone(view.table, rows);
-  view.body.replaceChildren(...rows.map((entry) => rankRow(entry, zone, { provisional, current: entry === self, badge })));
+  view.body.replaceChildren(...rows.map((entry) => rankRow(entry, zone, { provisional, current: entry === self, badge, subscore })));
   view.caption.replaceChildren(captionText);
-  if (provisional) view.caption.append(provisionalNote());
+  if (provisional) view.caption.append(provisionalNote(board));
   view.wrap.hidden = false;
 }
 
@@ -639,23 +906,23 @@ async function loadMyRank() {
     renderMyRankIdle(howToSignIn());
     return;
   }
-  const info = state.month;
+  const { board, period: info } = state;
   const section = $('my-rank');
   section.setAttribute('aria-busy', 'true');
   view.state.replaceChildren(loadingEl());
   try {
-    const { myRank } = await graphql(QUERIES.myRank + WINDOW_FRAGMENT, { month: info.month }, { token: state.token, signal });
+    const { myRank } = await graphql(QUERIES.myRank + WINDOW_FRAGMENT, periodVars(), { token: state.token, signal });
     if (signal.aborted) return;
     if (myRank === null) {
       const who = tokenSubject(state.token);
-      renderMyRankIdle(noteEl(`${who ? `Player ${who} has` : 'You have'} no score in ${formatMonth(info.month)}.`));
+      renderMyRankIdle(noteEl(`${who ? `Player ${who} has` : 'You have'} no score ${inPeriod(board, info.key)}.`));
       if (who) $('my-rank-who').textContent = who;
       return;
     }
     view.state.replaceChildren();
     $('my-rank-who').textContent = myRank.player.name ? `${myRank.player.name} (${myRank.player.id})` : myRank.player.id;
     renderWindow(view, myRank, {
-      captionText: `Players around you in ${formatMonth(info.month)}`,
+      captionText: `Players around you ${inPeriod(board, info.key)}`,
       badge: 'You',
     });
   } catch (err) {
@@ -682,33 +949,33 @@ window.addEventListener('hashchange', () => {
   if (!token) return;
   state.token = token;
   state.authError = null;
-  if (state.month) loadMyRank();
+  if (state.period) loadMyRank();
 });
 
 async function loadLookup() {
   const view = views.lookup;
   const signal = requests.lookup();
-  const info = state.month;
+  const { board, period: info } = state;
   const playerId = state.lookupId;
   const section = $('lookup-panel');
   section.setAttribute('aria-busy', 'true');
   view.state.replaceChildren(loadingEl());
   try {
-    const { standing } = await graphql(QUERIES.standing + WINDOW_FRAGMENT, { month: info.month, playerId }, { signal });
+    const { standing } = await graphql(QUERIES.standing + WINDOW_FRAGMENT, { ...periodVars(), playerId }, { signal });
     if (signal.aborted) return;
     if (standing === null) {
       clearWindow(view);
-      view.state.replaceChildren(noteEl(`${playerId} has no score this month (${formatMonth(info.month)}).`));
-      announce(`${playerId} has no score in ${formatMonth(info.month)}.`);
+      view.state.replaceChildren(noteEl(`${playerId} has no score ${inPeriod(board, info.key)}.`));
+      announce(`${playerId} has no score ${inPeriod(board, info.key)}.`);
       return;
     }
     view.state.replaceChildren();
     const name = standing.player.name || standing.player.id;
     renderWindow(view, standing, {
-      captionText: `Players around ${name} in ${formatMonth(info.month)}`,
+      captionText: `Players around ${name} ${inPeriod(board, info.key)}`,
       badge: null,
     });
-    announce(`${name} is ranked ${numbers.format(standing.rank)} of ${numbers.format(standing.total)} in ${formatMonth(info.month)}.`);
+    announce(`${name} is ranked ${numbers.format(standing.rank)} of ${numbers.format(standing.total)} ${inPeriod(board, info.key)}.`);
   } catch (err) {
     if (signal.aborted) return;
     clearWindow(view);
@@ -737,7 +1004,7 @@ $('lookup').addEventListener('submit', (event) => {
     return;
   }
   input.removeAttribute('aria-invalid');
-  if (!state.month) return;
+  if (!state.period) return;
   state.lookupId = playerId;
   loadLookup();
 });
@@ -745,4 +1012,5 @@ $('lookup').addEventListener('submit', (event) => {
 // ---- start ----
 
 $('lookup').querySelector('button[type=submit]').disabled = true;
-loadMonths();
+loadBoards();
+loadPeriods();
