@@ -498,3 +498,148 @@ const readBoard = `(() => {
 		topState: text('#top-state'), eyebrow: text('#board-name'),
 	};
 })()`
+
+// A player opens the page from the game: main shows as before, with a board
+// picker now that there are other boards, main first and each by its name.
+// They pick a daily lap-time board (ASC, ties by the higher subscore): the
+// period card says lower is better, the score column says so too, the
+// tie-break column shows, the top of the table runs from the lowest time up
+// as a plain sort of the laps says, and "My rank" shows their lap among its
+// neighbours; the address names the board and the day, and opening it again
+// shows the same. Then they pick a weekly board that starts in two days: it
+// says when it starts and counts down to it. On a 390px phone the period card
+// and the player's own row stay on the first screen; screenshots at 390 and
+// 1280px.
+func TestBrowser_BoardPickerShowsALapTimeBoardAndOneNotStarted(t *testing.T) {
+	s := startServer(t)
+	startsAt := time.Now().UTC().Add(50 * time.Hour).Truncate(time.Second)
+	s.mustDo(t, adminToken, `mutation($start: Time!) {
+		laps: createBoard(id: "laps", name: "Daily lap times", reset: DAY, order: ASC, minScore: 1, maxScore: 600000,
+			tiebreak: SUBSCORE_DESC, timeZone: "Europe/Berlin", closeGrace: 60) { created }
+		cup: createBoard(id: "cup", name: "Weekly cup", reset: WEEK, startsAt: $start) { created } }`,
+		map[string]any{"start": startsAt.Format(time.RFC3339)}, nil)
+
+	type lap struct {
+		player, name string
+		ms, sub      int
+	}
+	laps := []lap{
+		{"racer-0001", "Kimi", 61_250, 2}, {"racer-0002", "Lewis", 59_870, 0}, {"racer-0003", "Max", 61_250, 7},
+		{"racer-0004", "Oscar", 64_010, 1}, {"racer-0005", "Lando", 60_500, 3}, {"racer-0006", "Carlos", 72_999, 0},
+		{"racer-0007", "George", 58_333, 4}, {"racer-0008", "Yuki", 66_666, 5},
+	}
+	var events []map[string]any
+	for i, l := range laps {
+		events = append(events, map[string]any{"eventId": fmt.Sprint("lap-", i), "playerId": l.player, "playerName": l.name,
+			"mode": "BEST", "value": l.ms, "subscore": l.sub, "board": "laps"})
+	}
+	var submitted struct {
+		SubmitScores []struct {
+			Status string  `json:"status"`
+			Error  *string `json:"error"`
+		} `json:"submitScores"`
+	}
+	s.mustDo(t, serverToken, `mutation($e: [ScoreEvent!]!) { submitScores(events: $e) { status error } }`,
+		map[string]any{"e": events}, &submitted)
+	for i, r := range submitted.SubmitScores {
+		if r.Status != "APPLIED" {
+			t.Fatalf("lap %d: %s %v", i, r.Status, r.Error)
+		}
+	}
+	me := laps[0].player
+	s.submit(t, named(ev("main-1", me, "SET", 1_200, currentMonth(t).at(1)), "Kimi"))
+	slices.SortStableFunc(laps, func(a, b lap) int { return cmp.Or(a.ms-b.ms, b.sub-a.sub) })
+	var wantScores []int
+	var wantRows []browserRow
+	for i, l := range laps {
+		wantScores = append(wantScores, l.ms)
+		wantRows = append(wantRows, browserRow{Rank: i + 1, Player: l.player, Current: l.player == me})
+	}
+	today := time.Now().In(mustLocation(t, "Europe/Berlin"))
+
+	ctx := newBrowser(t)
+	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		stepCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(stepCtx, actions...); err != nil {
+			saveScreenshot(t, ctx, "boards-failed")
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	read := func() pageBoard {
+		t.Helper()
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageBoard](readBoard))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+
+	step("open the page", chromedp.Navigate(s.url+"/#token="+playerToken(t, me)),
+		chromedp.WaitVisible(chromedp.CSS(`#top:not([aria-busy]) #leaderboard tr[data-player="`+me+`"]`)))
+	got := read()
+	if want := []string{"main=Monthly event", "laps=Daily lap times", "cup=Weekly cup"}; got.BoardHidden || !slices.Equal(got.Boards, want) {
+		t.Errorf("board picker (hidden %v): %q, want %q", got.BoardHidden, got.Boards, want)
+	}
+	if got.PeriodLabel != "Month" || got.OrderNote != "" || got.TieBreak || got.Eyebrow != "Monthly event" {
+		t.Errorf("main's page: %+v, want a month picker, no order note, no tie-break column", got)
+	}
+
+	step("pick the lap-time board", pick("#board", "laps"),
+		chromedp.WaitVisible(chromedp.CSS(`#top:not([aria-busy]) #leaderboard tr[data-player="`+laps[0].player+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#my-rank:not([aria-busy]) tr[aria-current="true"]`)))
+	checkLapBoard := func(when string) {
+		t.Helper()
+		got := read()
+		if got.Search != "?board=laps&period="+today.Format(time.DateOnly) || got.PeriodLabel != "Day" ||
+			got.Period != today.Format("Mon, Jan 2, 2006")+" · live" || got.Status != "Live" || got.Eyebrow != "Daily lap times" {
+			t.Errorf("%s: %+v, want today's day of the lap board, live", when, got)
+		}
+		if !strings.HasPrefix(got.OrderNote, "Lower is better") || !strings.Contains(strings.ToLower(got.ScoreHead), "lower is better") {
+			t.Errorf("%s: order note %q, score column %q; want both to say lower is better", when, got.OrderNote, got.ScoreHead)
+		}
+		if !slices.Equal(got.Scores, wantScores) || !got.TieBreak || len(got.Subscores) != len(laps) || got.Subscores[3] != "7" {
+			t.Errorf("%s: scores %v with tie-breaks %q (column shown %v), want %v lowest first, Max's 7 ahead of Kimi's 2",
+				when, got.Scores, got.Subscores, got.TieBreak, wantScores)
+		}
+		for _, table := range []string{"#leaderboard", "#my-rank"} {
+			rows, err := chromedp.Run(ctx, rowsOf(table))
+			want := wantRows
+			if table == "#leaderboard" {
+				want = slices.Clone(wantRows)
+				for i := range want {
+					want[i].Current = false
+				}
+			}
+			if err != nil || !slices.Equal(rows, want) {
+				t.Errorf("%s: %s rows %+v (%v), want %+v", when, table, rows, err, want)
+			}
+		}
+	}
+	checkLapBoard("picked")
+	checkLayout(t, ctx, "boards-laps", 390, 844, true)
+	checkLayout(t, ctx, "boards-laps", 1280, 900, false)
+	step("back to the browser window's size", chromedp.EmulateReset())
+
+	step("open the address again", chromedp.Navigate(s.url+"/?board=laps&period="+today.Format(time.DateOnly)+"#token="+playerToken(t, me)),
+		chromedp.WaitVisible(chromedp.CSS(`#top:not([aria-busy]) #leaderboard tr[data-player="`+laps[0].player+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#my-rank:not([aria-busy]) tr[aria-current="true"]`)))
+	checkLapBoard("reopened")
+
+	step("pick the board not started", pick("#board", "cup"),
+		chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid="period-status"]')?.textContent === 'Not started'`))
+	got = read()
+	if at, err := time.Parse(time.RFC3339Nano, got.StartsAt); err != nil || !at.Equal(startsAt) {
+		t.Errorf("the board not started shows its start at %q (%v), want %s", got.StartsAt, err, startsAt.Format(time.RFC3339))
+	}
+	if !countdownPattern.MatchString(got.Countdown) || !strings.HasPrefix(got.Countdown, "2 days ") {
+		t.Errorf("the board not started counts down %q, want about 2 days", got.Countdown)
+	}
+	if got.Search != "?board=cup" || got.PeriodLabel != "Week" || !strings.Contains(got.TopState, "starts") ||
+		got.OrderNote != "" || got.TieBreak || len(got.Scores) != 0 {
+		t.Errorf("the board not started: %+v", got)
+	}
+	checkLayout(t, ctx, "boards-not-started", 390, 844, false)
+	checkLayout(t, ctx, "boards-not-started", 1280, 900, false)
+}
