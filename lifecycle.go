@@ -117,11 +117,15 @@ type CorrectionService interface {
 // Message is a settlement message to the studio's reward system, as stored:
 // its body is sent and signed byte for byte.
 type Message struct {
-	ID       string // stable across attempts: the receiver dedupes by it
-	Type     string // month.closed or month.corrected
-	Month    Month
-	Body     []byte
-	Attempts int // attempts made before this one
+	ID   string // stable across attempts: the receiver dedupes by it
+	Type string // month.closed, month.corrected, period.closed or period.corrected
+	// Month is the month of a message of main; zero for another board's.
+	Month Month
+	// Board and Period name the period of a message of a board other than
+	// main; both are empty for main's.
+	Board, Period string
+	Body          []byte
+	Attempts      int // attempts made before this one
 }
 
 // StandingsExporter writes the final standings of closed months.

@@ -44,6 +44,9 @@ type DB struct {
 	// closedMonths maps each month known to be CLOSED to its participants:
 	// a closed month never changes again.
 	closedMonths *sync.Map
+	// finalBuckets holds the buckets whose partition of board_final_ranks
+	// is known to exist: it is made once and never dropped while in use.
+	finalBuckets *sync.Map
 	// closing bounds the reads of CLOSING months (WithClosingReads).
 	closing *closingReads
 	// submits merges concurrent submitScores calls into shared transactions.
@@ -109,7 +112,7 @@ func WithLimits(l Limits) Option { return func(db *DB) { db.limits = l } }
 // Open connects to the database at dsn (a URL or key=value string). It does
 // not migrate; call Migrate first.
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
-	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}, closing: newClosingReads(0, 0)}
+	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}, finalBuckets: &sync.Map{}, closing: newClosingReads(0, 0)}
 	for _, opt := range opts {
 		opt(db)
 	}

@@ -30,6 +30,8 @@ type monthMessage struct {
 	ID           string          `json:"id"`
 	Type         string          `json:"type"`
 	Month        string          `json:"month"`
+	Board        string          `json:"board,omitempty"` // a MONTH board's but main's
+	Period       string          `json:"period,omitempty"`
 	ClosedAt     time.Time       `json:"closedAt"`
 	Participants int64           `json:"participants"`
 	Digest       string          `json:"digest"`
@@ -72,18 +74,25 @@ func insertMessage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, msg mont
 }
 
 // DeliverNext claims the oldest due message that no other instance holds and
-// whose month has no older message undelivered, calls send with it, and
+// whose month (or period) has no older message undelivered, calls send with it, and
 // records the outcome: delivered when send returns nil, otherwise the error
 // and the next attempt, retryIn(attempts) from now. The message stays locked
 // while send runs, so one instance at a time delivers it. It returns false
 // when no message is due.
 func (db *DB) DeliverNext(ctx context.Context, send func(context.Context, leaderboard.Message) error,
 	retryIn func(attempts int) time.Duration) (bool, error) {
-	const claim = `SELECT o.id, o.type, o.month, o.body, o.attempts FROM outbox o
+	// A message has a month (main's) or a period (another board's): each
+	// NOT EXISTS finds nothing for the other kind, whose key is null.
+	const claim = `SELECT o.id, o.type, o.month, COALESCE(o.board_id, ''),
+			COALESCE((SELECT k.key FROM periods k WHERE k.board_id = o.board_id AND k.id = o.period_id), ''),
+			o.body, o.attempts
+		FROM outbox o
 		WHERE o.delivered_at IS NULL AND o.next_attempt_at <= clock_timestamp()
 		AND NOT EXISTS (SELECT 1 FROM outbox p
 			WHERE p.month = o.month AND p.delivered_at IS NULL AND p.created_at < o.created_at)
-		ORDER BY o.created_at LIMIT 1 FOR UPDATE SKIP LOCKED`
+		AND NOT EXISTS (SELECT 1 FROM outbox p
+			WHERE p.period_id = o.period_id AND p.delivered_at IS NULL AND p.created_at < o.created_at)
+		ORDER BY o.created_at LIMIT 1 FOR UPDATE OF o SKIP LOCKED`
 	const delivered = `UPDATE outbox SET attempts = attempts + 1, delivered_at = clock_timestamp(), last_error = NULL
 		WHERE id = $1`
 	const failed = `UPDATE outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = clock_timestamp() + $3::bigint * interval '1 millisecond'
@@ -92,17 +101,20 @@ func (db *DB) DeliverNext(ctx context.Context, send func(context.Context, leader
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var (
 			msg  leaderboard.Message
-			date time.Time
+			date *time.Time
 			body string
 		)
-		err := tx.QueryRow(ctx, claim).Scan(&msg.ID, &msg.Type, &date, &body, &msg.Attempts)
+		err := tx.QueryRow(ctx, claim).Scan(&msg.ID, &msg.Type, &date, &msg.Board, &msg.Period, &body, &msg.Attempts)
 		if noRows(err) {
 			return nil
 		} else if err != nil {
 			return err
 		}
 		found = true
-		msg.Month, msg.Body = leaderboard.MonthFromDate(date), []byte(body)
+		if date != nil {
+			msg.Month = leaderboard.MonthFromDate(*date)
+		}
+		msg.Body = []byte(body)
 		if sendErr := send(ctx, msg); sendErr != nil {
 			wait := retryIn(msg.Attempts + 1)
 			_, err = tx.Exec(ctx, failed, msg.ID, truncate(sendErr.Error(), 500), wait.Milliseconds())

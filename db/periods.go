@@ -82,7 +82,7 @@ func (db *DB) period(ctx context.Context, b *leaderboard.Board, key string) (*le
 		const q = `SELECT ` + periodColumns + ` FROM periods p WHERE p.board_id = $1 AND p.key = $2`
 		p, err := db.scanPeriod(b, db.pool.QueryRow(ctx, q, b.ID, key))
 		if err == nil {
-			return p, nil
+			return p, db.settle(ctx, b, p)
 		} else if !noRows(err) {
 			return nil, errorf("read period %s of %s: %w", key, b.ID, err)
 		}
@@ -118,7 +118,7 @@ func (db *DB) CurrentPeriod(ctx context.Context, b *leaderboard.Board) (*leaderb
 		} else if err != nil {
 			return nil, errorf("read the current season of %s: %w", b.ID, err)
 		}
-		return p, nil
+		return p, db.settle(ctx, b, p)
 	}
 	key, span, err := b.PeriodOf(now)
 	if err != nil {
@@ -158,7 +158,58 @@ func (db *DB) Periods(ctx context.Context, b *leaderboard.Board, first int) ([]l
 	if err := rows.Err(); err != nil {
 		return nil, errorf("list periods of %s: %w", b.ID, err)
 	}
-	return periods, nil
+	settled := make([]*leaderboard.Period, len(periods))
+	for i := range periods {
+		settled[i] = &periods[i]
+	}
+	return periods, db.settle(ctx, b, settled...)
+}
+
+// settle fills the Settlement of each CLOSED period of b among periods from
+// its newest message, as a month's: DISABLED when it has none, PENDING
+// until that message is delivered, then DELIVERED.
+func (db *DB) settle(ctx context.Context, b *leaderboard.Board, periods ...*leaderboard.Period) error {
+	var keys []string
+	for _, p := range periods {
+		if p.Status == leaderboard.PeriodClosed {
+			p.Settlement = &leaderboard.Settlement{Status: leaderboard.SettlementDisabled}
+			keys = append(keys, p.Key)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	const q = `SELECT DISTINCT ON (p.key) p.key, o.attempts, o.delivered_at, o.last_error
+		FROM periods p JOIN outbox o ON o.board_id = p.board_id AND o.period_id = p.id
+		WHERE p.board_id = $1 AND p.key = ANY($2)
+		ORDER BY p.key, o.created_at DESC`
+	rows, err := db.pool.Query(ctx, q, b.ID, keys)
+	if err != nil {
+		return errorf("read the settlements of %s: %w", b.ID, err)
+	}
+	newest := map[string]leaderboard.Settlement{}
+	var (
+		key string
+		s   leaderboard.Settlement
+	)
+	_, err = pgx.ForEachRow(rows, []any{&key, &s.Attempts, &s.DeliveredAt, &s.LastError}, func() error {
+		s.Status = leaderboard.SettlementPending
+		if s.DeliveredAt != nil {
+			s.Status = leaderboard.SettlementDelivered
+		}
+		newest[key] = s
+		s = leaderboard.Settlement{}
+		return nil
+	})
+	if err != nil {
+		return errorf("read the settlements of %s: %w", b.ID, err)
+	}
+	for _, p := range periods {
+		if s, ok := newest[p.Key]; ok {
+			*p.Settlement = s
+		}
+	}
+	return nil
 }
 
 // CreateSeason makes season key of a SEASON board from startsAt up to

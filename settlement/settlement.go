@@ -148,7 +148,11 @@ func (d *Deliverer) Run(ctx context.Context) {
 // *leaderboard.DeliveryError.
 func (d *Deliverer) send(ctx context.Context, msg leaderboard.Message) error {
 	err := d.post(ctx, msg)
-	log := d.logger.With("id", msg.ID, "type", msg.Type, "month", msg.Month.String(), "attempt", msg.Attempts+1)
+	about := []any{"month", msg.Month.String()}
+	if msg.Board != "" {
+		about = []any{"board", msg.Board, "period", msg.Period}
+	}
+	log := d.logger.With("id", msg.ID, "type", msg.Type).With(about...).With("attempt", msg.Attempts+1)
 	if err != nil {
 		d.observe("failed")
 		log.Warn("settlement: delivery failed; retrying later", "webhook", d.webhook, "err", err)

@@ -1,0 +1,472 @@
+package db
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// The close of a period of a board other than main is one transaction, which
+// takes the period's close lock (a transaction advisory lock on its id) and
+// then its row FOR UPDATE: that waits for the submissions in flight, which
+// hold the row FOR SHARE, and makes those that come after read it CLOSED and
+// refuse their events. The transaction ranks the period's scores with
+// ROW_NUMBER() into board_final_ranks, digests them as main does, marks the
+// period CLOSED and records its settlement message. A crash rolls it all
+// back; the CLOSED check makes a second close a no-op. Unlike main's months,
+// whose close runs on a session lock for minutes at ten million players, a
+// period of a small board closes in milliseconds, so ten thousand of them
+// due at once are closed a few at a time by any number of instances.
+
+// periodCloseLockClass is the first key of a period's close lock; the second
+// is the period's id.
+const periodCloseLockClass = 0x6c627063 // "lbpc"
+
+// messagePeriodClosed is the type of the message of a closed period of a
+// board whose reset is not MONTH.
+const messagePeriodClosed = "period.closed"
+
+// PeriodsToClose returns, those that ended first first, up to limit periods
+// of boards other than main whose close should run now, with their Board,
+// Key and Status only: every CLOSING period
+// and, when auto is true, every OPEN period whose closesAt (its end plus its
+// board's close grace) has passed. A NONE board's period is due once the
+// board's end has; without an end, never.
+func (db *DB) PeriodsToClose(ctx context.Context, auto bool, limit int) ([]leaderboard.Period, error) {
+	// The partial index holds only the periods not CLOSED, about one per
+	// board, whatever the closed periods kept.
+	const q = `SELECT p.board_id, p.key, p.status FROM periods p JOIN boards b ON b.id = p.board_id
+		WHERE p.status <> 'CLOSED' AND p.board_id <> 'main' AND (p.status = 'CLOSING' OR ($1 AND
+			COALESCE(p.ends_at, b.ends_at) + b.close_grace_seconds * interval '1 second' <= $2))
+		ORDER BY COALESCE(p.ends_at, b.ends_at), p.board_id, p.key LIMIT $3`
+	rows, err := db.pool.Query(ctx, q, auto, db.now(), limit)
+	if err != nil {
+		return nil, errorf("find periods to close: %w", err)
+	}
+	var (
+		due    []leaderboard.Period
+		d      leaderboard.Period
+		status string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&d.Board, &d.Key, &status}, func() error {
+		d.Status = leaderboard.PeriodStatus(status)
+		due = append(due, d)
+		return nil
+	})
+	if err != nil {
+		return nil, errorf("find periods to close: %w", err)
+	}
+	return due, nil
+}
+
+// ClosePeriod closes period key of board, waiting for a close of it that
+// runs elsewhere, and returns it CLOSED. A CLOSED period is returned as it
+// is. An OPEN period closed before its end ends early; a period no event
+// opened gets its row and closes with no participants. ENOTFOUND for an
+// unknown board or a season it does not have; EBADINPUT for a key that is
+// not one of the board's, or for main (closeMonth closes its months);
+// ECONFLICT for a period that has not started.
+func (db *DB) ClosePeriod(ctx context.Context, board, key string) (*leaderboard.Period, error) {
+	p, _, err := db.closePeriod(ctx, board, key, false)
+	return p, err
+}
+
+// TryClosePeriod is ClosePeriod unless another transaction holds the
+// period's close lock: then ran is false, nothing was done and the period is
+// nil. It lets many instances share a storm of due periods without waiting
+// on each other's.
+func (db *DB) TryClosePeriod(ctx context.Context, board, key string) (p *leaderboard.Period, ran bool, err error) {
+	return db.closePeriod(ctx, board, key, true)
+}
+
+func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*leaderboard.Period, bool, error) {
+	b, err := db.boardOrNotFound(ctx, board)
+	if err != nil {
+		return nil, false, err
+	}
+	if b.ID == leaderboard.MainBoard {
+		return nil, false, leaderboard.Errorf(leaderboard.EBADINPUT, "main's periods are its months: closeMonth closes them")
+	}
+	row, err := db.ensurePeriodRow(ctx, b, key, false)
+	if err != nil {
+		return nil, false, errorf("close period %s of %s: %w", key, board, err)
+	}
+	if row.status != leaderboard.PeriodClosed {
+		bucket := finalBucket(b, row.endsAt, db.now())
+		if err := db.ensureFinalRanksPartition(ctx, bucket); err != nil {
+			return nil, false, errorf("close period %s of %s: %w", key, board, err)
+		}
+		ran := true
+		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+			var err error
+			ran, err = db.closePeriodTx(ctx, tx, b, row, try)
+			return err
+		})
+		if err != nil {
+			// Retention may have dropped the bucket's partition: look again.
+			db.finalBuckets.Delete(bucket)
+			return nil, false, errorf("close period %s of %s: %w", key, board, err)
+		}
+		if !ran {
+			return nil, false, nil
+		}
+	}
+	p, err := db.period(ctx, b, key)
+	return p, true, err
+}
+
+// periodRow is what a close or a clear reads of a period's row.
+type periodRow struct {
+	id       int32
+	key      string
+	status   leaderboard.PeriodStatus
+	startsAt time.Time
+	endsAt   *time.Time
+}
+
+// ensurePeriodRow returns the row of period key of b, making it when no
+// event opened the period yet. ENOTFOUND for a season b does not have or a
+// period outside b's life; ECONFLICT for one that has not started or, when
+// open is set, one without a row that takes no more events.
+func (db *DB) ensurePeriodRow(ctx context.Context, b *leaderboard.Board, key string, open bool) (*periodRow, error) {
+	span, err := b.PeriodSpan(key)
+	if err != nil {
+		return nil, err
+	}
+	const q = `SELECT id, key, status, starts_at, ends_at FROM periods WHERE board_id = $1 AND key = $2`
+	row, err := scanPeriodRow(db.pool.QueryRow(ctx, q, b.ID, key))
+	if err == nil || !noRows(err) {
+		return row, err
+	}
+	if b.Reset == leaderboard.ResetSeason {
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "board %s has no season %s", b.ID, key)
+	}
+	startsAt := span.Start
+	if b.StartsAt.After(startsAt) {
+		startsAt = b.StartsAt
+	}
+	switch {
+	case b.EndsAt != nil && !span.Start.Before(*b.EndsAt), span.End != nil && !span.End.After(startsAt):
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "board %s has no period %s: it lies outside the board's life", b.ID, key)
+	case db.now().Before(startsAt):
+		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s has not started: it starts at %s",
+			key, b.ID, startsAt.UTC().Format(time.RFC3339))
+	case open && span.End != nil && !db.now().Before(span.End.Add(b.CloseGrace)):
+		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s takes no more events", key, b.ID)
+	}
+	// A submission may open the period at the same moment: the primary key
+	// decides, and both then read the one row.
+	const insert = `INSERT INTO periods (board_id, key, starts_at, ends_at, created_at) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (board_id, key) DO NOTHING`
+	if _, err := db.pool.Exec(ctx, insert, b.ID, key, startsAt, span.End, db.now()); err != nil {
+		return nil, err
+	}
+	return scanPeriodRow(db.pool.QueryRow(ctx, q, b.ID, key))
+}
+
+func scanPeriodRow(row pgx.Row) (*periodRow, error) {
+	var (
+		r      periodRow
+		status string
+	)
+	if err := row.Scan(&r.id, &r.key, &status, &r.startsAt, &r.endsAt); err != nil {
+		return nil, err
+	}
+	r.status = leaderboard.PeriodStatus(status)
+	return &r, nil
+}
+
+// finalBucket returns the partition key of the final ranks of a period of b
+// that ends at endsAt and closes at closedAt: the first day of the UTC month
+// that holds the period's last instant, or, for a NONE board's period (or
+// one without an end), the month it closes in.
+func finalBucket(b *leaderboard.Board, endsAt *time.Time, closedAt time.Time) time.Time {
+	t := closedAt
+	if b.Reset != leaderboard.ResetNone && endsAt != nil {
+		t = endsAt.Add(-time.Microsecond)
+	}
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// bucketPartition returns the name of bucket's partition of board_final_ranks.
+func bucketPartition(bucket time.Time) string {
+	return fmt.Sprintf("board_final_ranks_%04d_%02d", bucket.Year(), int(bucket.Month()))
+}
+
+// ensureFinalRanksPartition makes bucket's partition of board_final_ranks
+// unless it exists. Making a partition locks the parent exclusively, which
+// would hold every other close and every read of final ranks for as long as
+// the transaction that made it: so it is made in a short transaction of its
+// own, once a month, under an advisory lock that lets one of many closes
+// make it while the others wait and then find it.
+func (db *DB) ensureFinalRanksPartition(ctx context.Context, bucket time.Time) error {
+	if _, ok := db.finalBuckets.Load(bucket); ok {
+		return nil
+	}
+	name := bucketPartition(bucket)
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var exists bool
+		if err := tx.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&exists); err != nil || exists {
+			return err
+		}
+		const lock = `SELECT pg_advisory_xact_lock(hashtext('leaderboard.final_ranks_bucket'), $1)`
+		if _, err := tx.Exec(ctx, lock, bucket.Year()*100+int(bucket.Month())); err != nil {
+			return err
+		}
+		// The bucket's literal is built from its numbers, never from input.
+		create := fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s PARTITION OF board_final_ranks FOR VALUES IN (DATE '%04d-%02d-01')`,
+			pgx.Identifier{name}.Sanitize(), bucket.Year(), int(bucket.Month()))
+		_, err := tx.Exec(ctx, create)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("make the final ranks partition %s: %w", name, err)
+	}
+	db.finalBuckets.Store(bucket, true)
+	return nil
+}
+
+// closePeriodTx is the close's transaction of period row of b. It returns
+// false, having done nothing, when try is set and another transaction holds
+// the period's close lock.
+func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, try bool) (bool, error) {
+	if err := longJob(ctx, tx); err != nil {
+		return false, err
+	}
+	lock := `SELECT true FROM pg_advisory_xact_lock($1, $2)`
+	if try {
+		lock = `SELECT pg_try_advisory_xact_lock($1, $2)`
+	}
+	var locked bool
+	if err := tx.QueryRow(ctx, lock, periodCloseLockClass, row.id).Scan(&locked); err != nil {
+		return false, err
+	}
+	if try && !locked {
+		return false, nil
+	}
+	const lockRow = `SELECT status, starts_at, ends_at FROM periods WHERE board_id = $1 AND id = $2 FOR UPDATE`
+	var status string
+	if err := tx.QueryRow(ctx, lockRow, b.ID, row.id).Scan(&status, &row.startsAt, &row.endsAt); err != nil {
+		return false, err
+	}
+	if leaderboard.PeriodStatus(status) == leaderboard.PeriodClosed {
+		return true, nil
+	}
+	closedAt := db.now()
+	bucket := finalBucket(b, row.endsAt, closedAt)
+	ranks, err := rankPeriod(ctx, tx, b, row.id, bucket)
+	if err != nil {
+		return false, err
+	}
+	writes := &pgx.Batch{}
+	const markClosed = `UPDATE periods SET status = 'CLOSED', closed_at = $3, participants = $4, digest = $5,
+		ranks_version = 1, final_bucket = $6 WHERE board_id = $1 AND id = $2`
+	writes.Queue(markClosed, b.ID, row.id, closedAt, ranks.participants, ranks.digest, bucket)
+	if db.settlement {
+		msg, err := periodClosedMessage(b, row, closedAt, ranks)
+		if err != nil {
+			return false, err
+		}
+		queueMessage(writes, b.ID, row.id, msg)
+	}
+	return true, tx.SendBatch(ctx, writes).Close()
+}
+
+// rankedPeriod is what ranking a period found: its participants, digest and
+// first messageTop ranks, named.
+type rankedPeriod struct {
+	participants int
+	digest       string
+	top          []periodEntry
+}
+
+// rankPeriod copies period id's scores, numbered by ROW_NUMBER() in b's
+// order (the sort keys rank ascending, then who reached them first, then
+// seq), into bucket's final ranks, and reads them back in rank order, with
+// the names and metadata of the first messageTop, for the digest and the
+// message: one statement, one read of the scores.
+func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time) (*rankedPeriod, error) {
+	const q = `WITH ranked AS (
+			SELECT ROW_NUMBER() OVER (ORDER BY s.sort_score, s.sort_subscore, s.reached_at, s.seq)::integer AS rank,
+				s.player_id, s.score, s.subscore, s.reached_at, s.metadata
+			FROM board_scores s WHERE s.period_id = $1
+		), kept AS (
+			INSERT INTO board_final_ranks (bucket, period_id, rank, player_id, score, subscore, reached_at, metadata)
+			SELECT $2, $1, rank, player_id, score, subscore, reached_at, metadata FROM ranked
+		)
+		SELECT r.rank, r.player_id, r.score, n.name, CASE WHEN r.rank <= $3 THEN r.metadata END
+		FROM ranked r LEFT JOIN LATERAL (SELECT p.name FROM players p WHERE r.rank <= $3 AND p.id = r.player_id) n ON true
+		ORDER BY r.rank`
+	rows, err := tx.Query(ctx, q, id, bucket, messageTop)
+	if err != nil {
+		return nil, fmt.Errorf("rank the scores: %w", err)
+	}
+	var (
+		ranked   = &rankedPeriod{}
+		d        = newDigest()
+		rank     int
+		playerID []byte
+		score    int
+		name     *string
+		metadata []byte
+	)
+	_, err = pgx.ForEachRow(rows, []any{&rank, &playerID, &score, &name, &metadata}, func() error {
+		ranked.participants++
+		d.add(rank, playerID, score)
+		if rank <= messageTop {
+			e := periodEntry{Rank: rank, PlayerID: string(playerID), Name: name, Score: score}
+			if metadata != nil {
+				e.Metadata = json.RawMessage(append([]byte(nil), metadata...))
+			}
+			ranked.top = append(ranked.top, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rank the scores: %w", err)
+	}
+	ranked.digest = d.sum()
+	for i := range ranked.top {
+		ranked.top[i].Tier = b.TierOf(ranked.top[i].Rank, ranked.participants)
+	}
+	return ranked, nil
+}
+
+// periodMessage is the JSON body of a period.closed or period.corrected
+// message, stored and sent byte for byte.
+type periodMessage struct {
+	ID           string          `json:"id"`
+	Type         string          `json:"type"`
+	Board        string          `json:"board"`
+	Period       string          `json:"period"`
+	StartsAt     time.Time       `json:"startsAt"`
+	EndsAt       *time.Time      `json:"endsAt"`
+	ClosedAt     time.Time       `json:"closedAt"`
+	Participants int             `json:"participants"`
+	Digest       string          `json:"digest"`
+	Top          []periodEntry   `json:"top"`
+	Correction   *messageCorrect `json:"correction,omitempty"`
+}
+
+// periodEntry is one of a period message's top players.
+type periodEntry struct {
+	Rank     int             `json:"rank"`
+	PlayerID string          `json:"playerId"`
+	Name     *string         `json:"name"`
+	Score    int             `json:"score"`
+	Tier     *string         `json:"tier"`
+	Metadata json.RawMessage `json:"metadata"`
+}
+
+// outboxMessage is a message ready to be recorded: its id, type and body.
+type outboxMessage struct {
+	id, typ string
+	body    []byte
+}
+
+// newMessageID returns a fresh message id, as insertMessage makes them.
+func newMessageID() string {
+	id := make([]byte, 16)
+	rand.Read(id)
+	return "evt_" + hex.EncodeToString(id)
+}
+
+// periodClosedMessage is the message of period row of b closed at closedAt:
+// month.closed, as main's with board and period added, on a MONTH board;
+// period.closed on the others.
+func periodClosedMessage(b *leaderboard.Board, row *periodRow, closedAt time.Time, ranks *rankedPeriod) (outboxMessage, error) {
+	var (
+		msg = outboxMessage{id: newMessageID()}
+		v   any
+	)
+	if b.Reset == leaderboard.ResetMonth {
+		top := make([]messageEntry, len(ranks.top))
+		for i, e := range ranks.top {
+			top[i] = messageEntry{Rank: e.Rank, PlayerID: e.PlayerID, Name: e.Name, Score: e.Score}
+		}
+		msg.typ = messageClosed
+		v = monthMessage{ID: msg.id, Type: msg.typ, Month: row.key, Board: b.ID, Period: row.key, ClosedAt: closedAt,
+			Participants: int64(ranks.participants), Digest: ranks.digest, Top: top}
+	} else {
+		msg.typ = messagePeriodClosed
+		top := ranks.top
+		if top == nil {
+			top = []periodEntry{}
+		}
+		v = periodMessage{ID: msg.id, Type: msg.typ, Board: b.ID, Period: row.key, StartsAt: row.startsAt,
+			EndsAt: row.endsAt, ClosedAt: closedAt, Participants: ranks.participants, Digest: ranks.digest, Top: top}
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return msg, fmt.Errorf("encode %s message: %w", msg.typ, err)
+	}
+	msg.body = body
+	return msg, nil
+}
+
+// queueMessage queues the recording of msg, a message of period id of board.
+func queueMessage(b *pgx.Batch, board string, id int32, msg outboxMessage) {
+	const q = `INSERT INTO outbox (id, type, board_id, period_id, body) VALUES ($1, $2, $3, $4, $5)`
+	b.Queue(q, msg.id, msg.typ, board, id, string(msg.body))
+}
+
+// ClearPeriod removes every score of period key of board, which must be
+// OPEN, and records the clear as a correction with its reason and no player,
+// in one transaction that waits for the submissions in flight (they hold the
+// period's row FOR SHARE). Events already taken stay recorded, so that their
+// retries are duplicates and do not come back. A period no event opened gets
+// its row, to hold the correction. ECONFLICT when the period is not OPEN or
+// its closesAt has passed; EBADINPUT for a bad reason or key, or for main;
+// ENOTFOUND for an unknown board or a season it does not have.
+func (db *DB) ClearPeriod(ctx context.Context, board, key, reason string) (*leaderboard.Period, error) {
+	if err := leaderboard.CheckReason(reason); err != nil {
+		return nil, err
+	}
+	b, err := db.boardOrNotFound(ctx, board)
+	if err != nil {
+		return nil, err
+	}
+	if b.ID == leaderboard.MainBoard {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "main's scores are corrected one by one (correctScore): it has no clearPeriod")
+	}
+	row, err := db.ensurePeriodRow(ctx, b, key, true)
+	if err == nil {
+		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return db.clearPeriodTx(ctx, tx, b, row, reason) })
+	}
+	if err != nil {
+		return nil, errorf("clear period %s of %s: %w", key, board, err)
+	}
+	return db.period(ctx, b, key)
+}
+
+func (db *DB) clearPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, reason string) error {
+	if err := longJob(ctx, tx); err != nil {
+		return err
+	}
+	const lockRow = `SELECT status, ends_at FROM periods WHERE board_id = $1 AND id = $2 FOR UPDATE`
+	var status string
+	if err := tx.QueryRow(ctx, lockRow, b.ID, row.id).Scan(&status, &row.endsAt); err != nil {
+		return err
+	}
+	now := db.now()
+	switch {
+	case leaderboard.PeriodStatus(status) != leaderboard.PeriodOpen:
+		return leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is %s: only an OPEN period is cleared", row.key, b.ID, status)
+	case row.endsAt != nil && !now.Before(row.endsAt.Add(b.CloseGrace)):
+		return leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s takes no more events and is due to close: it is not cleared", row.key, b.ID)
+	}
+	writes := &pgx.Batch{}
+	writes.Queue(`DELETE FROM board_scores WHERE period_id = $1`, row.id)
+	const record = `INSERT INTO corrections (board_id, period_id, player_id, score_before, score_after, reason, at)
+		VALUES ($1, $2, NULL, NULL, NULL, $3, $4)`
+	writes.Queue(record, b.ID, row.id, reason, now)
+	return tx.SendBatch(ctx, writes).Close()
+}

@@ -1,0 +1,136 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// PeriodExportHeader is the first line of a period's export: a month's
+// columns, then the subscore, the reward tier and when the reward was
+// claimed.
+const PeriodExportHeader = ExportHeader + ",subscore,tier,claimed_at"
+
+// ExportPeriod writes CLOSED period key of board's final standings to w as
+// CSV, in rank order, under PeriodExportHeader: the columns of a month's
+// export (ExportStandings), with the same rules for text cells (tier names
+// too), then the subscore (empty without one), the tier (Board.TierOf) and
+// claimed_at (empty until rewards are claimed). It streams them with COPY in
+// one snapshot. main's periods are its months, exported with empty subscore
+// and tier. ENOTFOUND for an unknown board or a period without a row;
+// EBADINPUT for a key not of the board's; ECONFLICT while the period is not
+// CLOSED. Once rows were written, an error leaves w with a partial export.
+func (db *DB) ExportPeriod(ctx context.Context, board, key string, w io.Writer) error {
+	b, err := db.boardOrNotFound(ctx, board)
+	if err != nil {
+		return err
+	}
+	if _, err := b.PeriodSpan(key); err != nil {
+		return err
+	}
+	err = db.readTx(ctx, func(tx pgx.Tx) error {
+		if err := longJob(ctx, tx); err != nil {
+			return err
+		}
+		q, err := periodExportQuery(ctx, tx, b, key)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Conn().PgConn().CopyTo(ctx, w, q)
+		return err
+	})
+	if err != nil {
+		return errorf("export standings of period %s of %s: %w", key, board, err)
+	}
+	return nil
+}
+
+// periodExportQuery returns the COPY statement of the export of period key
+// of b, or the error that the period is not there or not CLOSED.
+func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string) (string, error) {
+	// COPY takes no parameters: every value formatted into it below is a
+	// number or a date read from the database, never text from the request.
+	if b.ID == leaderboard.MainBoard {
+		m, err := leaderboard.ParseMonth(key)
+		if err != nil {
+			return "", err
+		}
+		status, participants, err := monthStatus(ctx, tx, m)
+		if err := notClosed(b, key, string(status), status == "", err); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf(`COPY (
+			SELECT f.rank, %[3]s AS player_id, %[4]s AS player_name, f.score,
+				to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
+				round(100.0 * (%[2]d - f.rank + 1) / %[2]d, 4) AS percentile,
+				NULL::integer AS subscore, NULL::text AS tier, NULL::text AS claimed_at
+			FROM final_ranks f JOIN players p ON p.id = f.player_id
+			WHERE f.month = %[1]s ORDER BY f.rank
+		) TO STDOUT WITH (FORMAT csv, HEADER true)`, dateLiteral(m), max(participants, 1),
+			spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name")), nil
+	}
+	const q = `SELECT id, status, COALESCE(participants, 0), final_bucket FROM periods WHERE board_id = $1 AND key = $2`
+	var (
+		id           int32
+		status       string
+		participants int
+		bucket       *time.Time
+	)
+	err := tx.QueryRow(ctx, q, b.ID, key).Scan(&id, &status, &participants, &bucket)
+	if err := notClosed(b, key, status, noRows(err), err); err != nil {
+		return "", err
+	}
+	board, err := boardLiteral(b.ID)
+	if err != nil {
+		return "", err
+	}
+	if bucket == nil {
+		return "", fmt.Errorf("period %s of %s is CLOSED with no final ranks", key, b.ID)
+	}
+	// The tier is the board's first whose topPercent is at least
+	// 100 * rank / participants, in floating point as Board.TierOf computes
+	// it, so that the export and the messages agree at every boundary.
+	return fmt.Sprintf(`COPY (
+		SELECT f.rank, %[4]s AS player_id, %[5]s AS player_name, f.score,
+			to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
+			round(100.0 * (%[3]d - f.rank + 1) / %[3]d, 4) AS percentile,
+			f.subscore, %[6]s AS tier, NULL::text AS claimed_at
+		FROM board_final_ranks f JOIN players p ON p.id = f.player_id
+		LEFT JOIN LATERAL (
+			SELECT t.tier ->> 'name' AS name FROM boards bd, jsonb_array_elements(bd.tiers) WITH ORDINALITY AS t (tier, i)
+			WHERE bd.id = %[7]s AND (t.tier ->> 'topPercent')::float8 >= 100 * f.rank::float8 / %[3]d::float8
+			ORDER BY t.i LIMIT 1
+		) t ON true
+		WHERE f.bucket = DATE '%[1]s' AND f.period_id = %[2]d ORDER BY f.rank
+	) TO STDOUT WITH (FORMAT csv, HEADER true)`, bucket.Format(time.DateOnly), id, max(participants, 1),
+		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), spreadsheetSafe("t.name"), board), nil
+}
+
+// notClosed returns the error of an export of period key of b, whose status
+// was read with err: ENOTFOUND when missing, ECONFLICT when not CLOSED.
+func notClosed(b *leaderboard.Board, key, status string, missing bool, err error) error {
+	switch {
+	case missing:
+		return leaderboard.Errorf(leaderboard.ENOTFOUND, "period %s of %s has no scores", key, b.ID)
+	case err != nil:
+		return err
+	case status != string(leaderboard.PeriodClosed):
+		return leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is %s: its standings are not final yet", key, b.ID, status)
+	}
+	return nil
+}
+
+// boardLiteral returns board id as an SQL literal. The boards table holds
+// only ids of [a-z0-9_.-], which need no quoting; anything else is refused
+// rather than quoted.
+func boardLiteral(id string) (string, error) {
+	if err := leaderboard.CheckBoardID(id); err != nil {
+		return "", err
+	}
+	return "'" + id + "'", nil
+}
