@@ -26,11 +26,14 @@ type Task struct {
 
 // Scheduler is the loop every instance runs: at start and then every
 // Interval, it starts the close of each month that is due (AutoClose) and
-// resumes each close found CLOSING with no job running here, then runs its
+// resumes each close found CLOSING with no job running here, starts the
+// closes of the due periods of the other boards (Periods), then runs its
 // Tasks.
 type Scheduler struct {
-	Store     DueStore
-	Closer    *Closer
+	Store  DueStore
+	Closer *Closer
+	// Periods closes the periods of boards other than main; nil: none.
+	Periods   *PeriodCloser
 	AutoClose bool
 	Interval  time.Duration
 	Tasks     []Task
@@ -78,6 +81,10 @@ func (s *Scheduler) Tick(parent context.Context) {
 			s.Logger.Warn("found a month CLOSING with no close job in this instance; resuming it", "month", info.Month.String())
 		}
 		s.Closer.start(info.Month, why)
+	}
+	if s.Periods != nil {
+		// In the background: a storm of due periods takes longer than a tick.
+		s.Periods.Kick(s.AutoClose)
 	}
 	var wg sync.WaitGroup
 	for _, task := range s.Tasks {

@@ -1,0 +1,199 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// fakePeriods is a set of periods whose closes take delay each; those in
+// busy are being closed by another instance, those in failing fail.
+type fakePeriods struct {
+	mu       sync.Mutex
+	status   map[string]leaderboard.PeriodStatus // by board
+	busy     map[string]bool
+	failing  map[string]bool
+	delay    time.Duration
+	running  int
+	most     int // most closes at once
+	closes   map[string]int
+	released chan struct{} // closed: delays end
+}
+
+func newFakePeriods(n int) *fakePeriods {
+	s := &fakePeriods{status: map[string]leaderboard.PeriodStatus{}, busy: map[string]bool{}, failing: map[string]bool{},
+		closes: map[string]int{}, released: make(chan struct{})}
+	close(s.released)
+	for i := range n {
+		s.status[fmt.Sprintf("b%03d", i)] = leaderboard.PeriodOpen
+	}
+	return s
+}
+
+func (s *fakePeriods) PeriodsToClose(_ context.Context, _ bool, limit int) ([]leaderboard.Period, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var due []leaderboard.Period
+	for board, status := range s.status {
+		if status != leaderboard.PeriodClosed && len(due) < limit {
+			due = append(due, leaderboard.Period{Board: board, Key: "all", Status: status})
+		}
+	}
+	return due, nil
+}
+
+func (s *fakePeriods) close(ctx context.Context, board string, try bool) (*leaderboard.Period, bool, error) {
+	s.mu.Lock()
+	if try && s.busy[board] {
+		s.mu.Unlock()
+		return nil, false, nil
+	}
+	if s.failing[board] {
+		s.mu.Unlock()
+		return nil, true, errors.New("lost the database")
+	}
+	s.running++
+	s.most = max(s.most, s.running)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running--
+		s.mu.Unlock()
+	}()
+	select {
+	case <-time.After(s.delay):
+	case <-ctx.Done():
+		return nil, true, ctx.Err()
+	}
+	<-s.released
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.status[board] != leaderboard.PeriodClosed {
+		s.closes[board]++
+		s.status[board] = leaderboard.PeriodClosed
+	}
+	return &leaderboard.Period{Board: board, Key: "all", Status: s.status[board]}, true, nil
+}
+
+func (s *fakePeriods) TryClosePeriod(ctx context.Context, board, _ string) (*leaderboard.Period, bool, error) {
+	return s.close(ctx, board, true)
+}
+
+func (s *fakePeriods) ClosePeriod(ctx context.Context, board, _ string) (*leaderboard.Period, error) {
+	p, _, err := s.close(ctx, board, false)
+	return p, err
+}
+
+func (s *fakePeriods) ClearPeriod(context.Context, string, string, string) (*leaderboard.Period, error) {
+	return nil, errors.New("not used")
+}
+
+func (s *fakePeriods) Period(_ context.Context, board, key string) (*leaderboard.Period, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	status, ok := s.status[board]
+	if !ok {
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", board)
+	}
+	return &leaderboard.Period{Board: board, Key: key, Status: status}, nil
+}
+
+// waitDrained waits until c's look and its closes have ended.
+func waitDrained(t *testing.T, c *PeriodCloser) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c.mu.Lock()
+		draining := c.draining
+		c.mu.Unlock()
+		if !draining {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the closes did not end")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestPeriodCloser_KickClosesEveryDuePeriodAFewAtATime(t *testing.T) {
+	store := newFakePeriods(40)
+	store.delay = 2 * time.Millisecond
+	store.busy["b001"], store.failing["b002"] = true, true
+	c := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{Concurrency: 3, Batch: 7})
+	defer c.Close()
+	c.Kick(true)
+	c.Kick(true) // while the first look runs: one more look after it
+	waitDrained(t, c)
+	store.mu.Lock()
+	for board, status := range store.status {
+		want := leaderboard.PeriodClosed
+		if board == "b001" || board == "b002" {
+			want = leaderboard.PeriodOpen
+		}
+		if status != want || store.closes[board] > 1 {
+			t.Errorf("%s is %s after %d closes, want %s", board, status, store.closes[board], want)
+		}
+	}
+	if store.most > 3 {
+		t.Errorf("%d closes ran at once, at most 3 may", store.most)
+	}
+	// The period another instance held and the one that failed are tried
+	// again at the next look.
+	store.busy["b001"], store.failing["b002"] = false, false
+	store.mu.Unlock()
+	c.Kick(true)
+	waitDrained(t, c)
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if store.status["b001"] != leaderboard.PeriodClosed || store.status["b002"] != leaderboard.PeriodClosed {
+		t.Fatalf("left open after the next look: %v", store.status)
+	}
+}
+
+func TestPeriodCloser_ClosePeriodAnswersWithinTheWaitAndTheCloseGoesOn(t *testing.T) {
+	store := newFakePeriods(1)
+	store.released = make(chan struct{})
+	c := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{MaxWait: 50 * time.Millisecond})
+	defer c.Close()
+	start := time.Now()
+	p, err := c.ClosePeriod(context.Background(), "b000", "all")
+	if err != nil || p.Status != leaderboard.PeriodOpen {
+		t.Fatalf("answered %+v, %v; want the period OPEN", p, err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("answered after %s", took)
+	}
+	// A caller who leaves does not stop the close.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.ClosePeriod(ctx, "b000", "all"); err != nil {
+		t.Fatal(err)
+	}
+	close(store.released)
+	p, err = c.ClosePeriod(context.Background(), "b000", "all")
+	if err != nil || p.Status != leaderboard.PeriodClosed {
+		t.Fatalf("answered %+v, %v; want the period CLOSED", p, err)
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if store.closes["b000"] != 1 {
+		t.Fatalf("closed %d times", store.closes["b000"])
+	}
+}
+
+func TestPeriodCloser_ClosePeriodReturnsTheStoresError(t *testing.T) {
+	store := newFakePeriods(1)
+	store.failing["b000"] = true
+	c := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{})
+	defer c.Close()
+	if _, err := c.ClosePeriod(context.Background(), "b000", "all"); err == nil || err.Error() != "lost the database" {
+		t.Fatalf("got %v, want the close's error", err)
+	}
+}
