@@ -96,6 +96,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger},
 		Boards:         m.DB,
 		Periods:        m.DB,
+		BoardStandings: m.DB,
 		Registry:       registry,
 		Ready:          ready,
 		RateLimits:     limits,

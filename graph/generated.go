@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -141,26 +142,30 @@ type ComplexityRoot struct {
 		Board       func(childComplexity int, id string) int
 		Boards      func(childComplexity int, first *int, after *string) int
 		Corrections func(childComplexity int, month leaderboard.Month) int
-		Leaderboard func(childComplexity int, month leaderboard.Month, first *int, after *string) int
+		Leaderboard func(childComplexity int, board *string, period *string, month *leaderboard.Month, first *int, after *string) int
 		Month       func(childComplexity int, month leaderboard.Month) int
 		Months      func(childComplexity int, first *int) int
-		MyRank      func(childComplexity int, month leaderboard.Month) int
+		MyRank      func(childComplexity int, board *string, period *string, month *leaderboard.Month) int
 		Period      func(childComplexity int, board string, key string) int
-		Standing    func(childComplexity int, month leaderboard.Month, playerID string) int
+		Standing    func(childComplexity int, board *string, period *string, month *leaderboard.Month, playerID string) int
 	}
 
 	RankEntry struct {
+		Metadata  func(childComplexity int) int
 		Player    func(childComplexity int) int
 		Rank      func(childComplexity int) int
 		ReachedAt func(childComplexity int) int
 		Score     func(childComplexity int) int
+		Subscore  func(childComplexity int) int
 	}
 
 	ScoreResult struct {
+		Board   func(childComplexity int) int
 		Code    func(childComplexity int) int
 		Error   func(childComplexity int) int
 		EventID func(childComplexity int) int
 		Month   func(childComplexity int) int
+		Period  func(childComplexity int) int
 		Rank    func(childComplexity int) int
 		Score   func(childComplexity int) int
 		Status  func(childComplexity int) int
@@ -174,13 +179,18 @@ type ComplexityRoot struct {
 	}
 
 	Standing struct {
+		Board      func(childComplexity int) int
 		Final      func(childComplexity int) int
+		Metadata   func(childComplexity int) int
 		Month      func(childComplexity int) int
 		Neighbours func(childComplexity int, above *int, below *int) int
+		Percentile func(childComplexity int) int
+		Period     func(childComplexity int) int
 		Player     func(childComplexity int) int
 		Rank       func(childComplexity int) int
 		ReachedAt  func(childComplexity int) int
 		Score      func(childComplexity int) int
+		Subscore   func(childComplexity int) int
 		Total      func(childComplexity int) int
 	}
 
@@ -229,20 +239,25 @@ type QueryResolver interface {
 	Corrections(ctx context.Context, month leaderboard.Month) ([]leaderboard.Correction, error)
 	Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error)
-	MyRank(ctx context.Context, month leaderboard.Month) (*leaderboard.Standing, error)
-	Standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error)
-	Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.Page, error)
+	MyRank(ctx context.Context, board *string, period *string, month *leaderboard.Month) (*leaderboard.Standing, error)
+	Standing(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerID string) (*leaderboard.Standing, error)
+	Leaderboard(ctx context.Context, board *string, period *string, month *leaderboard.Month, first *int, after *string) (*leaderboard.Page, error)
 }
 type ScoreResultResolver interface {
 	Rank(ctx context.Context, obj *leaderboard.ScoreResult) (*int, error)
 	Error(ctx context.Context, obj *leaderboard.ScoreResult) (*string, error)
 	Code(ctx context.Context, obj *leaderboard.ScoreResult) (*string, error)
 	Month(ctx context.Context, obj *leaderboard.ScoreResult) (*leaderboard.Month, error)
+	Board(ctx context.Context, obj *leaderboard.ScoreResult) (string, error)
+	Period(ctx context.Context, obj *leaderboard.ScoreResult) (*string, error)
 }
 type SettlementResolver interface {
 	LastError(ctx context.Context, obj *leaderboard.Settlement) (*string, error)
 }
 type StandingResolver interface {
+	Board(ctx context.Context, obj *leaderboard.Standing) (string, error)
+	Period(ctx context.Context, obj *leaderboard.Standing) (string, error)
+
 	Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error)
 }
 
@@ -707,7 +722,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Leaderboard(childComplexity, args["month"].(leaderboard.Month), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Leaderboard(childComplexity, args["board"].(*string), args["period"].(*string), args["month"].(*leaderboard.Month), args["first"].(*int), args["after"].(*string)), true
 	case "Query.month":
 		if e.ComplexityRoot.Query.Month == nil {
 			break
@@ -740,7 +755,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.MyRank(childComplexity, args["month"].(leaderboard.Month)), true
+		return e.ComplexityRoot.Query.MyRank(childComplexity, args["board"].(*string), args["period"].(*string), args["month"].(*leaderboard.Month)), true
 	case "Query.period":
 		if e.ComplexityRoot.Query.Period == nil {
 			break
@@ -762,8 +777,14 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Standing(childComplexity, args["month"].(leaderboard.Month), args["playerId"].(string)), true
+		return e.ComplexityRoot.Query.Standing(childComplexity, args["board"].(*string), args["period"].(*string), args["month"].(*leaderboard.Month), args["playerId"].(string)), true
 
+	case "RankEntry.metadata":
+		if e.ComplexityRoot.RankEntry.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RankEntry.Metadata(childComplexity), true
 	case "RankEntry.player":
 		if e.ComplexityRoot.RankEntry.Player == nil {
 			break
@@ -788,7 +809,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RankEntry.Score(childComplexity), true
+	case "RankEntry.subscore":
+		if e.ComplexityRoot.RankEntry.Subscore == nil {
+			break
+		}
 
+		return e.ComplexityRoot.RankEntry.Subscore(childComplexity), true
+
+	case "ScoreResult.board":
+		if e.ComplexityRoot.ScoreResult.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScoreResult.Board(childComplexity), true
 	case "ScoreResult.code":
 		if e.ComplexityRoot.ScoreResult.Code == nil {
 			break
@@ -813,6 +846,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScoreResult.Month(childComplexity), true
+	case "ScoreResult.period":
+		if e.ComplexityRoot.ScoreResult.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScoreResult.Period(childComplexity), true
 	case "ScoreResult.rank":
 		if e.ComplexityRoot.ScoreResult.Rank == nil {
 			break
@@ -857,12 +896,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Settlement.Status(childComplexity), true
 
+	case "Standing.board":
+		if e.ComplexityRoot.Standing.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Board(childComplexity), true
 	case "Standing.final":
 		if e.ComplexityRoot.Standing.Final == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Standing.Final(childComplexity), true
+	case "Standing.metadata":
+		if e.ComplexityRoot.Standing.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Metadata(childComplexity), true
 	case "Standing.month":
 		if e.ComplexityRoot.Standing.Month == nil {
 			break
@@ -880,6 +931,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Standing.Neighbours(childComplexity, args["above"].(*int), args["below"].(*int)), true
+	case "Standing.percentile":
+		if e.ComplexityRoot.Standing.Percentile == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Percentile(childComplexity), true
+	case "Standing.period":
+		if e.ComplexityRoot.Standing.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Period(childComplexity), true
 	case "Standing.player":
 		if e.ComplexityRoot.Standing.Player == nil {
 			break
@@ -904,6 +967,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Standing.Score(childComplexity), true
+	case "Standing.subscore":
+		if e.ComplexityRoot.Standing.Subscore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Subscore(childComplexity), true
 	case "Standing.total":
 		if e.ComplexityRoot.Standing.Total == nil {
 			break
@@ -1203,6 +1272,10 @@ func (ec *executionContext) childFields_RankEntry(ctx context.Context, field gra
 		return ec.fieldContext_RankEntry_reachedAt(ctx, field)
 	case "player":
 		return ec.fieldContext_RankEntry_player(ctx, field)
+	case "subscore":
+		return ec.fieldContext_RankEntry_subscore(ctx, field)
+	case "metadata":
+		return ec.fieldContext_RankEntry_metadata(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RankEntry", field.Name)
 }
@@ -1223,6 +1296,10 @@ func (ec *executionContext) childFields_ScoreResult(ctx context.Context, field g
 		return ec.fieldContext_ScoreResult_code(ctx, field)
 	case "month":
 		return ec.fieldContext_ScoreResult_month(ctx, field)
+	case "board":
+		return ec.fieldContext_ScoreResult_board(ctx, field)
+	case "period":
+		return ec.fieldContext_ScoreResult_period(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScoreResult", field.Name)
 }
@@ -1245,6 +1322,16 @@ func (ec *executionContext) childFields_Standing(ctx context.Context, field grap
 	switch field.Name {
 	case "month":
 		return ec.fieldContext_Standing_month(ctx, field)
+	case "board":
+		return ec.fieldContext_Standing_board(ctx, field)
+	case "period":
+		return ec.fieldContext_Standing_period(ctx, field)
+	case "subscore":
+		return ec.fieldContext_Standing_subscore(ctx, field)
+	case "metadata":
+		return ec.fieldContext_Standing_metadata(ctx, field)
+	case "percentile":
+		return ec.fieldContext_Standing_percentile(ctx, field)
 	case "rank":
 		return ec.fieldContext_Standing_rank(ctx, field)
 	case "score":
@@ -1706,30 +1793,46 @@ func (ec *executionContext) field_Query_corrections_args(ctx context.Context, ra
 func (ec *executionContext) field_Query_leaderboard_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "month",
-		func(ctx context.Context, v any) (leaderboard.Month, error) {
-			return ec.unmarshalNMonth2githubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["month"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["first"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg2
+	args["period"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "month",
+		func(ctx context.Context, v any) (*leaderboard.Month, error) {
+			return ec.unmarshalOMonth2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["month"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg4
 	return args, nil
 }
 
@@ -1764,14 +1867,30 @@ func (ec *executionContext) field_Query_months_args(ctx context.Context, rawArgs
 func (ec *executionContext) field_Query_myRank_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "month",
-		func(ctx context.Context, v any) (leaderboard.Month, error) {
-			return ec.unmarshalNMonth2githubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["month"] = arg0
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["period"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "month",
+		func(ctx context.Context, v any) (*leaderboard.Month, error) {
+			return ec.unmarshalOMonth2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["month"] = arg2
 	return args, nil
 }
 
@@ -1800,22 +1919,38 @@ func (ec *executionContext) field_Query_period_args(ctx context.Context, rawArgs
 func (ec *executionContext) field_Query_standing_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "month",
-		func(ctx context.Context, v any) (leaderboard.Month, error) {
-			return ec.unmarshalNMonth2githubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["month"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "playerId",
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["period"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "month",
+		func(ctx context.Context, v any) (*leaderboard.Month, error) {
+			return ec.unmarshalOMonth2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["month"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "playerId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["playerId"] = arg1
+	args["playerId"] = arg3
 	return args, nil
 }
 
@@ -3751,7 +3886,7 @@ func (ec *executionContext) _Query_myRank(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MyRank(ctx, fc.Args["month"].(leaderboard.Month))
+			return ec.Resolvers.Query().MyRank(ctx, fc.Args["board"].(*string), fc.Args["period"].(*string), fc.Args["month"].(*leaderboard.Month))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Standing) graphql.Marshaler {
@@ -3795,7 +3930,7 @@ func (ec *executionContext) _Query_standing(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Standing(ctx, fc.Args["month"].(leaderboard.Month), fc.Args["playerId"].(string))
+			return ec.Resolvers.Query().Standing(ctx, fc.Args["board"].(*string), fc.Args["period"].(*string), fc.Args["month"].(*leaderboard.Month), fc.Args["playerId"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Standing) graphql.Marshaler {
@@ -3839,7 +3974,7 @@ func (ec *executionContext) _Query_leaderboard(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Leaderboard(ctx, fc.Args["month"].(leaderboard.Month), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Leaderboard(ctx, fc.Args["board"].(*string), fc.Args["period"].(*string), fc.Args["month"].(*leaderboard.Month), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Page) graphql.Marshaler {
@@ -4050,6 +4185,52 @@ func (ec *executionContext) fieldContext_RankEntry_player(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _RankEntry_subscore(ctx context.Context, field graphql.CollectedField, obj *leaderboard.RankEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RankEntry_subscore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subscore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RankEntry_subscore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RankEntry", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RankEntry_metadata(ctx context.Context, field graphql.CollectedField, obj *leaderboard.RankEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RankEntry_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalOJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RankEntry_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RankEntry", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
 func (ec *executionContext) _ScoreResult_eventId(ctx context.Context, field graphql.CollectedField, obj *leaderboard.ScoreResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4211,6 +4392,52 @@ func (ec *executionContext) fieldContext_ScoreResult_month(_ context.Context, fi
 	return graphql.NewScalarFieldContext("ScoreResult", field, true, true, errors.New("field of type Month does not have child fields"))
 }
 
+func (ec *executionContext) _ScoreResult_board(ctx context.Context, field graphql.CollectedField, obj *leaderboard.ScoreResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScoreResult_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ScoreResult().Board(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScoreResult_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScoreResult", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ScoreResult_period(ctx context.Context, field graphql.CollectedField, obj *leaderboard.ScoreResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScoreResult_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ScoreResult().Period(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScoreResult_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScoreResult", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Settlement_status(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Settlement) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4324,6 +4551,121 @@ func (ec *executionContext) _Standing_month(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_Standing_month(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Standing", field, false, false, errors.New("field of type Month does not have child fields"))
+}
+
+func (ec *executionContext) _Standing_board(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Standing_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Standing().Board(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Standing_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Standing", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Standing_period(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Standing_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Standing().Period(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Standing_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Standing", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Standing_subscore(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Standing_subscore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subscore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Standing_subscore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Standing", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Standing_metadata(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Standing_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalOJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Standing_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Standing", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Standing_percentile(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Standing_percentile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Percentile(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Standing_percentile(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Standing", field, true, false, errors.New("field of type Float does not have child fields"))
 }
 
 func (ec *executionContext) _Standing_rank(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
@@ -5633,7 +5975,11 @@ func (ec *executionContext) unmarshalInputScoreEvent(ctx context.Context, obj an
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"eventId", "playerId", "playerName", "mode", "value", "occurredAt"}
+	if _, present := asMap["board"]; !present {
+		asMap["board"] = "main"
+	}
+
+	fieldsInOrder := [...]string{"eventId", "playerId", "playerName", "mode", "value", "occurredAt", "board", "subscore", "metadata"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -5682,6 +6028,27 @@ func (ec *executionContext) unmarshalInputScoreEvent(ctx context.Context, obj an
 				return it, err
 			}
 			it.OccurredAt = data
+		case "board":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("board"))
+			data, err := ec.unmarshalOID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Board = data
+		case "subscore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscore"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Subscore = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOJSON2encodingᚋjsonᚐRawMessage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
 		}
 	}
 	return it, nil
@@ -6959,6 +7326,16 @@ func (ec *executionContext) _RankEntry(ctx context.Context, sel ast.SelectionSet
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "subscore":
+			out.Values[i] = ec._RankEntry_subscore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "metadata":
+			out.Values[i] = ec._RankEntry_metadata(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -7159,6 +7536,82 @@ func (ec *executionContext) _ScoreResult(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "board":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScoreResult_board(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "period":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ScoreResult_period(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -7280,6 +7733,97 @@ func (ec *executionContext) _Standing(ctx context.Context, sel ast.SelectionSet,
 			out.Values[i] = graphql.MarshalString("Standing")
 		case "month":
 			out.Values[i] = ec._Standing_month(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "board":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Standing_board(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "period":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Standing_period(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "subscore":
+			out.Values[i] = ec._Standing_subscore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "metadata":
+			out.Values[i] = ec._Standing_metadata(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "percentile":
+			out.Values[i] = ec._Standing_percentile(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -8516,6 +9060,36 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) unmarshalOID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalID(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(*v)
+	return res
+}
+
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {
 		return nil, nil
@@ -8531,6 +9105,24 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = sel
 	_ = ctx
 	res := scalar.MarshalInt(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, v any) (json.RawMessage, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := scalar.UnmarshalJSON(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, sel ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalJSON(v)
 	return res
 }
 

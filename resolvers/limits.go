@@ -94,7 +94,7 @@ func (e limitsExtension) MutateOperationContext(_ context.Context, oc *graphql.O
 // list field its selection times the entries it may return.
 func complexity() graph.ComplexityRoot {
 	var c graph.ComplexityRoot
-	c.Query.Leaderboard = func(child int, _ leaderboard.Month, first *int, _ *string) int {
+	c.Query.Leaderboard = func(child int, _, _ *string, _ *leaderboard.Month, first *int, _ *string) int {
 		return 1 + child*listSize(first, 100, leaderboard.MaxPageSize)
 	}
 	c.Query.Months = func(child int, first *int) int { return 1 + child*listSize(first, 12, leaderboard.MaxMonths) }

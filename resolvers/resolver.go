@@ -18,7 +18,9 @@ type Resolver struct {
 	ScoreService      leaderboard.ScoreService
 	BoardService      leaderboard.BoardService
 	PeriodService     leaderboard.PeriodService
-	Logger            *slog.Logger
+	// BoardStandings reads the standings of boards other than main.
+	BoardStandings leaderboard.BoardStandingService
+	Logger         *slog.Logger
 	// Observer is told what the API did, for metrics.
 	Observer Observer
 }

@@ -27,6 +27,9 @@ func (r *scoreResultResolver) Rank(ctx context.Context, obj *leaderboard.ScoreRe
 	if obj.Status == leaderboard.StatusRejected {
 		return nil, nil
 	}
+	if obj.Board != "" && obj.Board != leaderboard.MainBoard {
+		return r.boardRank(ctx, obj)
+	}
 	rank, err := loaders.For(ctx).LiveRank(ctx, leaderboard.PlayerMonth{Month: obj.Month, PlayerID: obj.PlayerID})
 	if err != nil {
 		// The events are committed: the answer must say so without an
@@ -56,6 +59,23 @@ func (r *scoreResultResolver) Month(ctx context.Context, obj *leaderboard.ScoreR
 		return nil, nil
 	}
 	return &obj.Month, nil
+}
+
+func (r *scoreResultResolver) Board(ctx context.Context, obj *leaderboard.ScoreResult) (string, error) {
+	if obj.Board == "" {
+		return leaderboard.MainBoard, nil
+	}
+	return obj.Board, nil
+}
+
+func (r *scoreResultResolver) Period(ctx context.Context, obj *leaderboard.ScoreResult) (*string, error) {
+	switch {
+	case obj.Period != "":
+		return &obj.Period, nil
+	case !obj.Month.IsZero():
+		return new(obj.Month.String()), nil
+	}
+	return nil, nil
 }
 
 func (r *Resolver) ScoreResult() graph.ScoreResultResolver { return &scoreResultResolver{r} }

@@ -11,3 +11,108 @@ func (r *Resolver) standing(ctx context.Context, month leaderboard.Month, player
 	above, below := neighbourCounts(ctx)
 	return r.StandingService.Standing(ctx, month, playerID, above, below)
 }
+
+// readTarget is the period a read names: a month of main, or a period of
+// another board, or none when the board has no current period.
+type readTarget struct {
+	board *leaderboard.Board // nil for main
+	month leaderboard.Month  // main's month
+	key   string             // the period of another board
+	none  bool
+}
+
+// target resolves the board, period and month arguments of a read: neither
+// period nor month is the board's current period. EBADINPUT for both, for a
+// month on a board that does not reset monthly, and for a malformed id or
+// key; ENOTFOUND for an unknown board.
+func (r *Resolver) target(ctx context.Context, board, period *string, month *leaderboard.Month) (readTarget, error) {
+	id := leaderboard.MainBoard
+	if board != nil {
+		id = *board
+	}
+	if err := leaderboard.CheckBoardID(id); err != nil {
+		return readTarget{}, err
+	}
+	if period != nil && month != nil {
+		return readTarget{}, leaderboard.Errorf(leaderboard.EBADINPUT, "name the period or the month, not both")
+	}
+	if id == leaderboard.MainBoard {
+		switch {
+		case month != nil:
+			return readTarget{month: *month}, nil
+		case period != nil:
+			m, err := leaderboard.ParseMonth(*period)
+			if err != nil {
+				return readTarget{}, leaderboard.Errorf(leaderboard.EBADINPUT,
+					"period %q is not a key of board main (MONTH periods are YYYY-MM)", *period)
+			}
+			return readTarget{month: m}, nil
+		}
+	}
+	b, err := r.BoardService.Board(ctx, id)
+	switch {
+	case err != nil:
+		return readTarget{}, err
+	case b == nil:
+		return readTarget{}, leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", id)
+	case month != nil && b.Reset != leaderboard.ResetMonth:
+		return readTarget{}, leaderboard.Errorf(leaderboard.EBADINPUT,
+			"board %s resets by %s: name its period, not a month", id, b.Reset)
+	}
+	t := readTarget{board: b}
+	switch {
+	case month != nil:
+		t.key = month.String()
+	case period != nil:
+		if _, err := b.PeriodSpan(*period); err != nil {
+			return readTarget{}, err
+		}
+		t.key = *period
+	default:
+		current, err := r.PeriodService.CurrentPeriod(ctx, b)
+		if err != nil {
+			return readTarget{}, err
+		}
+		if current == nil {
+			return readTarget{none: true}, nil
+		}
+		t.key = current.Key
+	}
+	if id == leaderboard.MainBoard {
+		m, err := leaderboard.ParseMonth(t.key)
+		return readTarget{month: m}, err
+	}
+	return t, nil
+}
+
+// standingOf reads playerID's standing in the period t names.
+func (r *Resolver) standingOf(ctx context.Context, t readTarget, playerID string) (*leaderboard.Standing, error) {
+	switch {
+	case t.none:
+		return nil, nil
+	case t.board == nil:
+		return r.standing(ctx, t.month, playerID)
+	}
+	above, below := neighbourCounts(ctx)
+	return r.BoardStandings.BoardStanding(ctx, t.board, t.key, playerID, above, below)
+}
+
+// boardRank reads the live rank of a submitted score on a board other than
+// main, or nil when it cannot be read now: the events are committed, and the
+// answer must say so without an error beside it.
+func (r *Resolver) boardRank(ctx context.Context, res *leaderboard.ScoreResult) (*int, error) {
+	b, err := r.BoardService.Board(ctx, res.Board)
+	var s *leaderboard.Standing
+	if err == nil && b != nil {
+		s, err = r.BoardStandings.BoardStanding(ctx, b, res.Period, res.PlayerID, 0, 0)
+	}
+	if err != nil {
+		r.Logger.WarnContext(ctx, "read the live rank of a submitted score", "board", res.Board, "period", res.Period,
+			"player", res.PlayerID, "err", err)
+		return nil, nil
+	}
+	if s == nil {
+		return nil, nil
+	}
+	return &s.Rank, nil
+}

@@ -46,7 +46,7 @@ var directFields = map[string]map[string]string{
 	"Standing":    {"month": "", "rank": "", "score": "", "reachedAt": "", "player": "Player", "total": "", "final": "", "neighbours": "RankEntry", "__typename": ""},
 	"RankEntry":   {"rank": "", "score": "", "reachedAt": "", "player": "Player", "__typename": ""},
 	"Player":      {"id": "", "name": "", "__typename": ""},
-	"ScoreResult": {"eventId": "", "status": "", "score": "", "error": "", "code": "", "month": "", "__typename": ""},
+	"ScoreResult": {"eventId": "", "status": "", "score": "", "error": "", "code": "", "month": "", "board": "", "period": "", "__typename": ""},
 }
 
 // compileSelection compiles set, a selection on type typ, or reports that it
@@ -121,20 +121,26 @@ func (r *Resolver) writeStandingsDirectly(ctx context.Context, next graphql.Root
 	if !ok {
 		return next(ctx)
 	}
+	// Direct answers are for main's months named by month: other boards,
+	// periods and the current period go through gqlgen.
 	args := root.Field.ArgumentMap(opCtx.Variables)
+	if board, ok := args["board"].(string); !ok || board != leaderboard.MainBoard || args["period"] != nil {
+		return next(ctx)
+	}
 	month, err := scalar.UnmarshalMonth(args["month"])
 	if err != nil {
 		return next(ctx)
 	}
-	resolve := func(ctx context.Context) (any, error) { return r.Query().MyRank(ctx, month) }
-	resolvedArgs := map[string]any{"month": month}
+	board := leaderboard.MainBoard
+	resolve := func(ctx context.Context) (any, error) { return r.Query().MyRank(ctx, &board, nil, &month) }
+	resolvedArgs := map[string]any{"board": board, "period": nil, "month": month}
 	if root.Field.Name == "standing" {
 		playerID, err := graphql.UnmarshalID(args["playerId"])
 		if err != nil {
 			return next(ctx)
 		}
 		resolvedArgs["playerId"] = playerID
-		resolve = func(ctx context.Context) (any, error) { return r.Query().Standing(ctx, month, playerID) }
+		resolve = func(ctx context.Context) (any, error) { return r.Query().Standing(ctx, &board, nil, &month, playerID) }
 	}
 	res, ok := resolveRootField(ctx, root.Field, "Query", resolvedArgs, resolve)
 	s, _ := res.(*leaderboard.Standing)

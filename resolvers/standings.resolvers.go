@@ -26,22 +26,30 @@ func (r *leaderboardEdgeResolver) Node(ctx context.Context, obj *leaderboard.Edg
 	return &obj.Entry, nil
 }
 
-func (r *queryResolver) MyRank(ctx context.Context, month leaderboard.Month) (*leaderboard.Standing, error) {
+func (r *queryResolver) MyRank(ctx context.Context, board *string, period *string, month *leaderboard.Month) (*leaderboard.Standing, error) {
 	p, err := auth.Require(ctx, leaderboard.RolePlayer)
 	if err != nil {
 		return nil, err
 	}
-	return r.standing(ctx, month, p.PlayerID)
+	t, err := r.target(ctx, board, period, month)
+	if err != nil {
+		return nil, err
+	}
+	return r.standingOf(ctx, t, p.PlayerID)
 }
 
-func (r *queryResolver) Standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error) {
+func (r *queryResolver) Standing(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerID string) (*leaderboard.Standing, error) {
 	if err := leaderboard.CheckPlayerID(playerID); err != nil {
 		return nil, err
 	}
-	return r.standing(ctx, month, playerID)
+	t, err := r.target(ctx, board, period, month)
+	if err != nil {
+		return nil, err
+	}
+	return r.standingOf(ctx, t, playerID)
 }
 
-func (r *queryResolver) Leaderboard(ctx context.Context, month leaderboard.Month, first *int, after *string) (*leaderboard.Page, error) {
+func (r *queryResolver) Leaderboard(ctx context.Context, board *string, period *string, month *leaderboard.Month, first *int, after *string) (*leaderboard.Page, error) {
 	n, err := intArg("first", first, 100, 1, leaderboard.MaxPageSize)
 	if err != nil {
 		return nil, err
@@ -50,7 +58,30 @@ func (r *queryResolver) Leaderboard(ctx context.Context, month leaderboard.Month
 	if after != nil {
 		cursor = *after
 	}
-	return r.StandingService.Leaderboard(ctx, month, n, cursor)
+	t, err := r.target(ctx, board, period, month)
+	switch {
+	case err != nil:
+		return nil, err
+	case t.none:
+		return &leaderboard.Page{Edges: []leaderboard.Edge{}}, nil
+	case t.board == nil:
+		return r.StandingService.Leaderboard(ctx, t.month, n, cursor)
+	}
+	return r.BoardStandings.BoardLeaderboard(ctx, t.board, t.key, n, cursor)
+}
+
+func (r *standingResolver) Board(ctx context.Context, obj *leaderboard.Standing) (string, error) {
+	if obj.Board == "" {
+		return leaderboard.MainBoard, nil
+	}
+	return obj.Board, nil
+}
+
+func (r *standingResolver) Period(ctx context.Context, obj *leaderboard.Standing) (string, error) {
+	if obj.Period == "" {
+		return obj.Month.String(), nil
+	}
+	return obj.Period, nil
 }
 
 func (r *standingResolver) Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error) {

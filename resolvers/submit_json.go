@@ -98,6 +98,20 @@ func scoreEventArg(fields map[string]any) (leaderboard.ScoreEvent, bool) {
 				t, err = scalar.UnmarshalTime(v)
 				e.OccurredAt = &t
 			}
+		case "board":
+			if v != nil {
+				e.Board, err = graphql.UnmarshalID(v)
+			}
+		case "subscore":
+			if v != nil {
+				var n int
+				n, err = scalar.UnmarshalInt(v)
+				e.Subscore = &n
+			}
+		case "metadata":
+			if v != nil {
+				e.Metadata, err = scalar.UnmarshalJSON(v)
+			}
 		default:
 			return e, false
 		}
@@ -131,6 +145,21 @@ func writeScoreResults(w io.Writer, sel selection, results []leaderboard.ScoreRe
 					io.WriteString(w, "null")
 				} else {
 					scalar.MarshalMonth(res.Month).MarshalGQL(w)
+				}
+			case "board":
+				board := res.Board
+				if board == "" {
+					board = leaderboard.MainBoard
+				}
+				graphql.MarshalID(board).MarshalGQL(w)
+			case "period":
+				switch {
+				case res.Period != "":
+					graphql.MarshalString(res.Period).MarshalGQL(w)
+				case !res.Month.IsZero():
+					graphql.MarshalString(res.Month.String()).MarshalGQL(w)
+				default:
+					io.WriteString(w, "null")
 				}
 			case "__typename":
 				graphql.MarshalString("ScoreResult").MarshalGQL(w)

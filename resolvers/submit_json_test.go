@@ -33,8 +33,16 @@ func (s echoStore) SubmitScores(_ context.Context, events []leaderboard.ScoreEve
 		if e.OccurredAt != nil {
 			occurred = e.OccurredAt.Format("2006-01-02T15:04:05.999999999Z07:00")
 		}
+		subscore := "<none>"
+		if e.Subscore != nil {
+			subscore = fmt.Sprint(*e.Subscore)
+		}
 		res := leaderboard.ScoreResult{EventID: e.EventID, PlayerID: e.PlayerID, Month: month,
-			Err: leaderboard.Errorf(leaderboard.EBADINPUT, "%s %s %q %s %d %s", e.EventID, e.PlayerID, name, e.Mode, e.Value, occurred)}
+			Err: leaderboard.Errorf(leaderboard.EBADINPUT, "%s %s %q %s %d %s %s %s %s", e.EventID, e.PlayerID, name, e.Mode, e.Value,
+				occurred, e.BoardID(), subscore, e.Metadata)}
+		if e.BoardID() != leaderboard.MainBoard {
+			res.Board, res.Period, res.Month = e.Board, "period-of-"+e.EventID, leaderboard.Month{}
+		}
 		switch i % 4 {
 		case 0:
 			res.Status, res.Score, res.Err = leaderboard.StatusApplied, new(e.Value), nil
@@ -70,13 +78,17 @@ func TestWriteSubmitsDirectly_AnswersAsGqlgen(t *testing.T) {
 		}
 		return wrap(NewHandler(r, HandlerOptions{})), wrap(NewHandler(r, HandlerOptions{viaGqlgen: true}))
 	}
-	const all = `eventId status score error code month __typename`
+	const all = `eventId status score error code month board period __typename`
 	events := []any{
 		map[string]any{"eventId": "e-1", "playerId": "p-1", "mode": "ADD", "value": -5},
 		map[string]any{"eventId": `quote "q" \ back`, "playerId": 42, "playerName": "Ünïcødé ✓ \u2028 <b>", "mode": "SET", "value": 10000},
 		map[string]any{"eventId": "e-3", "playerId": "p-3", "playerName": nil, "mode": "BEST", "value": 0, "occurredAt": "2026-11-03T04:05:06.123456789+01:00"},
 		map[string]any{"eventId": "e-4", "playerId": "p-4", "mode": "ADD", "value": 7, "occurredAt": nil},
 		map[string]any{"eventId": "e-5", "playerId": "p-5", "playerName": "", "mode": "SET", "value": 3},
+		map[string]any{"eventId": "e-6", "playerId": "p-6", "mode": "SET", "value": 654321, "board": "laps.daily", "subscore": -7,
+			"metadata": map[string]any{"car": "red", "laps": []any{1, 2.5}, "nested": map[string]any{"ok": true}}},
+		map[string]any{"eventId": "e-7", "playerId": "p-7", "mode": "BEST", "value": 1, "board": "main", "subscore": nil, "metadata": nil},
+		map[string]any{"eventId": "e-8", "playerId": "p-8", "mode": "BEST", "value": 1, "board": "laps.daily", "metadata": []any{"not", "an", "object"}},
 	}
 	const submit = `mutation S($events: [ScoreEvent!]!) { submitScores(events: $events) { ` + all + ` } }`
 	for _, c := range []struct {

@@ -35,17 +35,19 @@ type Config struct {
 	Addr string // host:port to listen on; ":0" picks a free port
 	// Standings answers standings and pages: the database, or a cache such
 	// as the closed months held in memory in front of it.
-	Standings     leaderboard.StandingService
-	Months        leaderboard.MonthService
-	Scores        leaderboard.ScoreService
-	Ranks         leaderboard.RankService
-	Closer        leaderboard.Closer
-	Exporter      leaderboard.StandingsExporter
-	Corrections   leaderboard.CorrectionService
-	Boards        leaderboard.BoardService
-	Periods       leaderboard.PeriodService
-	Auth          auth.Config
-	Introspection bool
+	Standings   leaderboard.StandingService
+	Months      leaderboard.MonthService
+	Scores      leaderboard.ScoreService
+	Ranks       leaderboard.RankService
+	Closer      leaderboard.Closer
+	Exporter    leaderboard.StandingsExporter
+	Corrections leaderboard.CorrectionService
+	Boards      leaderboard.BoardService
+	Periods     leaderboard.PeriodService
+	// BoardStandings reads standings of boards other than main.
+	BoardStandings leaderboard.BoardStandingService
+	Auth           auth.Config
+	Introspection  bool
 	// GraphiQL serves a GraphiQL-based explorer at /graphiql, its assets
 	// embedded in the binary, and turns introspection on for it.
 	GraphiQL bool
@@ -123,6 +125,7 @@ func New(cfg Config) *Server {
 		ScoreService:      cfg.Scores,
 		BoardService:      cfg.Boards,
 		PeriodService:     cfg.Periods,
+		BoardStandings:    cfg.BoardStandings,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 

@@ -4,6 +4,7 @@
 package scalar
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"math"
@@ -102,4 +103,28 @@ func UnmarshalScoreMode(v any) (leaderboard.ScoreMode, error) {
 		return m, nil
 	}
 	return "", leaderboard.Errorf(leaderboard.EBADINPUT, "%v is not a valid ScoreMode: ADD, SET or BEST", v)
+}
+
+// MarshalJSON writes raw JSON compacted (PostgreSQL's jsonb prints spaces);
+// nil as null.
+func MarshalJSON(raw json.RawMessage) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) {
+		var compact bytes.Buffer
+		if raw == nil || json.Compact(&compact, raw) != nil {
+			io.WriteString(w, "null")
+			return
+		}
+		w.Write(compact.Bytes())
+	})
+}
+
+// UnmarshalJSON reads any JSON value as its compact encoding. Whether it is
+// an object of the allowed size is the event's to check
+// (leaderboard.CheckMetadata), so that bad metadata rejects its event only.
+func UnmarshalJSON(v any) (json.RawMessage, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "metadata is not JSON")
+	}
+	return raw, nil
 }
