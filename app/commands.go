@@ -18,7 +18,7 @@ import (
 )
 
 // NewCommand returns the leaderboard command line: serve, migrate,
-// close-month and player-token.
+// close-month, close-period, export and player-token, among others.
 func NewCommand(logger *slog.Logger) *cobra.Command {
 	cfg, envErr := ConfigFromEnv()
 	root := &cobra.Command{
@@ -37,7 +37,7 @@ Configuration comes from environment variables; each has a flag that overrides i
 		PersistentPreRunE: func(*cobra.Command, []string) error { return envErr },
 	}
 	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg, logger), closeMonthCommand(&cfg, logger),
-		exportCommand(&cfg, logger), seedCommand(&cfg, logger), boardsCommand(&cfg, logger), createBoardCommand(&cfg, logger),
+		closePeriodCommand(&cfg, logger), exportCommand(&cfg, logger), seedCommand(&cfg, logger), boardsCommand(&cfg, logger), createBoardCommand(&cfg, logger),
 		playerTokenCommand(&cfg), versionCommand())
 	root.Version = Version()
 	return root
@@ -156,22 +156,77 @@ service.`,
 	return cmd
 }
 
+func closePeriodCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "close-period BOARD KEY",
+		Short: "Close a board's period and freeze its final standings (idempotent), as the closePeriod mutation does",
+		Long: `close-period closes period KEY of board BOARD (a day 2026-11-25, a week
+2026-W48, a month 2026-11, a season's key, or "all"), waiting for a close of it
+that a running service runs, for up to --wait (0: until it is CLOSED). An OPEN
+period closed before its end ends early: later events for it are refused. main's
+periods are its months, closed as close-month closes them.`,
+		Args: cobra.ExactArgs(2),
+	}
+	wait := cmd.Flags().Duration("wait", 0, "how long to wait for the close; 0 waits until the period is CLOSED")
+	cfg.bindDatabase(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := leaderboard.CheckBoardID(args[0]); err != nil {
+			return err
+		}
+		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		store, closeDB, err := openDB(ctx, cfg, logger)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		maxWait := *wait
+		if maxWait == 0 {
+			maxWait = 365 * 24 * time.Hour
+		}
+		months := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout})
+		defer months.Close()
+		closer := lifecycle.NewPeriodCloser(store, logger, lifecycle.PeriodCloserOptions{MaxWait: maxWait,
+			Timeout: cfg.CloseTimeout, Months: months})
+		defer closer.Close()
+		start := time.Now()
+		p, err := closer.ClosePeriod(ctx, args[0], args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "period %s of %s is %s with %d participants, digest %s (took %s)\n",
+			p.Key, p.Board, p.Status, p.Participants, p.Digest, time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	return cmd
+}
+
 func exportCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "export YYYY-MM",
-		Short: "Write a closed month's final standings as CSV to standard output",
+		Use:   "export YYYY-MM | export --board BOARD KEY",
+		Short: "Write a closed month's (or a board's closed period's) final standings as CSV to standard output",
 		Long: `export writes the final standings of a CLOSED month in rank order, as
 GET /admin/months/YYYY-MM/standings.csv does, under the header
 rank,player_id,player_name,score,reached_at,percentile. Text cells a
 spreadsheet would run as formulas carry a leading quote; with that quote taken
 off player_id, its rank,player_id,score columns hash to the month's digest
-(docs/api.md, Export).`,
+(docs/api.md, Export).
+
+With --board, it writes CLOSED period KEY of that board, as
+GET /admin/boards/BOARD/periods/KEY/standings.csv does: the same columns, then
+subscore,tier,claimed_at.`,
 		Args: cobra.ExactArgs(1),
 	}
+	board := cmd.Flags().String("board", "", "the board whose period KEY to export (default: main's month YYYY-MM)")
 	cfg.bindDatabase(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		month, err := leaderboard.ParseMonth(args[0])
-		if err != nil {
+		var month leaderboard.Month
+		if *board == "" {
+			var err error
+			if month, err = leaderboard.ParseMonth(args[0]); err != nil {
+				return err
+			}
+		} else if err := leaderboard.CheckBoardID(*board); err != nil {
 			return err
 		}
 		store, closeDB, err := openDB(cmd.Context(), cfg, logger)
@@ -180,7 +235,12 @@ off player_id, its rank,player_id,score columns hash to the month's digest
 		}
 		defer closeDB()
 		out := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
-		if err := store.ExportStandings(cmd.Context(), month, out); err != nil {
+		if *board == "" {
+			err = store.ExportStandings(cmd.Context(), month, out)
+		} else {
+			err = store.ExportPeriod(cmd.Context(), *board, args[0], out)
+		}
+		if err != nil {
 			return err
 		}
 		return out.Flush()

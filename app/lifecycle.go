@@ -143,6 +143,12 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 		Hooks:   m.closeHooks(metrics),
 		Ended:   metrics.forget,
 	})
+	m.PeriodCloser = lifecycle.NewPeriodCloser(m.DB, m.Logger, lifecycle.PeriodCloserOptions{
+		MaxWait:     m.Config.CloseWait,
+		Timeout:     m.Config.CloseTimeout,
+		Concurrency: m.Config.PeriodCloses,
+		Months:      m.Closer,
+	})
 	if m.ClosedMonths != nil {
 		m.background.Go(func() {
 			if err := m.ClosedMonths.Preload(ctx); err != nil && ctx.Err() == nil {
@@ -153,6 +159,7 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	scheduler := &lifecycle.Scheduler{
 		Store:     m.DB,
 		Closer:    m.Closer,
+		Periods:   m.PeriodCloser,
 		AutoClose: m.Config.AutoClose,
 		Interval:  m.Config.SchedulerInterval,
 		Tasks:     m.scheduledTasks(),
@@ -205,7 +212,8 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 }
 
 // stopLifecycle stops the scheduler and deliverer, then cancels running
-// close jobs, which the next start resumes.
+// close jobs, which the next start resumes, and periods' closes, which a
+// later look runs again.
 func (m *Main) stopLifecycle() {
 	if m.stopBackground != nil {
 		m.stopBackground()
@@ -213,6 +221,9 @@ func (m *Main) stopLifecycle() {
 	}
 	if m.Closer != nil {
 		m.Closer.Close()
+	}
+	if m.PeriodCloser != nil {
+		m.PeriodCloser.Close()
 	}
 }
 

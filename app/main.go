@@ -31,6 +31,8 @@ type Main struct {
 	Server       *server.Server
 	// Closer runs month closes as background jobs.
 	Closer *lifecycle.Closer
+	// PeriodCloser closes the periods of the other boards.
+	PeriodCloser *lifecycle.PeriodCloser
 	// background runs the scheduler and the settlement deliverer until
 	// stopBackground; startScheduler starts the scheduler.
 	background     sync.WaitGroup
@@ -96,6 +98,8 @@ func (m *Main) Run(ctx context.Context) error {
 		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger},
 		Boards:         m.DB,
 		Periods:        m.DB,
+		PeriodCloser:   m.PeriodCloser,
+		PeriodExporter: m.DB,
 		BoardStandings: m.DB,
 		Registry:       registry,
 		Ready:          ready,

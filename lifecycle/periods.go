@@ -191,7 +191,13 @@ func (c *PeriodCloser) closeOne(ref periodRef, try bool, why string) error {
 	}
 	switch {
 	case err != nil:
-		c.logger.Warn("period close failed; it is tried again at a later look", "board", ref.board, "period", ref.key, "why", why, "err", err)
+		// A close the request should not have asked for (an unknown board,
+		// a bad key, a period not started) is the caller's to hear of.
+		switch leaderboard.ErrorCode(err) {
+		case leaderboard.ENOTFOUND, leaderboard.EBADINPUT, leaderboard.ECONFLICT:
+		default:
+			c.logger.Warn("period close failed; it is tried again at a later look", "board", ref.board, "period", ref.key, "why", why, "err", err)
+		}
 		return err
 	case !ran:
 		return errSkipped

@@ -24,7 +24,7 @@ func exportHandler(exporter leaderboard.StandingsExporter, logger *slog.Logger) 
 		}
 		// Ten million rows take longer than the server's write timeout.
 		http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Hour))
-		out := &startedWriter{ResponseWriter: w, month: month}
+		out := &startedWriter{ResponseWriter: w, filename: "standings-" + month.String() + ".csv"}
 		if err := exporter.ExportStandings(r.Context(), month, out); err != nil {
 			if !out.started {
 				writeCodedError(w, err)
@@ -38,12 +38,40 @@ func exportHandler(exporter leaderboard.StandingsExporter, logger *slog.Logger) 
 	})
 }
 
+// periodExportHandler serves GET /admin/boards/{board}/periods/{key}/standings.csv:
+// a closed period's final standings, streamed as CSV, for the admin role.
+func periodExportHandler(exporter leaderboard.PeriodExporter, logger *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := auth.Require(r.Context(), leaderboard.RoleAdmin); err != nil {
+			writeCodedError(w, err)
+			return
+		}
+		board, key := r.PathValue("board"), r.PathValue("key")
+		if err := leaderboard.CheckBoardID(board); err != nil {
+			writeCodedError(w, err)
+			return
+		}
+		http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Hour))
+		// The export checks the key before its first byte: only a key of
+		// the board's, [A-Za-z0-9_.-], reaches the file name.
+		out := &startedWriter{ResponseWriter: w, filename: "standings-" + board + "-" + key + ".csv"}
+		if err := exporter.ExportPeriod(r.Context(), board, key, out); err != nil {
+			if !out.started {
+				writeCodedError(w, err)
+				return
+			}
+			logger.ErrorContext(r.Context(), "export cut short", "board", board, "period", key, "err", err)
+			panic(http.ErrAbortHandler)
+		}
+	})
+}
+
 // startedWriter sets the CSV headers before the first byte of the body and
 // remembers that the body has started.
 type startedWriter struct {
 	http.ResponseWriter
-	month   leaderboard.Month
-	started bool
+	filename string
+	started  bool
 }
 
 func (w *startedWriter) Write(p []byte) (int, error) {
@@ -51,7 +79,7 @@ func (w *startedWriter) Write(p []byte) (int, error) {
 		w.started = true
 		h := w.Header()
 		h.Set("Content-Type", "text/csv; charset=utf-8")
-		h.Set("Content-Disposition", `attachment; filename="standings-`+w.month.String()+`.csv"`)
+		h.Set("Content-Disposition", `attachment; filename="`+w.filename+`"`)
 		h.Set("Cache-Control", "no-store")
 	}
 	return w.ResponseWriter.Write(p)

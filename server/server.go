@@ -46,6 +46,11 @@ type Config struct {
 	Periods     leaderboard.PeriodService
 	// BoardStandings reads standings of boards other than main.
 	BoardStandings leaderboard.BoardStandingService
+	// PeriodCloser closes and clears periods by hand (closePeriod,
+	// clearPeriod).
+	PeriodCloser leaderboard.PeriodCloser
+	// PeriodExporter serves the export of closed periods; nil: no route.
+	PeriodExporter leaderboard.PeriodExporter
 	Auth           auth.Config
 	Introspection  bool
 	// GraphiQL serves a GraphiQL-based explorer at /graphiql, its assets
@@ -156,6 +161,9 @@ func New(cfg Config) *Server {
 		fmt.Fprintln(w, "ready")
 	}))
 	route("GET /admin/months/{month}/standings.csv", exportHandler(cfg.Exporter, cfg.Logger))
+	if cfg.PeriodExporter != nil {
+		route("GET /admin/boards/{board}/periods/{key}/standings.csv", periodExportHandler(cfg.PeriodExporter, cfg.Logger))
+	}
 	metrics := promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
 	var metricsServer *http.Server
 	if cfg.MetricsAddr == "" {

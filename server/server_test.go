@@ -49,12 +49,23 @@ func (services) ExportStandings(_ context.Context, m leaderboard.Month, w io.Wri
 	return err
 }
 
+func (services) ExportPeriod(_ context.Context, board, key string, w io.Writer) error {
+	switch {
+	case board != "laps":
+		return leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", board)
+	case key == "2026-11-20":
+		return leaderboard.Errorf(leaderboard.ECONFLICT, "period %s is OPEN", key)
+	}
+	_, err := io.WriteString(w, "rank,player_id,player_name,score,reached_at,percentile,subscore,tier,claimed_at\n")
+	return err
+}
+
 // start runs a server over the fake services on a free port.
 func start(t *testing.T, ping func(context.Context) error, ready func() bool) string {
 	t.Helper()
 	s := server.New(server.Config{
 		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
-		Exporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
+		Exporter: services{}, PeriodExporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
 		Logger: slog.New(slog.DiscardHandler),
 	})
 	if err := s.Open(); err != nil {
@@ -111,6 +122,11 @@ func TestServer_RoutesStatusesAndContentTypes(t *testing.T) {
 		{"ExportBadMonth", "GET", "/admin/months/2026-13/standings.csv", "", "admin", "", 400, "BAD_USER_INPUT"},
 		{"ExportOpenMonth", "GET", "/admin/months/2026-11/standings.csv", "", "admin", "", 409, "CONFLICT"},
 		{"Export", "GET", "/admin/months/2026-10/standings.csv", "", "admin", "", 200, "rank,player_id"},
+		{"PeriodExportNoToken", "GET", "/admin/boards/laps/periods/2026-11-19/standings.csv", "", "", "", 401, "UNAUTHENTICATED"},
+		{"PeriodExportBadBoard", "GET", "/admin/boards/La%20ps/periods/2026-11-19/standings.csv", "", "admin", "", 400, "BAD_USER_INPUT"},
+		{"PeriodExportUnknownBoard", "GET", "/admin/boards/nope/periods/2026-11-19/standings.csv", "", "admin", "", 404, "NOT_FOUND"},
+		{"PeriodExportOpen", "GET", "/admin/boards/laps/periods/2026-11-20/standings.csv", "", "admin", "", 409, "CONFLICT"},
+		{"PeriodExport", "GET", "/admin/boards/laps/periods/2026-11-19/standings.csv", "", "admin", "", 200, "subscore,tier,claimed_at"},
 		{"Metrics", "GET", "/metrics", "", "", "", 200, "leaderboard_http_request_duration_seconds"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -118,8 +134,11 @@ func TestServer_RoutesStatusesAndContentTypes(t *testing.T) {
 			if status != c.status || !strings.Contains(strings.ToLower(body), strings.ToLower(c.want)) {
 				t.Fatalf("%d %q, want %d with %q", status, body, c.status, c.want)
 			}
-			if c.name == "Export" && !strings.HasPrefix(header.Get("Content-Type"), "text/csv") {
+			if (c.name == "Export" || c.name == "PeriodExport") && !strings.HasPrefix(header.Get("Content-Type"), "text/csv") {
 				t.Errorf("export content type %q", header.Get("Content-Type"))
+			}
+			if c.name == "PeriodExport" && header.Get("Content-Disposition") != `attachment; filename="standings-laps-2026-11-19.csv"` {
+				t.Errorf("export disposition %q", header.Get("Content-Disposition"))
 			}
 		})
 	}
