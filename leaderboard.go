@@ -85,6 +85,9 @@ type Standing struct {
 	Period string
 	Total  int  // players ranked in the period
 	Final  bool // true once the period is closed
+	// Tier is the board's reward tier of a final standing; nil while live
+	// and where no tier holds the rank.
+	Tier *string
 	// Above holds up to the requested number of entries ranked just above, and
 	// Below those just below, both in rank order.
 	Above, Below []RankEntry

@@ -63,7 +63,7 @@ func scanBoardEntry(row pgx.CollectableRow) (boardEntry, error) {
 // before it, the period's rows and its start, then up to $4 rows just above
 // it (kind -1) and $5 just below (kind 1).
 var boardStandingSQL = `WITH p AS (
-	SELECT id, starts_at FROM periods WHERE board_id = $1 AND key = $2
+	SELECT id, starts_at, status FROM periods WHERE board_id = $1 AND key = $2
 ), me AS (
 	SELECT s.* FROM p JOIN board_scores s ON s.period_id = p.id AND s.player_id = $3
 )
@@ -72,16 +72,16 @@ SELECT 0, ` + strings.ReplaceAll(boardEntryColumns, "t.", "me.") + `,
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			< (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)),
 	(SELECT count(*) FROM board_scores s WHERE s.period_id = me.period_id),
-	(SELECT starts_at FROM p)
+	(SELECT starts_at FROM p), (SELECT status = 'CLOSED' FROM p)
 FROM me
 UNION ALL
-SELECT -1, ` + boardEntryColumns + `, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
+SELECT -1, ` + boardEntryColumns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
 	SELECT s.* FROM board_scores s WHERE s.period_id = me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			< (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
 	ORDER BY s.period_id DESC, s.sort_score DESC, s.sort_subscore DESC, s.reached_at DESC, s.seq DESC LIMIT $4) AS t
 UNION ALL
-SELECT 1, ` + boardEntryColumns + `, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
+SELECT 1, ` + boardEntryColumns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
 	SELECT s.* FROM board_scores s WHERE s.period_id = me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			> (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
@@ -91,7 +91,8 @@ SELECT 1, ` + boardEntryColumns + `, NULL, NULL, NULL FROM me CROSS JOIN LATERAL
 // above and below neighbours (each at most leaderboard.MaxNeighbours), read
 // from one snapshot, or nil when the period or the player's row in it does
 // not exist. Its Month is the month the period starts in, in b's time zone.
-// The standing is live: Final stays false until periods are closed.
+// Once the period is CLOSED its rows no longer change: they are its final
+// standings (Final, with the board's tier).
 //
 // One statement, not a transaction, gives the one snapshot, without a
 // transaction's round trips: a small board's standing is read thousands of
@@ -122,9 +123,10 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 			metadata      []byte
 			before, total *int64
 			startsAt      *time.Time
+			closed        *bool
 		)
 		err := row.Scan(&kind, &r.entry.Player.ID, &r.entry.Player.Name, &r.entry.Score, &r.entry.Subscore,
-			&r.entry.ReachedAt, &metadata, &r.key.sortScore, &r.key.sortSubscore, &r.key.seq, &before, &total, &startsAt)
+			&r.entry.ReachedAt, &metadata, &r.key.sortScore, &r.key.sortSubscore, &r.key.seq, &before, &total, &startsAt, &closed)
 		if err != nil {
 			return struct{}{}, err
 		}
@@ -136,7 +138,10 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 		case 0:
 			r.entry.Rank = int(*before) + 1
 			s = &leaderboard.Standing{RankEntry: r.entry, Board: b.ID, Period: key, Total: int(*total),
-				Month: leaderboard.MonthOf(*startsAt, b.Location)}
+				Month: leaderboard.MonthOf(*startsAt, b.Location), Final: *closed}
+			if s.Final {
+				s.Tier = b.TierOf(s.Rank, s.Total)
+			}
 		case -1:
 			aboveRows = append(aboveRows, r)
 		default:

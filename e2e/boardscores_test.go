@@ -3,6 +3,8 @@ package e2e_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -192,5 +194,85 @@ func TestBoardScores_ReadsRefuseWhatTheContractRefuses(t *testing.T) {
 	results := s.submitRaw(t, map[string]any{"eventId": "x", "playerId": "p", "mode": "SET", "value": 1, "board": "later"})
 	if results[0].Status != "REJECTED" || results[0].Code == nil || *results[0].Code != "NOT_STARTED" {
 		t.Fatalf("an event before the board starts: %+v", results[0])
+	}
+}
+
+func TestBoardScores_ClosePeriodFreezesItWithTiersAndRefusesLaterEvents(t *testing.T) {
+	s := startServer(t)
+	s.mustDo(t, adminToken, `mutation { createBoard(id: "pvp", name: "PvP", reset: WEEK, startsAt: "2026-01-01T00:00:00Z",
+		tiers: [{name: "gold", topPercent: 25}, {name: "silver", topPercent: 50}]) { created } }`, nil, nil)
+	events := make([]map[string]any, 0, 8)
+	for i := range 8 {
+		events = append(events, map[string]any{"eventId": fmt.Sprintf("e%d", i), "playerId": fmt.Sprintf("p%d", i),
+			"mode": "SET", "value": 100 * (i + 1), "board": "pvp"})
+	}
+	results := s.submitRaw(t, events...)
+	week := *results[0].Period
+
+	var open struct {
+		Period struct {
+			Status       string `json:"status"`
+			Participants int    `json:"participants"`
+		} `json:"period"`
+	}
+	s.mustDo(t, "", `query($k: String!) { period(board: "pvp", key: $k) { status participants } }`, map[string]any{"k": week}, &open)
+	if open.Period.Status != "OPEN" || open.Period.Participants != 8 {
+		t.Fatalf("the open week: %+v, want OPEN with 8 players counted live", open.Period)
+	}
+
+	var closed struct {
+		ClosePeriod struct {
+			Status       string  `json:"status"`
+			Participants int     `json:"participants"`
+			Digest       *string `json:"digest"`
+			ClosedAt     *string `json:"closedAt"`
+		} `json:"closePeriod"`
+	}
+	s.mustDo(t, adminToken, `mutation($k: String!) { closePeriod(board: "pvp", period: $k) { status participants digest closedAt } }`,
+		map[string]any{"k": week}, &closed)
+	c := closed.ClosePeriod
+	if c.Status != "CLOSED" || c.Participants != 8 || c.Digest == nil || len(*c.Digest) != 64 || c.ClosedAt == nil {
+		t.Fatalf("closePeriod answered %+v", c)
+	}
+
+	var got struct {
+		Top  *boardStanding `json:"top"`
+		Mid  *boardStanding `json:"mid"`
+		Last *boardStanding `json:"last"`
+	}
+	const fields = `rank final percentile tier`
+	s.mustDo(t, "", `query($k: String!) { top: standing(board: "pvp", period: $k, playerId: "p7") { `+fields+` }
+		mid: standing(board: "pvp", period: $k, playerId: "p4") { `+fields+` }
+		last: standing(board: "pvp", period: $k, playerId: "p0") { `+fields+` } }`, map[string]any{"k": week}, &got)
+	if got.Top == nil || got.Top.Rank != 1 || !got.Top.Final || got.Mid.Rank != 4 || got.Last.Rank != 8 {
+		t.Fatalf("final standings: top %+v mid %+v last %+v", got.Top, got.Mid, got.Last)
+	}
+	raw := s.do(t, "", `query($k: String!) { top: standing(board: "pvp", period: $k, playerId: "p6") { tier }
+		mid: standing(board: "pvp", period: $k, playerId: "p4") { tier } last: standing(board: "pvp", period: $k, playerId: "p0") { tier } }`,
+		map[string]any{"k": week})
+	if want := `{"top":{"tier":"gold"},"mid":{"tier":"silver"},"last":{"tier":null}}`; string(raw.Data) != want {
+		t.Errorf("tiers %s, want %s (rank 2 of 8 is the top 25 %%, rank 4 the top 50 %%)", raw.Data, want)
+	}
+
+	late := s.submitRaw(t, map[string]any{"eventId": "late", "playerId": "p9", "mode": "SET", "value": 5, "board": "pvp",
+		"occurredAt": time.Now().UTC().Add(-time.Second).Format(time.RFC3339Nano)})
+	if late[0].Status != "REJECTED" || late[0].Code == nil || *late[0].Code != "MONTH_CLOSED" {
+		t.Fatalf("an event for the closed week: %+v", late[0])
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.url+"/admin/boards/pvp/periods/"+week+"/standings.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+adminToken)
+	status, csv, err := s.send(req)
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if err != nil || status != http.StatusOK || len(lines) != 9 ||
+		lines[0] != "rank,player_id,player_name,score,reached_at,percentile,subscore,tier,claimed_at" ||
+		!strings.HasPrefix(lines[1], "1,p7,,800,") || !strings.Contains(lines[1], ",gold,") {
+		t.Fatalf("export: %d %v\n%s", status, err, csv)
+	}
+	cleared := s.do(t, adminToken, `mutation($k: String!) { clearPeriod(board: "pvp", period: $k, reason: "test phase") { status } }`, map[string]any{"k": week})
+	if codes := cleared.Codes(); len(codes) != 1 || codes[0] != "CONFLICT" {
+		t.Errorf("clearPeriod of a closed week: %s, want CONFLICT", cleared.Body)
 	}
 }

@@ -107,7 +107,9 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		ClearPeriod  func(childComplexity int, board string, period string, reason string) int
 		CloseMonth   func(childComplexity int, month leaderboard.Month) int
+		ClosePeriod  func(childComplexity int, board string, period string) int
 		CorrectScore func(childComplexity int, month leaderboard.Month, playerID string, score *int, reason string) int
 		CreateBoard  func(childComplexity int, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) int
 		CreateSeason func(childComplexity int, board string, key string, startsAt time.Time, endsAt time.Time) int
@@ -191,6 +193,7 @@ type ComplexityRoot struct {
 		ReachedAt  func(childComplexity int) int
 		Score      func(childComplexity int) int
 		Subscore   func(childComplexity int) int
+		Tier       func(childComplexity int) int
 		Total      func(childComplexity int) int
 	}
 
@@ -225,6 +228,8 @@ type MutationResolver interface {
 	CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) (*leaderboard.BoardCreation, error)
 	CreateSeason(ctx context.Context, board string, key string, startsAt time.Time, endsAt time.Time) (*leaderboard.Period, error)
 	EndBoard(ctx context.Context, id string, at *time.Time) (*leaderboard.Board, error)
+	ClosePeriod(ctx context.Context, board string, period string) (*leaderboard.Period, error)
+	ClearPeriod(ctx context.Context, board string, period string, reason string) (*leaderboard.Period, error)
 	CorrectScore(ctx context.Context, month leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error)
 	CloseMonth(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error)
@@ -524,6 +529,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MonthInfo.Status(childComplexity), true
 
+	case "Mutation.clearPeriod":
+		if e.ComplexityRoot.Mutation.ClearPeriod == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_clearPeriod_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ClearPeriod(childComplexity, args["board"].(string), args["period"].(string), args["reason"].(string)), true
 	case "Mutation.closeMonth":
 		if e.ComplexityRoot.Mutation.CloseMonth == nil {
 			break
@@ -535,6 +551,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CloseMonth(childComplexity, args["month"].(leaderboard.Month)), true
+	case "Mutation.closePeriod":
+		if e.ComplexityRoot.Mutation.ClosePeriod == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_closePeriod_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ClosePeriod(childComplexity, args["board"].(string), args["period"].(string)), true
 	case "Mutation.correctScore":
 		if e.ComplexityRoot.Mutation.CorrectScore == nil {
 			break
@@ -973,6 +1000,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Standing.Subscore(childComplexity), true
+	case "Standing.tier":
+		if e.ComplexityRoot.Standing.Tier == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Tier(childComplexity), true
 	case "Standing.total":
 		if e.ComplexityRoot.Standing.Total == nil {
 			break
@@ -1332,6 +1365,8 @@ func (ec *executionContext) childFields_Standing(ctx context.Context, field grap
 		return ec.fieldContext_Standing_metadata(ctx, field)
 	case "percentile":
 		return ec.fieldContext_Standing_percentile(ctx, field)
+	case "tier":
+		return ec.fieldContext_Standing_tier(ctx, field)
 	case "rank":
 		return ec.fieldContext_Standing_rank(ctx, field)
 	case "score":
@@ -1490,6 +1525,36 @@ func (ec *executionContext) field_Board_periods_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_clearPeriod_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["period"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_closeMonth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1501,6 +1566,28 @@ func (ec *executionContext) field_Mutation_closeMonth_args(ctx context.Context, 
 		return nil, err
 	}
 	args["month"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_closePeriod_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["period"] = arg1
 	return args, nil
 }
 
@@ -3149,6 +3236,94 @@ func (ec *executionContext) fieldContext_Mutation_endBoard(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_closePeriod(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_closePeriod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ClosePeriod(ctx, fc.Args["board"].(string), fc.Args["period"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Period) graphql.Marshaler {
+			return ec.marshalNPeriod2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPeriod(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_closePeriod(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Period(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_closePeriod_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_clearPeriod(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_clearPeriod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ClearPeriod(ctx, fc.Args["board"].(string), fc.Args["period"].(string), fc.Args["reason"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Period) graphql.Marshaler {
+			return ec.marshalNPeriod2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐPeriod(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_clearPeriod(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Period(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_clearPeriod_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_correctScore(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4666,6 +4841,29 @@ func (ec *executionContext) _Standing_percentile(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Standing_percentile(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Standing", field, true, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _Standing_tier(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Standing_tier(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tier, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Standing_tier(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Standing", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Standing_rank(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
@@ -6797,6 +6995,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "closePeriod":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_closePeriod(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clearPeriod":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_clearPeriod(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "correctScore":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_correctScore(ctx, field)
@@ -7825,6 +8037,11 @@ func (ec *executionContext) _Standing(ctx context.Context, sel ast.SelectionSet,
 		case "percentile":
 			out.Values[i] = ec._Standing_percentile(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tier":
+			out.Values[i] = ec._Standing_tier(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "rank":

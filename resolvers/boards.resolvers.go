@@ -81,6 +81,40 @@ func (r *mutationResolver) EndBoard(ctx context.Context, id string, at *time.Tim
 	return r.BoardService.EndBoard(ctx, id, at)
 }
 
+func (r *mutationResolver) ClosePeriod(ctx context.Context, board string, period string) (*leaderboard.Period, error) {
+	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+		return nil, err
+	}
+	if err := leaderboard.CheckBoardID(board); err != nil {
+		return nil, err
+	}
+	if board != leaderboard.MainBoard {
+		return r.PeriodCloser.ClosePeriod(ctx, board, period)
+	}
+	month, err := leaderboard.ParseMonth(period)
+	if err != nil {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "period %q is not a key of board main (MONTH periods are YYYY-MM)", period)
+	}
+	if _, err := r.Closer.CloseMonth(ctx, month); err != nil {
+		return nil, err
+	}
+	return r.PeriodService.Period(ctx, board, period)
+}
+
+func (r *mutationResolver) ClearPeriod(ctx context.Context, board string, period string, reason string) (*leaderboard.Period, error) {
+	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+		return nil, err
+	}
+	if err := leaderboard.CheckBoardID(board); err != nil {
+		return nil, err
+	}
+	cleared, err := r.PeriodCloser.ClearPeriod(ctx, board, period, reason)
+	if err == nil {
+		r.Logger.InfoContext(ctx, "period cleared", "board", board, "period", period, "reason", reason)
+	}
+	return cleared, err
+}
+
 func (r *periodResolver) Digest(ctx context.Context, obj *leaderboard.Period) (*string, error) {
 	if obj.Digest == "" {
 		return nil, nil

@@ -20,7 +20,9 @@ type Resolver struct {
 	PeriodService     leaderboard.PeriodService
 	// BoardStandings reads the standings of boards other than main.
 	BoardStandings leaderboard.BoardStandingService
-	Logger         *slog.Logger
+	// PeriodCloser closes and clears the periods of boards other than main.
+	PeriodCloser leaderboard.PeriodCloser
+	Logger       *slog.Logger
 	// Observer is told what the API did, for metrics.
 	Observer Observer
 }

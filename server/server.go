@@ -131,6 +131,7 @@ func New(cfg Config) *Server {
 		BoardService:      cfg.Boards,
 		PeriodService:     cfg.Periods,
 		BoardStandings:    cfg.BoardStandings,
+		PeriodCloser:      cfg.PeriodCloser,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
