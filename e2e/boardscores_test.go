@@ -61,9 +61,11 @@ func TestBoardScores_LapTimesRankLowestFirstWithSubscoresAndMetadata(t *testing.
 	s := startServer(t)
 	s.mustDo(t, adminToken, `mutation { createBoard(id: "laps", name: "Lap times", reset: DAY, order: ASC, minScore: 1,
 		maxScore: 600000, tiebreak: SUBSCORE_DESC, timeZone: "Europe/Berlin", closeGrace: 60, startsAt: "2026-01-01T00:00:00Z") { created } }`, nil, nil)
-	today := time.Now().In(mustLocation(t, "Europe/Berlin")).Format(time.DateOnly)
 	now := time.Now().UTC().Add(-time.Minute)
-	at := func(seconds int) string { return now.Add(time.Duration(seconds) * time.Second).Format(time.RFC3339Nano) }
+	today := now.In(mustLocation(t, "Europe/Berlin")).Format(time.DateOnly) // the day of the events
+	at := func(seconds int) string {
+		return now.Add(time.Duration(seconds) * time.Second).Format(time.RFC3339Nano)
+	}
 	lap := func(id, player string, mode string, ms int, sub any, meta any, when int) map[string]any {
 		e := map[string]any{"eventId": id, "playerId": player, "playerName": "Driver " + player, "mode": mode, "value": ms,
 			"board": "laps", "occurredAt": at(when)}
