@@ -41,6 +41,14 @@ func run() error {
 	flags.IntVar(&cfg.BoardClients, "board-clients", 16, "boards suite: createBoard callers, half on each of two instances")
 	flags.IntVar(&cfg.CatalogueBoards, "catalogue-boards", 10_000, "boards suite: boards created for the catalogue's count of relations")
 	flags.IntVar(&cfg.CataloguePeriods, "catalogue-periods", 30, "boards suite: closed DAY periods inserted for each catalogue board")
+	flags.IntVar(&cfg.StormBoards, "storm-boards", 10_000, "boards suite: DAY boards due at once in each midnight storm (0: no storm)")
+	flags.IntVar(&cfg.StormPlayers, "storm-players", 100, "boards suite: players of each storm board, and of the small board read")
+	flags.DurationVar(&cfg.StormLead, "storm-lead", 15*time.Second, "boards suite: how long after its seed a storm's periods are due")
+	flags.DurationVar(&cfg.StormInterval, "storm-interval", time.Second, "boards suite: LEADERBOARD_SCHEDULER_INTERVAL of the two instances that close the storm")
+	flags.IntVar(&cfg.StormReaders, "storm-readers", 8, "boards suite: clients reading main's open month during a storm")
+	flags.IntVar(&cfg.WriteBoards, "write-boards", 10_000, "boards suite: boards the events of the writes are spread over (0: no writes)")
+	flags.IntVar(&cfg.WriteClients, "write-clients", 8, "boards suite: clients sending batches of events for random boards")
+	flags.IntVar(&cfg.SmallClients, "small-clients", 64, "boards suite: clients reading a small board, open and closed (0: no reads)")
 	flags.StringSliceVar(&cfg.Suites, "suites", bench.AllSuites, "measurements to run, of "+strings.Join(bench.AllSuites, ","))
 	if err := flags.Parse(os.Args[1:]); err != nil {
 		return err
@@ -50,6 +58,11 @@ func run() error {
 	}
 	if cfg.CreateBoards < 1 || cfg.BoardClients < 1 || cfg.CatalogueBoards < 0 || cfg.CataloguePeriods < 0 {
 		return fmt.Errorf("--create-boards and --board-clients must be positive, --catalogue-boards and --catalogue-periods not negative")
+	}
+	if cfg.StormBoards < 0 || cfg.StormPlayers < 1 || cfg.StormReaders < 1 || cfg.StormLead <= 0 || cfg.StormInterval <= 0 ||
+		cfg.WriteBoards < 0 || cfg.WriteClients < 1 || cfg.SmallClients < 0 {
+		return fmt.Errorf("--storm-players, --storm-readers, --storm-lead, --storm-interval and --write-clients must be positive, " +
+			"--storm-boards, --write-boards and --small-clients not negative")
 	}
 	cfg.DatabaseURL = os.Getenv("BENCH_DATABASE_URL")
 	cfg.Command = strings.Join(append([]string{"go run ./cmd/leaderboard-bench"}, os.Args[1:]...), " ")

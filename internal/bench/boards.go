@@ -22,6 +22,9 @@ type BoardsResult struct {
 	// Catalogue is the run that created the catalogue's boards, over HTTP
 	// like the others, and the rows and relations around it.
 	Catalogue Catalogue
+	// Scores are the storms of closes, the writes spread over boards and
+	// the small boards' reads (targets 1 to 3); nil when not run.
+	Scores *BoardScores
 }
 
 // CreateBoardRun is one run of createBoard: Boards distinct boards by
@@ -176,7 +179,8 @@ func createBoards(ctx context.Context, instances []*GraphQL, token, prefix strin
 	return stats, int(yes.Load()), int(no.Load())
 }
 
-// boards runs the boards suite on a second instance beside the first.
+// boards runs the boards suite on a second instance beside the first:
+// createBoard, the catalogue, then the boards' scores.
 func (r *runner) boards(ctx context.Context) (err error) {
 	relationsBefore, err := r.relations(ctx)
 	if err != nil {
@@ -203,7 +207,10 @@ func (r *runner) boards(ctx context.Context) (err error) {
 			return err
 		}
 	}
-	return r.catalogue(ctx, &result.Catalogue, instances, startsAt, relationsBefore)
+	if err := r.catalogue(ctx, &result.Catalogue, instances, startsAt, relationsBefore); err != nil {
+		return err
+	}
+	return r.boardScores(ctx, result)
 }
 
 // catalogue creates the catalogue's boards over HTTP, gives each its

@@ -195,3 +195,89 @@ func TestWriteMarkdown_BoardsOnly(t *testing.T) {
 		t.Errorf("table:\n%s", table.String())
 	}
 }
+
+// boardScoresResult is a storm, writes and small reads that meet every
+// target at its stated size.
+func boardScoresResult() *BoardScores {
+	ms := time.Millisecond
+	storm := func(seen time.Duration, p99 time.Duration) StormRun {
+		return StormRun{Boards: 10_000, Players: 100, Closed: 10_000, Messages: 10_000, FinalRanks: 1_000_000, AllSeen: seen,
+			During: RunStats{Clients: 8, Ops: 1000, Elapsed: seen, P50: 2 * ms, P99: p99, Max: p99 + ms}}
+	}
+	reads := func(kase string, rate int) *Measurement {
+		m := &Measurement{System: SystemHTTP, Case: kase, Clients: 64, PerOp: 1, Unit: "req/s"}
+		for range 3 {
+			m.Runs = append(m.Runs, RunStats{Clients: 64, Ops: rate, Elapsed: time.Second, P50: ms, P99: 5 * ms})
+		}
+		return m
+	}
+	writes := &Measurement{System: SystemHTTP, Case: CaseBoardWrites, Clients: 8, PerOp: 100, Unit: "events/s"}
+	for range 3 {
+		writes.Runs = append(writes.Runs, RunStats{Clients: 8, Ops: 210, Elapsed: time.Second, P50: 30 * ms, P99: 60 * ms})
+	}
+	return &BoardScores{BigBoardPlayers: 10_000_000, Lead: 15 * time.Second, SchedulerInterval: time.Second, PeriodCloses: 4,
+		Storms:      []StormRun{storm(20*time.Second, 40*ms), storm(25*time.Second, 45*ms), storm(40*time.Second, 60*ms)},
+		WriteBoards: 10_000, Writes: writes, Acknowledged: 63_000, Stored: 63_000,
+		SmallPlayers: 100, Open: reads(CaseSmallOpen, 3000), Closed: reads(CaseSmallClosed, 16_000)}
+}
+
+func TestBoardTargets_Scores(t *testing.T) {
+	const storm, reads, writes, open, closed = "Midnight storm: 10,000 DAY boards of 100 players", "Midnight storm: ±10 reads",
+		"Writes spread over boards", "Small board: ±10 on a 100-player board, 64 clients, open", "Small board: ±10 on a 100-player board, 64 clients, closed"
+	r := boardsReport()
+	r.Boards.Scores = boardScoresResult()
+	if n := len(r.Targets()); n != 8 {
+		t.Fatalf("%d targets, want the boards' eight", n)
+	}
+	for _, prefix := range []string{storm, reads, writes, open, closed} {
+		if v := targetStartingWith(r, prefix); v.Verdict != "met" {
+			t.Errorf("%s: %+v, want met", prefix, v)
+		}
+	}
+	if m := targetStartingWith(r, storm).Measured; !strings.HasPrefix(m, "all CLOSED 25.0 s (20.0–40.0) after closesAt") {
+		t.Errorf("storm measured %q, want the median of the runs", m)
+	}
+
+	for name, spoil := range map[string]struct {
+		prefix string
+		change func(*BoardScores)
+	}{
+		"storm over 30 s":     {storm, func(s *BoardScores) { s.Storms[0].AllSeen = 31 * time.Second; s.Storms[1].AllSeen = 45 * time.Second }},
+		"a period not closed": {storm, func(s *BoardScores) { s.Storms[2].Closed = 9_999 }},
+		"a message missing":   {storm, func(s *BoardScores) { s.Storms[1].Messages = 9_999 }},
+		"storm timed out":     {storm, func(s *BoardScores) { s.Storms[0].TimedOut = true }},
+		"storm not run":       {storm, func(s *BoardScores) { s.Storms = nil }},
+		"reads slow": {reads, func(s *BoardScores) {
+			s.Storms[0].During.P99, s.Storms[1].During.P99 = 51*time.Millisecond, 70*time.Millisecond
+		}},
+		"writes slow":          {writes, func(s *BoardScores) { s.Writes.Runs[0].Ops, s.Writes.Runs[1].Ops = 150, 190 }},
+		"an event lost":        {writes, func(s *BoardScores) { s.Stored-- }},
+		"open reads slow":      {open, func(s *BoardScores) { s.Open.Runs[0].Ops, s.Open.Runs[1].Ops = 2000, 2600 }},
+		"closed reads slow":    {closed, func(s *BoardScores) { s.Closed.Runs[0].Ops, s.Closed.Runs[1].Ops = 2000, 2600 }},
+		"closed reads not run": {closed, func(s *BoardScores) { s.Closed = nil }},
+	} {
+		r := boardsReport()
+		r.Boards.Scores = boardScoresResult()
+		spoil.change(r.Boards.Scores)
+		if v := targetStartingWith(r, spoil.prefix); v.Verdict == "met" || v.Target == "" {
+			t.Errorf("%s: %+v, want a verdict other than met", name, v)
+		}
+	}
+
+	r = boardsReport()
+	r.Boards.Scores = boardScoresResult()
+	r.Boards.Scores.BigBoardPlayers = 1_000_000
+	if m := targetStartingWith(r, storm).Measured; !strings.Contains(m, "beside 1,000,000 players; 10M not measured") {
+		t.Errorf("storm at 1M measured %q, want it to say 10M was not measured", m)
+	}
+	var doc bytes.Buffer
+	if err := r.WriteMarkdown(&doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Boards: the midnight storm", "all CLOSED 25.0 s (20.0–40.0) after closesAt", "63,000 acknowledged, 63,000 stored",
+		"| ±10, 100-player board, closed period | 64 | 16,000 (16,000–16,000) |"} {
+		if !strings.Contains(doc.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, doc.String())
+		}
+	}
+}

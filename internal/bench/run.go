@@ -34,6 +34,15 @@ type Config struct {
 	// with CataloguePeriods closed DAY periods each for the catalogue.
 	CreateBoards, BoardClients        int
 	CatalogueBoards, CataloguePeriods int
+	// The boards' scores: Repeat storms of StormBoards DAY boards of
+	// StormPlayers players each, due StormLead after their seed, closed by
+	// two instances that look for due periods every StormInterval while
+	// StormReaders clients read main's open month; WriteClients sending
+	// events for random boards among WriteBoards; SmallClients reading a
+	// board of StormPlayers players. Zero boards or clients skip a part.
+	StormBoards, StormPlayers, StormReaders int
+	StormLead, StormInterval                time.Duration
+	WriteBoards, WriteClients, SmallClients int
 	// Suites are the measurements to run, of AllSuites; all when empty.
 	Suites []string
 	// Dir is the benchmark's own folder: its PostgreSQL lives in
@@ -54,7 +63,7 @@ const (
 	SuiteSubmits    = "submits"     // submitScores
 	SuiteRedis      = "redis"       // the Redis design
 	SuiteAfterClose = "after-close" // standings read right after a month closes
-	SuiteBoards     = "boards"      // createBoard over two instances, the catalogue as boards grow
+	SuiteBoards     = "boards"      // createBoard, the catalogue, the midnight storm, writes and reads on boards
 )
 
 // AllSuites are the suites of a whole run, in the order they run.
@@ -67,7 +76,7 @@ func (cfg Config) runs(suite string) bool {
 
 // measuresMonths reports whether any suite asked for measures the seeded
 // months, which a run then seeds and closes first; the boards suite alone
-// needs neither.
+// closes none and seeds only the open month, beside which its storms run.
 func (cfg Config) measuresMonths() bool {
 	return slices.ContainsFunc(AllSuites, func(s string) bool { return s != SuiteBoards && cfg.runs(s) })
 }
