@@ -23,14 +23,31 @@ func (c loggedCorrections) CorrectScore(ctx context.Context, m leaderboard.Month
 	if err != nil {
 		return nil, err
 	}
-	by := "unknown"
-	if p, ok := leaderboard.PrincipalFromContext(ctx); ok {
-		by = string(p.Role)
-	}
 	c.logger.InfoContext(ctx, "score corrected", "month", m.String(), "player", playerID,
-		"before", total(correction.Before), "after", total(correction.After), "reason", reason, "by", by,
+		"before", total(correction.Before), "after", total(correction.After), "reason", reason, "by", correctedBy(ctx),
 		"correction", correction.ID)
 	return correction, nil
+}
+
+// CorrectPeriodScore corrects a period of a board other than main as the
+// service does and logs it as CorrectScore does.
+func (c loggedCorrections) CorrectPeriodScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+	correction, err := c.CorrectionService.CorrectPeriodScore(ctx, board, key, playerID, score, reason)
+	if err != nil {
+		return nil, err
+	}
+	c.logger.InfoContext(ctx, "score corrected", "board", board, "period", key, "player", playerID,
+		"before", total(correction.Before), "after", total(correction.After), "reason", reason, "by", correctedBy(ctx),
+		"correction", correction.ID)
+	return correction, nil
+}
+
+// correctedBy is the role that made a correction, as the logs show it.
+func correctedBy(ctx context.Context) string {
+	if p, ok := leaderboard.PrincipalFromContext(ctx); ok {
+		return string(p.Role)
+	}
+	return "unknown"
 }
 
 // total shows a total that may be missing: "none" when the player had no

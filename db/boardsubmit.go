@@ -349,8 +349,11 @@ type boardRowKey struct {
 // boardRow is a player's row in a period as the batch sees it.
 type boardRow struct {
 	exists bool // the row was in the database before the batch
-	row    leaderboard.BoardRow
-	seq    int64
+	// removed is set when an admin removed the player from the period:
+	// their events for it are refused.
+	removed bool
+	row     leaderboard.BoardRow
+	seq     int64
 	// changedBy is the index of the last event that changed the row in this
 	// batch, or -1; it orders the sequence numbers handed out at the end.
 	changedBy int
@@ -372,6 +375,7 @@ func (db *DB) applyBoardBatch(ctx context.Context, b *boardBatch) ([]leaderboard
 		periods := queueLockPeriods(reads, b)
 		prior := queuePriorBoardEvents(reads, b)
 		rows := queueLockBoardRows(reads, b)
+		queueRemovedBoardPlayers(reads, rows)
 		seqs := queueSeqs(reads, len(b.events)-len(b.rejected))
 		if err := tx.SendBatch(ctx, reads).Close(); err != nil {
 			return err
@@ -516,6 +520,30 @@ func queueLockBoardRows(reads *pgx.Batch, b *boardBatch) map[boardRowKey]*boardR
 	return rows
 }
 
+// queueRemovedBoardPlayers queues the read of which of the batch's players
+// an admin removed from their periods, and marks their rows.
+func queueRemovedBoardPlayers(reads *pgx.Batch, rows map[boardRowKey]*boardRow) {
+	boards, keys, players := make([]string, 0, len(rows)), make([]string, 0, len(rows)), make([]string, 0, len(rows))
+	for key := range rows {
+		boards, keys, players = append(boards, key.board), append(keys, key.key), append(players, key.player)
+	}
+	const q = `SELECT p.board_id, p.key, r.player_id
+		FROM unnest($1::text[], $2::text[], $3::text[]) AS k(board_id, key, player_id)
+		JOIN periods p ON p.board_id = k.board_id AND p.key = k.key
+		JOIN board_removed_players r ON r.period_id = p.id AND r.player_id = k.player_id`
+	reads.Queue(q, boards, keys, players).Query(func(result pgx.Rows) error {
+		var key boardRowKey
+		_, err := pgx.ForEachRow(result, []any{&key.board, &key.key, &key.player}, func() error {
+			rows[key].removed = true
+			return nil
+		})
+		if err != nil {
+			return errorf("read removed players: %w", err)
+		}
+		return nil
+	})
+}
+
 // decideBoardEvents applies the boards' rules to every event in order,
 // updating rows and filling results, and returns the events to record as
 // accepted.
@@ -554,6 +582,11 @@ func decideBoardEvents(b *boardBatch, periods map[periodRef]periodState, prior m
 			continue
 		}
 		row := rows[boardRowKey{periodRef: p.periodRef, player: e.PlayerID}]
+		if row.removed {
+			results[i] = rejectOnBoard(e, p.key, leaderboard.Errorf(leaderboard.EFORBIDDEN,
+				"player %q was removed from period %s of board %s by an admin", e.PlayerID, p.key, p.board))
+			continue
+		}
 		var current *leaderboard.BoardRow
 		if row.exists || row.changedBy >= 0 {
 			current = &row.row
@@ -618,19 +651,9 @@ func queueBoardPlayers(writes *pgx.Batch, b *boardBatch, rows map[boardRowKey]*b
 		if e.PlayerName == nil && rows[boardRowKey{periodRef: b.period[a.index].periodRef, player: e.PlayerID}].exists {
 			continue
 		}
-		if e.PlayerName != nil || names[e.PlayerID] == nil {
-			names[e.PlayerID] = e.PlayerName
-		}
+		keepLatestName(names, e)
 	}
-	if len(names) == 0 {
-		return
-	}
-	ids := slices.Sorted(maps.Keys(names))
-	values := make([]*string, len(ids))
-	for i, id := range ids {
-		values[i] = names[id]
-	}
-	writes.Queue(upsertPlayers, ids, values)
+	queueNames(writes, names)
 }
 
 // boardRowColumns holds rows of board_scores column by column, for unnest.

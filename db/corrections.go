@@ -80,7 +80,8 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 	if err != nil {
 		return nil, err
 	}
-	c := &leaderboard.Correction{Month: m, PlayerID: playerID, Before: before, After: score, Reason: reason}
+	c := &leaderboard.Correction{Board: leaderboard.MainBoard, Period: m.String(), Month: m, PlayerID: playerID,
+		Before: before, After: score, Reason: reason}
 	const record = `INSERT INTO corrections (month, player_id, score_before, score_after, reason, at)
 		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, at`
 	var id int64
@@ -188,7 +189,7 @@ func (db *DB) Corrections(ctx context.Context, m leaderboard.Month) ([]leaderboa
 		id int64
 	)
 	_, err = pgx.ForEachRow(rows, []any{&id, &c.PlayerID, &c.Before, &c.After, &c.Reason, &c.At}, func() error {
-		c.ID, c.Month = strconv.FormatInt(id, 10), m
+		c.ID, c.Board, c.Period, c.Month = strconv.FormatInt(id, 10), leaderboard.MainBoard, m.String(), m
 		out = append(out, c)
 		c = leaderboard.Correction{}
 		return nil

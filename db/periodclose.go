@@ -29,9 +29,12 @@ import (
 // is the period's id.
 const periodCloseLockClass = 0x6c627063 // "lbpc"
 
-// messagePeriodClosed is the type of the message of a closed period of a
-// board whose reset is not MONTH.
-const messagePeriodClosed = "period.closed"
+// The types of the messages of a period of a board whose reset is not MONTH:
+// its close, and each correction of it once closed.
+const (
+	messagePeriodClosed    = "period.closed"
+	messagePeriodCorrected = "period.corrected"
+)
 
 // PeriodsToClose returns, those that ended first first, up to limit periods
 // of boards other than main whose close should run now, with their Board,
@@ -271,7 +274,7 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 		ranks_version = 1, final_bucket = $6 WHERE board_id = $1 AND id = $2`
 	writes.Queue(markClosed, b.ID, row.id, closedAt, ranks.participants, ranks.digest, bucket)
 	if db.settlement {
-		msg, err := periodClosedMessage(b, row, closedAt, ranks)
+		msg, err := periodMessageOf(b, row, closedAt, ranks, nil)
 		if err != nil {
 			return false, err
 		}
@@ -379,10 +382,12 @@ func newMessageID() string {
 	return "evt_" + hex.EncodeToString(id)
 }
 
-// periodClosedMessage is the message of period row of b closed at closedAt:
-// month.closed, as main's with board and period added, on a MONTH board;
-// period.closed on the others.
-func periodClosedMessage(b *leaderboard.Board, row *periodRow, closedAt time.Time, ranks *rankedPeriod) (outboxMessage, error) {
+// periodMessageOf is the message of period row of b closed at closedAt, or,
+// with correction, of its correction once closed: month.closed or
+// month.corrected, as main's with board and period added, on a MONTH board;
+// period.closed or period.corrected on the others.
+func periodMessageOf(b *leaderboard.Board, row *periodRow, closedAt time.Time, ranks *rankedPeriod,
+	correction *messageCorrect) (outboxMessage, error) {
 	var (
 		msg = outboxMessage{id: newMessageID()}
 		v   any
@@ -393,16 +398,23 @@ func periodClosedMessage(b *leaderboard.Board, row *periodRow, closedAt time.Tim
 			top[i] = messageEntry{Rank: e.Rank, PlayerID: e.PlayerID, Name: e.Name, Score: e.Score}
 		}
 		msg.typ = messageClosed
+		if correction != nil {
+			msg.typ = messageCorrected
+		}
 		v = monthMessage{ID: msg.id, Type: msg.typ, Month: row.key, Board: b.ID, Period: row.key, ClosedAt: closedAt,
-			Participants: int64(ranks.participants), Digest: ranks.digest, Top: top}
+			Participants: int64(ranks.participants), Digest: ranks.digest, Top: top, Correction: correction}
 	} else {
 		msg.typ = messagePeriodClosed
+		if correction != nil {
+			msg.typ = messagePeriodCorrected
+		}
 		top := ranks.top
 		if top == nil {
 			top = []periodEntry{}
 		}
 		v = periodMessage{ID: msg.id, Type: msg.typ, Board: b.ID, Period: row.key, StartsAt: row.startsAt,
-			EndsAt: row.endsAt, ClosedAt: closedAt, Participants: ranks.participants, Digest: ranks.digest, Top: top}
+			EndsAt: row.endsAt, ClosedAt: closedAt, Participants: ranks.participants, Digest: ranks.digest, Top: top,
+			Correction: correction}
 	}
 	body, err := json.Marshal(v)
 	if err != nil {

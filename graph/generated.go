@@ -73,8 +73,11 @@ type ComplexityRoot struct {
 		After    func(childComplexity int) int
 		At       func(childComplexity int) int
 		Before   func(childComplexity int) int
+		Board    func(childComplexity int) int
+		Cleared  func(childComplexity int) int
 		ID       func(childComplexity int) int
 		Month    func(childComplexity int) int
+		Period   func(childComplexity int) int
 		PlayerID func(childComplexity int) int
 		Reason   func(childComplexity int) int
 	}
@@ -110,7 +113,7 @@ type ComplexityRoot struct {
 		ClearPeriod  func(childComplexity int, board string, period string, reason string) int
 		CloseMonth   func(childComplexity int, month leaderboard.Month) int
 		ClosePeriod  func(childComplexity int, board string, period string) int
-		CorrectScore func(childComplexity int, month leaderboard.Month, playerID string, score *int, reason string) int
+		CorrectScore func(childComplexity int, board *string, period *string, month *leaderboard.Month, playerID string, score *int, reason string) int
 		CreateBoard  func(childComplexity int, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) int
 		CreateSeason func(childComplexity int, board string, key string, startsAt time.Time, endsAt time.Time) int
 		EndBoard     func(childComplexity int, id string, at *time.Time) int
@@ -143,7 +146,7 @@ type ComplexityRoot struct {
 	Query struct {
 		Board       func(childComplexity int, id string) int
 		Boards      func(childComplexity int, first *int, after *string) int
-		Corrections func(childComplexity int, month leaderboard.Month) int
+		Corrections func(childComplexity int, board *string, period *string, month *leaderboard.Month) int
 		Leaderboard func(childComplexity int, board *string, period *string, month *leaderboard.Month, first *int, after *string) int
 		Month       func(childComplexity int, month leaderboard.Month) int
 		Months      func(childComplexity int, first *int) int
@@ -230,7 +233,7 @@ type MutationResolver interface {
 	EndBoard(ctx context.Context, id string, at *time.Time) (*leaderboard.Board, error)
 	ClosePeriod(ctx context.Context, board string, period string) (*leaderboard.Period, error)
 	ClearPeriod(ctx context.Context, board string, period string, reason string) (*leaderboard.Period, error)
-	CorrectScore(ctx context.Context, month leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error)
+	CorrectScore(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error)
 	CloseMonth(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error)
 }
@@ -241,7 +244,7 @@ type QueryResolver interface {
 	Board(ctx context.Context, id string) (*leaderboard.Board, error)
 	Boards(ctx context.Context, first *int, after *string) ([]leaderboard.Board, error)
 	Period(ctx context.Context, board string, key string) (*leaderboard.Period, error)
-	Corrections(ctx context.Context, month leaderboard.Month) ([]leaderboard.Correction, error)
+	Corrections(ctx context.Context, board *string, period *string, month *leaderboard.Month) ([]leaderboard.Correction, error)
 	Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error)
 	MyRank(ctx context.Context, board *string, period *string, month *leaderboard.Month) (*leaderboard.Standing, error)
@@ -410,6 +413,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Correction.Before(childComplexity), true
+	case "Correction.board":
+		if e.ComplexityRoot.Correction.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.Board(childComplexity), true
+	case "Correction.cleared":
+		if e.ComplexityRoot.Correction.Cleared == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.Cleared(childComplexity), true
 	case "Correction.id":
 		if e.ComplexityRoot.Correction.ID == nil {
 			break
@@ -422,6 +437,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Correction.Month(childComplexity), true
+	case "Correction.period":
+		if e.ComplexityRoot.Correction.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.Period(childComplexity), true
 	case "Correction.playerId":
 		if e.ComplexityRoot.Correction.PlayerID == nil {
 			break
@@ -572,7 +593,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CorrectScore(childComplexity, args["month"].(leaderboard.Month), args["playerId"].(string), args["score"].(*int), args["reason"].(string)), true
+		return e.ComplexityRoot.Mutation.CorrectScore(childComplexity, args["board"].(*string), args["period"].(*string), args["month"].(*leaderboard.Month), args["playerId"].(string), args["score"].(*int), args["reason"].(string)), true
 	case "Mutation.createBoard":
 		if e.ComplexityRoot.Mutation.CreateBoard == nil {
 			break
@@ -737,7 +758,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Corrections(childComplexity, args["month"].(leaderboard.Month)), true
+		return e.ComplexityRoot.Query.Corrections(childComplexity, args["board"].(*string), args["period"].(*string), args["month"].(*leaderboard.Month)), true
 
 	case "Query.leaderboard":
 		if e.ComplexityRoot.Query.Leaderboard == nil {
@@ -1179,6 +1200,10 @@ func (ec *executionContext) childFields_Correction(ctx context.Context, field gr
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Correction_id(ctx, field)
+	case "board":
+		return ec.fieldContext_Correction_board(ctx, field)
+	case "period":
+		return ec.fieldContext_Correction_period(ctx, field)
 	case "month":
 		return ec.fieldContext_Correction_month(ctx, field)
 	case "playerId":
@@ -1187,6 +1212,8 @@ func (ec *executionContext) childFields_Correction(ctx context.Context, field gr
 		return ec.fieldContext_Correction_before(ctx, field)
 	case "after":
 		return ec.fieldContext_Correction_after(ctx, field)
+	case "cleared":
+		return ec.fieldContext_Correction_cleared(ctx, field)
 	case "reason":
 		return ec.fieldContext_Correction_reason(ctx, field)
 	case "at":
@@ -1594,38 +1621,54 @@ func (ec *executionContext) field_Mutation_closePeriod_args(ctx context.Context,
 func (ec *executionContext) field_Mutation_correctScore_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "month",
-		func(ctx context.Context, v any) (leaderboard.Month, error) {
-			return ec.unmarshalNMonth2githubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["month"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "playerId",
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["period"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "month",
+		func(ctx context.Context, v any) (*leaderboard.Month, error) {
+			return ec.unmarshalOMonth2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["month"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "playerId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["playerId"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "score",
+	args["playerId"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "score",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["score"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+	args["score"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNString2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["reason"] = arg3
+	args["reason"] = arg5
 	return args, nil
 }
 
@@ -1866,14 +1909,30 @@ func (ec *executionContext) field_Query_boards_args(ctx context.Context, rawArgs
 func (ec *executionContext) field_Query_corrections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "month",
-		func(ctx context.Context, v any) (leaderboard.Month, error) {
-			return ec.unmarshalNMonth2githubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["month"] = arg0
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["period"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "month",
+		func(ctx context.Context, v any) (*leaderboard.Month, error) {
+			return ec.unmarshalOMonth2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["month"] = arg2
 	return args, nil
 }
 
@@ -2576,6 +2635,52 @@ func (ec *executionContext) fieldContext_Correction_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Correction_board(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Correction_period(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Period, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Correction_month(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2666,6 +2771,29 @@ func (ec *executionContext) _Correction_after(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Correction_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Correction_cleared(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_cleared(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cleared, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_cleared(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Correction_reason(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
@@ -3334,7 +3462,7 @@ func (ec *executionContext) _Mutation_correctScore(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CorrectScore(ctx, fc.Args["month"].(leaderboard.Month), fc.Args["playerId"].(string), fc.Args["score"].(*int), fc.Args["reason"].(string))
+			return ec.Resolvers.Mutation().CorrectScore(ctx, fc.Args["board"].(*string), fc.Args["period"].(*string), fc.Args["month"].(*leaderboard.Month), fc.Args["playerId"].(string), fc.Args["score"].(*int), fc.Args["reason"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Correction) graphql.Marshaler {
@@ -3929,7 +4057,7 @@ func (ec *executionContext) _Query_corrections(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Corrections(ctx, fc.Args["month"].(leaderboard.Month))
+			return ec.Resolvers.Query().Corrections(ctx, fc.Args["board"].(*string), fc.Args["period"].(*string), fc.Args["month"].(*leaderboard.Month))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.Correction) graphql.Marshaler {
@@ -6597,6 +6725,16 @@ func (ec *executionContext) _Correction(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "board":
+			out.Values[i] = ec._Correction_board(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "period":
+			out.Values[i] = ec._Correction_period(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "month":
 			out.Values[i] = ec._Correction_month(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -6615,6 +6753,11 @@ func (ec *executionContext) _Correction(ctx context.Context, sel ast.SelectionSe
 		case "after":
 			out.Values[i] = ec._Correction_after(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cleared":
+			out.Values[i] = ec._Correction_cleared(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		case "reason":

@@ -12,19 +12,37 @@ import (
 	"github.com/gamebackend/leaderboard/auth"
 )
 
-func (r *mutationResolver) CorrectScore(ctx context.Context, month leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+func (r *mutationResolver) CorrectScore(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
 	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := leaderboard.CheckPlayerID(playerID); err != nil {
 		return nil, err
 	}
-	return r.CorrectionService.CorrectScore(ctx, month, playerID, score, reason)
+	t, err := r.target(ctx, board, period, month)
+	switch {
+	case err != nil:
+		return nil, err
+	case t.none:
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "the board has no current period: name the period to correct")
+	case t.board == nil:
+		return r.CorrectionService.CorrectScore(ctx, t.month, playerID, score, reason)
+	}
+	return r.CorrectionService.CorrectPeriodScore(ctx, t.board.ID, t.key, playerID, score, reason)
 }
 
-func (r *queryResolver) Corrections(ctx context.Context, month leaderboard.Month) ([]leaderboard.Correction, error) {
+func (r *queryResolver) Corrections(ctx context.Context, board *string, period *string, month *leaderboard.Month) ([]leaderboard.Correction, error) {
 	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
-	return r.CorrectionService.Corrections(ctx, month)
+	t, err := r.target(ctx, board, period, month)
+	switch {
+	case err != nil:
+		return nil, err
+	case t.none:
+		return []leaderboard.Correction{}, nil
+	case t.board == nil:
+		return r.CorrectionService.Corrections(ctx, t.month)
+	}
+	return r.CorrectionService.PeriodCorrections(ctx, t.board.ID, t.key)
 }

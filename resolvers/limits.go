@@ -98,7 +98,7 @@ func complexity() graph.ComplexityRoot {
 		return 1 + child*listSize(first, 100, leaderboard.MaxPageSize)
 	}
 	c.Query.Months = func(child int, first *int) int { return 1 + child*listSize(first, 12, leaderboard.MaxMonths) }
-	c.Query.Corrections = func(child int, _ leaderboard.Month) int { return 1 + child*100 }
+	c.Query.Corrections = func(child int, _, _ *string, _ *leaderboard.Month) int { return 1 + child*100 }
 	c.Standing.Neighbours = func(child int, above, below *int) int {
 		return 1 + child*(listSize(above, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours)+
 			listSize(below, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours))

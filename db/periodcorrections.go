@@ -1,0 +1,225 @@
+package db
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// Corrections of the periods of every board but main (main's months keep
+// corrections.go, which swaps a month's partition of final ranks). A
+// correction is one transaction that takes the period's row FOR UPDATE: it
+// waits for the submissions in flight, which hold the row FOR SHARE, and a
+// close, which takes it FOR UPDATE too, runs wholly before or after it. On a
+// CLOSED period the transaction also deletes the period's final ranks and
+// ranks its corrected scores again into the same partition: a reader sees
+// the old ranks or the new ones, never a mix, and a period of a small board
+// is ranked in milliseconds.
+
+// CorrectPeriodScore sets playerID's total in period key of board to
+// *score (within the board's bounds; the player's subscore and metadata
+// kept, reached at the time of the correction), or removes the player from
+// the period when score is nil (their later events for it are then
+// REJECTED with FORBIDDEN), and records the correction with its reason. On a
+// CLOSED period it rebuilds the final ranks, bumps their version, records
+// the new participants and digest and, with settlement on, a
+// period.corrected message (month.corrected on a MONTH board). EBADINPUT for
+// a score outside the board's bounds, a bad reason, a key that is not the
+// board's, or main (its months: CorrectScore); ENOTFOUND for an unknown
+// board, a period no event opened, or a player to remove who has no score;
+// ECONFLICT while the period is CLOSING.
+func (db *DB) CorrectPeriodScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+	if err := leaderboard.CheckReason(reason); err != nil {
+		return nil, err
+	}
+	b, err := db.otherBoard(ctx, board, key)
+	if err != nil {
+		return nil, err
+	}
+	if score != nil {
+		if err := b.CheckTotal(*score); err != nil {
+			return nil, err
+		}
+	}
+	var c *leaderboard.Correction
+	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var err error
+		c, err = db.correctPeriodTx(ctx, tx, b, key, playerID, score, reason)
+		return err
+	})
+	if err != nil {
+		return nil, errorf("correct %q in period %s of %s: %w", playerID, key, board, err)
+	}
+	return c, nil
+}
+
+// otherBoard returns board, which must not be main, having checked that key
+// is one of its periods' keys.
+func (db *DB) otherBoard(ctx context.Context, board, key string) (*leaderboard.Board, error) {
+	b, err := db.boardOrNotFound(ctx, board)
+	if err != nil {
+		return nil, err
+	}
+	if b.ID == leaderboard.MainBoard {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "main's periods are its months: corrections name the month")
+	}
+	if _, err := b.PeriodSpan(key); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// closedPeriodRow is what a correction reads of a period's row.
+type closedPeriodRow struct {
+	periodRow
+	closedAt *time.Time
+	bucket   *time.Time // the partition of its final ranks, once CLOSED
+}
+
+func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key, playerID string, score *int,
+	reason string) (*leaderboard.Correction, error) {
+	if err := longJob(ctx, tx); err != nil {
+		return nil, err
+	}
+	const lockPeriod = `SELECT id, status, starts_at, ends_at, closed_at, final_bucket FROM periods
+		WHERE board_id = $1 AND key = $2 FOR UPDATE`
+	var (
+		row    = closedPeriodRow{periodRow: periodRow{key: key}}
+		status string
+	)
+	err := tx.QueryRow(ctx, lockPeriod, b.ID, key).Scan(&row.id, &status, &row.startsAt, &row.endsAt, &row.closedAt, &row.bucket)
+	if noRows(err) {
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "period %s of %s has no scores", key, b.ID)
+	} else if err != nil {
+		return nil, err
+	}
+	row.status = leaderboard.PeriodStatus(status)
+	if row.status == leaderboard.PeriodClosing {
+		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is closing: correct it once it is CLOSED", key, b.ID)
+	}
+	now := db.now()
+	before, err := correctBoardRow(ctx, tx, b, &row.periodRow, playerID, score, now)
+	if err != nil {
+		return nil, err
+	}
+	c := &leaderboard.Correction{Board: b.ID, Period: key, Month: leaderboard.MonthOf(row.startsAt, b.Location),
+		PlayerID: playerID, Before: before, After: score, Reason: reason}
+	const record = `INSERT INTO corrections (board_id, period_id, player_id, score_before, score_after, reason, at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, at`
+	var id int64
+	if err := tx.QueryRow(ctx, record, b.ID, row.id, playerID, before, score, reason, now).Scan(&id, &c.At); err != nil {
+		return nil, err
+	}
+	c.ID = strconv.FormatInt(id, 10)
+	if row.status != leaderboard.PeriodClosed {
+		return c, nil
+	}
+	return c, db.rerankPeriod(ctx, tx, b, &row, c)
+}
+
+// correctBoardRow sets or removes playerID's row in period row of b, and
+// returns the total before.
+func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, playerID string, score *int,
+	now time.Time) (*int, error) {
+	const lockRow = `SELECT score, subscore FROM board_scores WHERE period_id = $1 AND player_id = $2 FOR UPDATE`
+	var before, subscore *int
+	if err := tx.QueryRow(ctx, lockRow, row.id, playerID).Scan(&before, &subscore); err != nil && !noRows(err) {
+		return nil, err
+	}
+	writes := &pgx.Batch{}
+	switch {
+	case score == nil && before == nil:
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "player %q has no score in period %s of %s", playerID, row.key, b.ID)
+	case score == nil:
+		writes.Queue(`DELETE FROM board_scores WHERE period_id = $1 AND player_id = $2`, row.id, playerID)
+		writes.Queue(`INSERT INTO board_removed_players (period_id, player_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+			row.id, playerID)
+	case before != nil && *before == *score:
+		// The total stands: nothing moves, the correction is still recorded.
+	default:
+		sortScore, sortSubscore := b.SortKey(*score, subscore)
+		writes.Queue(`INSERT INTO players (id) VALUES ($1) ON CONFLICT DO NOTHING`, playerID)
+		writes.Queue(`INSERT INTO board_scores (period_id, player_id, score, sort_score, sort_subscore, reached_at, seq)
+			VALUES ($1, $2, $3, $4, $5, $6, nextval('score_seq'))
+			ON CONFLICT (period_id, player_id) DO UPDATE SET score = EXCLUDED.score, sort_score = EXCLUDED.sort_score,
+				sort_subscore = EXCLUDED.sort_subscore, reached_at = EXCLUDED.reached_at, seq = EXCLUDED.seq`,
+			row.id, playerID, *score, sortScore, sortSubscore, now)
+		// A score given back by an admin lets the player's events count again.
+		writes.Queue(`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, row.id, playerID)
+	}
+	if err := tx.SendBatch(ctx, writes).Close(); err != nil {
+		return nil, err
+	}
+	return before, nil
+}
+
+// rerankPeriod replaces closed period row of b's final ranks with its
+// corrected scores ranked again, in the transaction of correction c, and
+// records the new participants, digest and version, and the message.
+func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow, c *leaderboard.Correction) error {
+	const drop = `DELETE FROM board_final_ranks WHERE bucket = $1 AND period_id = $2`
+	if _, err := tx.Exec(ctx, drop, *row.bucket, row.id); err != nil {
+		return err
+	}
+	ranks, err := rankPeriod(ctx, tx, b, row.id, *row.bucket)
+	if err != nil {
+		return err
+	}
+	writes := &pgx.Batch{}
+	const update = `UPDATE periods SET participants = $3, digest = $4, ranks_version = ranks_version + 1
+		WHERE board_id = $1 AND id = $2`
+	writes.Queue(update, b.ID, row.id, ranks.participants, ranks.digest)
+	if db.settlement {
+		correction := &messageCorrect{ID: c.ID, PlayerID: c.PlayerID, Before: c.Before, After: c.After, Reason: c.Reason, At: c.At}
+		msg, err := periodMessageOf(b, &row.periodRow, *row.closedAt, ranks, correction)
+		if err != nil {
+			return err
+		}
+		queueMessage(writes, b.ID, row.id, msg)
+	}
+	return tx.SendBatch(ctx, writes).Close()
+}
+
+// PeriodCorrections lists the corrections of period key of board, a board
+// other than main, oldest first: clearPeriod's with Cleared set and no
+// player. None for a period no event opened. EBADINPUT for main or a key
+// that is not the board's; ENOTFOUND for an unknown board.
+func (db *DB) PeriodCorrections(ctx context.Context, board, key string) ([]leaderboard.Correction, error) {
+	b, err := db.otherBoard(ctx, board, key)
+	if err != nil {
+		return nil, err
+	}
+	const q = `SELECT c.id, c.player_id, c.score_before, c.score_after, c.reason, c.at, p.starts_at
+		FROM periods p JOIN corrections c ON c.period_id = p.id AND c.board_id = p.board_id
+		WHERE p.board_id = $1 AND p.key = $2 ORDER BY c.id`
+	rows, err := db.pool.Query(ctx, q, b.ID, key)
+	if err != nil {
+		return nil, errorf("list corrections of period %s of %s: %w", key, board, err)
+	}
+	out := []leaderboard.Correction{}
+	var (
+		c        leaderboard.Correction
+		id       int64
+		player   *string
+		startsAt time.Time
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &player, &c.Before, &c.After, &c.Reason, &c.At, &startsAt}, func() error {
+		c.ID, c.Board, c.Period, c.Month = strconv.FormatInt(id, 10), b.ID, key, leaderboard.MonthOf(startsAt, b.Location)
+		if player != nil {
+			c.PlayerID = *player
+		} else {
+			c.Cleared = true
+		}
+		out = append(out, c)
+		c = leaderboard.Correction{}
+		return nil
+	})
+	if err != nil {
+		return nil, errorf("list corrections of period %s of %s: %w", key, board, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,1 @@
+DROP TABLE board_removed_players;
