@@ -295,10 +295,22 @@ func queuePlayers(writes *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]
 		if e.PlayerName == nil && rows[leaderboard.PlayerMonth{Month: a.month, PlayerID: e.PlayerID}].exists {
 			continue
 		}
-		if e.PlayerName != nil || names[e.PlayerID] == nil {
-			names[e.PlayerID] = e.PlayerName
-		}
+		keepLatestName(names, e)
 	}
+	queueNames(writes, names)
+}
+
+// keepLatestName records e's player in names with the name e carried, unless
+// an earlier event of the batch named them and e names no one.
+func keepLatestName(names map[string]*string, e leaderboard.ScoreEvent) {
+	if e.PlayerName != nil || names[e.PlayerID] == nil {
+		names[e.PlayerID] = e.PlayerName
+	}
+}
+
+// queueNames upserts the players of names with their names, in id order so
+// that concurrent batches lock alike.
+func queueNames(writes *pgx.Batch, names map[string]*string) {
 	if len(names) == 0 {
 		return
 	}
