@@ -128,17 +128,11 @@ service.`,
 		if err != nil {
 			return err
 		}
-		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		store, closeDB, err := openDB(ctx, cfg, logger)
+		ctx, store, maxWait, done, err := openForClose(cmd, cfg, logger, *wait)
 		if err != nil {
 			return err
 		}
-		defer closeDB()
-		maxWait := *wait
-		if maxWait == 0 {
-			maxWait = 365 * 24 * time.Hour
-		}
+		defer done()
 		closer := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout,
 			Hooks: leaderboard.CloseHooks{Phase: func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
 				logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
@@ -154,6 +148,23 @@ service.`,
 		return nil
 	}
 	return cmd
+}
+
+// openForClose opens the store for a close command, with a context that an
+// interrupt or SIGTERM ends and how long to wait for the close (a wait of 0:
+// until it is CLOSED); done releases them.
+func openForClose(cmd *cobra.Command, cfg *Config, logger *slog.Logger, wait time.Duration) (
+	ctx context.Context, store *db.DB, maxWait time.Duration, done func(), err error) {
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	store, closeDB, err := openDB(ctx, cfg, logger)
+	if err != nil {
+		stop()
+		return nil, nil, 0, nil, err
+	}
+	if maxWait = wait; maxWait == 0 {
+		maxWait = 365 * 24 * time.Hour
+	}
+	return ctx, store, maxWait, func() { closeDB(); stop() }, nil
 }
 
 func closePeriodCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
@@ -173,17 +184,11 @@ periods are its months, closed as close-month closes them.`,
 		if err := leaderboard.CheckBoardID(args[0]); err != nil {
 			return err
 		}
-		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		store, closeDB, err := openDB(ctx, cfg, logger)
+		ctx, store, maxWait, done, err := openForClose(cmd, cfg, logger, *wait)
 		if err != nil {
 			return err
 		}
-		defer closeDB()
-		maxWait := *wait
-		if maxWait == 0 {
-			maxWait = 365 * 24 * time.Hour
-		}
+		defer done()
 		months := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout})
 		defer months.Close()
 		closer := lifecycle.NewPeriodCloser(store, logger, lifecycle.PeriodCloserOptions{MaxWait: maxWait,
