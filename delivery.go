@@ -1,6 +1,8 @@
 package leaderboard
 
 import (
+	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -80,4 +82,30 @@ func knownFailure(kind string) bool {
 func isStatus(s string) bool {
 	n, err := strconv.Atoi(s)
 	return err == nil && len(s) == 3 && n >= 100 && n <= 599
+}
+
+// urlInText matches an http(s) URL inside an error's text, up to a quote,
+// a space or the end.
+var urlInText = regexp.MustCompile(`https?://[^\s"']+`)
+
+// AdminDetail returns s.LastError as the admin role reads it: whole, but
+// with every URL in it shown as scheme://host alone, since a receiver's
+// path or query may hold its token. The detail of new attempts is stored so
+// already; one recorded by an older release may still hold the whole URL.
+func (s Settlement) AdminDetail() *string {
+	if s.LastError == nil {
+		return nil
+	}
+	redacted := urlInText.ReplaceAllStringFunc(*s.LastError, func(raw string) string {
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			return "(URL)"
+		}
+		shown := (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
+		if strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
+			shown += "/…"
+		}
+		return shown
+	})
+	return &redacted
 }

@@ -26,3 +26,20 @@ func TestSettlementFailureKind_ShowsOnlyAKnownKind(t *testing.T) {
 		t.Errorf("no error: kind %q", *got)
 	}
 }
+
+func TestSettlementAdminDetail_ShowsURLsByTheirHostAlone(t *testing.T) {
+	for stored, want := range map[string]string{
+		`connection refused: Post "http://127.0.0.1:1/rewards": dial tcp 127.0.0.1:1: connect: connection refused`: `connection refused: Post "http://127.0.0.1:1/…": dial tcp 127.0.0.1:1: connect: connection refused`,
+		`Post "https://hooks.chat.example/services/T0/B0/secret?k=v": timeout`:                                     `Post "https://hooks.chat.example/…": timeout`,
+		`HTTP 500: webhook https://rewards.example/… answered 500`:                                                 `HTTP 500: webhook https://rewards.example/… answered 500`,
+		`HTTP 502: webhook https://rewards.example answered 502`:                                                   `HTTP 502: webhook https://rewards.example answered 502`,
+	} {
+		s := Settlement{LastError: &stored}
+		if got := s.AdminDetail(); got == nil || *got != want {
+			t.Errorf("AdminDetail(%q) = %v, want %q", stored, got, want)
+		}
+	}
+	if (Settlement{}).AdminDetail() != nil {
+		t.Error("no error: want nil")
+	}
+}

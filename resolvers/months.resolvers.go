@@ -45,7 +45,7 @@ func (r *queryResolver) Months(ctx context.Context, first *int) ([]leaderboard.M
 // network is not the public's to read.
 func (r *settlementResolver) LastError(ctx context.Context, obj *leaderboard.Settlement) (*string, error) {
 	if p, ok := leaderboard.PrincipalFromContext(ctx); ok && p.Role == leaderboard.RoleAdmin {
-		return obj.LastError, nil
+		return obj.AdminDetail(), nil
 	}
 	return obj.FailureKind(), nil
 }
