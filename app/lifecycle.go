@@ -190,6 +190,10 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	m.Logger.Info("settlement enabled", "webhook", settlement.RedactURL(m.Config.WebhookURL))
 }
 
+// periodDropsPerTick bounds the periods of boards that retention drops per
+// scheduler tick and instance.
+const periodDropsPerTick = 200
+
 // scheduledTasks are the scheduler's periodic duties besides closes.
 func (m *Main) scheduledTasks() []lifecycle.Task {
 	tasks := []lifecycle.Task{{Name: "check the versions of closed months", Run: func(ctx context.Context) error {
@@ -199,6 +203,17 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 		}
 		return err
 	}}}
+	// Each board says what it keeps (retainPeriods): every instance looks at
+	// each tick and drops a bounded number, so that a backlog of ten
+	// thousand daily boards' periods drains over a few ticks without one
+	// long tick.
+	tasks = append(tasks, lifecycle.Task{Name: "retention of boards' periods", Run: func(ctx context.Context) error {
+		dropped, err := m.DB.DropOldPeriods(ctx, periodDropsPerTick)
+		for _, p := range dropped {
+			m.Logger.Info("retention: dropped a period", "board", p.Board, "period", p.Key)
+		}
+		return err
+	}})
 	if m.Config.RetainMonths > 0 {
 		tasks = append(tasks, lifecycle.Task{Name: "retention", Run: func(ctx context.Context) error {
 			dropped, err := m.DB.DropOldMonths(ctx, m.Config.RetainMonths)
