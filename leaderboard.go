@@ -88,6 +88,9 @@ type Standing struct {
 	// Tier is the board's reward tier of a final standing; nil while live
 	// and where no tier holds the rank.
 	Tier *string
+	// ClaimedAt is when the standing's reward was claimed (claimReward), if
+	// it was and the read knows it; nil otherwise.
+	ClaimedAt *time.Time
 	// Above holds up to the requested number of entries ranked just above, and
 	// Below those just below, both in rank order.
 	Above, Below []RankEntry

@@ -20,8 +20,8 @@ const PeriodExportHeader = ExportHeader + ",subscore,tier,claimed_at"
 // CSV, in rank order, under PeriodExportHeader: the columns of a month's
 // export (ExportStandings), with the same rules for text cells (tier names
 // too), then the subscore (empty without one), the tier (Board.TierOf) and
-// claimed_at (empty until rewards are claimed). It streams them with COPY in
-// one snapshot. main's periods are its months, exported with empty subscore
+// claimed_at (when claimReward claimed the standing's reward; empty until
+// then). It streams them with COPY in one snapshot. main's periods are its months, exported with empty subscore
 // and tier. ENOTFOUND for an unknown board or a period without a row;
 // EBADINPUT for a key not of the board's; ECONFLICT while the period is not
 // CLOSED. Once rows were written, an error leaves w with a partial export.
@@ -68,11 +68,12 @@ func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key
 			SELECT f.rank, %[3]s AS player_id, %[4]s AS player_name, f.score,
 				to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
 				round(100.0 * (%[2]d - f.rank + 1) / %[2]d, 4) AS percentile,
-				NULL::integer AS subscore, NULL::text AS tier, NULL::text AS claimed_at
+				NULL::integer AS subscore, NULL::text AS tier, %[5]s AS claimed_at
 			FROM final_ranks f JOIN players p ON p.id = f.player_id
+			LEFT JOIN claims c ON c.month = %[1]s AND c.player_id = f.player_id
 			WHERE f.month = %[1]s ORDER BY f.rank
 		) TO STDOUT WITH (FORMAT csv, HEADER true)`, dateLiteral(m), max(participants, 1),
-			spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name")), nil
+			spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), claimedAtColumn), nil
 	}
 	const q = `SELECT id, status, COALESCE(participants, 0), final_bucket FROM periods WHERE board_id = $1 AND key = $2`
 	var (
@@ -99,8 +100,9 @@ func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key
 		SELECT f.rank, %[4]s AS player_id, %[5]s AS player_name, f.score,
 			to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
 			round(100.0 * (%[3]d - f.rank + 1) / %[3]d, 4) AS percentile,
-			f.subscore, %[6]s AS tier, NULL::text AS claimed_at
+			f.subscore, %[6]s AS tier, %[8]s AS claimed_at
 		FROM board_final_ranks f JOIN players p ON p.id = f.player_id
+		LEFT JOIN claims c ON c.period_id = %[2]d AND c.player_id = f.player_id
 		LEFT JOIN LATERAL (
 			SELECT t.tier ->> 'name' AS name FROM boards bd, jsonb_array_elements(bd.tiers) WITH ORDINALITY AS t (tier, i)
 			WHERE bd.id = %[7]s AND (t.tier ->> 'topPercent')::float8 >= 100 * f.rank::float8 / %[3]d::float8
@@ -108,8 +110,12 @@ func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key
 		) t ON true
 		WHERE f.bucket = DATE '%[1]s' AND f.period_id = %[2]d ORDER BY f.rank
 	) TO STDOUT WITH (FORMAT csv, HEADER true)`, bucket.Format(time.DateOnly), id, max(participants, 1),
-		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), spreadsheetSafe("t.name"), board), nil
+		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), spreadsheetSafe("t.name"), board, claimedAtColumn), nil
 }
+
+// claimedAtColumn is the export's claimed_at: when the standing's reward
+// was claimed (claims c), in UTC as reached_at is written; empty when not.
+const claimedAtColumn = `to_char(c.claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
 // notClosed returns the error of an export of period key of b, whose status
 // was read with err: ENOTFOUND when missing, ECONFLICT when not CLOSED.

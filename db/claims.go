@@ -1,0 +1,378 @@
+package db
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// Rewards: a claim (migration 12) marks a final standing as rewarded, once.
+//
+// A claim is one short transaction. It reads its period's row FOR SHARE, as
+// a submission does: a correction of the period (which takes the row FOR
+// UPDATE) runs wholly before or after it, so that a claim holds the final
+// standing as it stands when the claim commits and the correction sees every
+// claim it changes; retention, which deletes the row, waits for it, and a
+// claim that comes after finds no period and answers GONE. The claims'
+// primary key decides between claims of the same standing: INSERT ... ON
+// CONFLICT DO NOTHING waits for a concurrent insert of the same key to
+// commit, then inserts nothing, and the claim reads the winner.
+
+// ClaimReward claims playerID's final standing in period key of board for
+// claimID, as leaderboard.RewardService promises.
+func (db *DB) ClaimReward(ctx context.Context, board, key, playerID, claimID string) (*leaderboard.Claim, error) {
+	if err := leaderboard.CheckBoardID(board); err != nil {
+		return nil, err
+	}
+	if err := leaderboard.CheckPlayerID(playerID); err != nil {
+		return nil, err
+	}
+	if err := leaderboard.CheckClaimID(claimID); err != nil {
+		return nil, err
+	}
+	b, err := db.Board(ctx, board)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		// The key of a board that is not there cannot be checked against
+		// its reset: any key a period may have is GONE.
+		if leaderboard.CheckSeasonKey(key) != nil {
+			return nil, leaderboard.Errorf(leaderboard.EBADINPUT,
+				"period must be 1..%d of A-Z, a-z, 0-9, '_', '.' and '-'", leaderboard.MaxSeasonKeyLen)
+		}
+		return &leaderboard.Claim{Status: leaderboard.ClaimGone}, nil
+	}
+	span, err := b.PeriodSpan(key)
+	if err != nil {
+		return nil, err
+	}
+	var c *leaderboard.Claim
+	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var err error
+		c, err = db.claimTx(ctx, tx, b, key, span, playerID, claimID)
+		return err
+	})
+	if err != nil {
+		return nil, errorf("claim the reward of %q in period %s of %s: %w", playerID, key, board, err)
+	}
+	return c, nil
+}
+
+// claimPeriod is what a claim reads of its period.
+type claimPeriod struct {
+	status       string
+	participants int
+	month        *time.Time // main's month
+	periodID     *int32     // the other boards' period
+	bucket       *time.Time // its partition of board_final_ranks
+	version      int        // main's final ranks' version
+	startsAt     time.Time
+}
+
+// claimTx is ClaimReward's transaction.
+func (db *DB) claimTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, span leaderboard.Span,
+	playerID, claimID string) (*leaderboard.Claim, error) {
+	p, err := db.lockClaimPeriod(ctx, tx, b, key)
+	switch {
+	case err != nil:
+		return nil, err
+	case p == nil:
+		return &leaderboard.Claim{Status: db.missingPeriodStatus(b, span)}, nil
+	case p.status != string(leaderboard.PeriodClosed):
+		return &leaderboard.Claim{Status: leaderboard.ClaimNotFinal}, nil
+	}
+	if c, err := readClaim(ctx, tx, b, key, p, playerID, claimID); c != nil || err != nil {
+		return c, err
+	}
+	s, err := db.finalStandingForClaim(ctx, tx, b, p, playerID)
+	if err != nil || s == nil {
+		return &leaderboard.Claim{Status: leaderboard.ClaimNoStanding}, err
+	}
+	tier := b.TierOf(s.Rank, p.participants)
+	const insert = `INSERT INTO claims (board_id, period_key, player_id, claim_id, claimed_at, rank, score, subscore,
+			tier, participants, reached_at, month, period_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+		ON CONFLICT (board_id, period_key, player_id) DO NOTHING`
+	_, err = tx.Exec(ctx, insert, b.ID, key, playerID, claimID, db.now(), s.Rank, s.Score, s.Subscore,
+		tier, p.participants, s.ReachedAt, p.month, p.periodID)
+	if err != nil {
+		return nil, err
+	}
+	// Read back what the insert or the claim it lost to committed, so that
+	// the first answer and every retry carry the same stored values.
+	c, err := readClaim(ctx, tx, b, key, p, playerID, claimID)
+	if err == nil && c == nil {
+		err = errorf("the claim of %q is missing after its insert", playerID)
+	}
+	return c, err
+}
+
+// lockClaimPeriod reads period key of b FOR SHARE, or nil when it has no row.
+func (db *DB) lockClaimPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string) (*claimPeriod, error) {
+	var (
+		p   claimPeriod
+		err error
+	)
+	if b.ID == leaderboard.MainBoard {
+		m, perr := leaderboard.ParseMonth(key)
+		if perr != nil {
+			return nil, perr
+		}
+		const q = `SELECT month, status, COALESCE(participants, 0), ranks_version FROM months WHERE month = $1 FOR SHARE`
+		err = tx.QueryRow(ctx, q, m.Date()).Scan(&p.month, &p.status, &p.participants, &p.version)
+		p.startsAt = m.Start(db.loc)
+	} else {
+		const q = `SELECT id, status, COALESCE(participants, 0), final_bucket, starts_at FROM periods
+			WHERE board_id = $1 AND key = $2 FOR SHARE`
+		err = tx.QueryRow(ctx, q, b.ID, key).Scan(&p.periodID, &p.status, &p.participants, &p.bucket, &p.startsAt)
+	}
+	if noRows(err) {
+		return nil, nil
+	}
+	return &p, err
+}
+
+// missingPeriodStatus is the answer to a claim of a period of b with span
+// that has no row: NOT_FINAL while it has not ended (a NONE board's period
+// without an end never does), GONE once it has (no event opened it, or
+// retention dropped it) and for a season b does not have.
+func (db *DB) missingPeriodStatus(b *leaderboard.Board, span leaderboard.Span) leaderboard.ClaimStatus {
+	end, grace := span.End, b.CloseGrace
+	if b.ID == leaderboard.MainBoard {
+		grace = db.closeGrace
+	}
+	switch {
+	case b.Reset == leaderboard.ResetSeason, b.EndsAt != nil && !span.Start.Before(*b.EndsAt):
+		return leaderboard.ClaimGone
+	case end == nil || db.now().Before(end.Add(grace)):
+		return leaderboard.ClaimNotFinal
+	}
+	return leaderboard.ClaimGone
+}
+
+// readClaim returns the claim of playerID's standing in period p (key of b)
+// as seen by claimID, or nil when there is none.
+func readClaim(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, p *claimPeriod,
+	playerID, claimID string) (*leaderboard.Claim, error) {
+	const q = `SELECT claim_id, claimed_at, rank, score, subscore, tier, participants, reached_at,
+			(SELECT name FROM players WHERE id = $3)
+		FROM claims WHERE board_id = $1 AND period_key = $2 AND player_id = $3`
+	var (
+		c = leaderboard.Claim{Status: leaderboard.ClaimClaimed}
+		s = leaderboard.Standing{Board: b.ID, Period: key, Final: true, Month: leaderboard.MonthOf(p.startsAt, b.Location)}
+	)
+	s.Player.ID = playerID
+	err := tx.QueryRow(ctx, q, b.ID, key, playerID).Scan(&c.ClaimID, &c.ClaimedAt, &s.Rank, &s.Score, &s.Subscore,
+		&s.Tier, &s.Total, &s.ReachedAt, &s.Player.Name)
+	if noRows(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if b.ID == leaderboard.MainBoard {
+		s.Month = leaderboard.MonthFromDate(*p.month)
+	}
+	if *c.ClaimID != claimID {
+		c.Status = leaderboard.ClaimAlreadyClaimed
+	}
+	s.ClaimedAt = c.ClaimedAt
+	c.Standing = &s
+	return &c, nil
+}
+
+// finalStandingForClaim reads playerID's final rank, score and subscore in
+// CLOSED period p of b, or nil when they have none.
+func (db *DB) finalStandingForClaim(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, p *claimPeriod,
+	playerID string) (*leaderboard.RankEntry, error) {
+	if b.ID == leaderboard.MainBoard {
+		// main's final ranks have no index by player: the rank is read as
+		// a closed month's standing reads it (finalStandingSQL).
+		m := leaderboard.MonthFromDate(*p.month)
+		rows, err := tx.Query(ctx, finalStandingQuery(finalRanksTable(m, p.version), monthTable(m), 0, 0), m.Date(), playerID)
+		if err != nil {
+			return nil, err
+		}
+		entries, err := pgx.CollectRows(rows, scanRankEntry)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(entries, func(e leaderboard.RankEntry) bool { return e.Player.ID == playerID })
+		if i < 0 {
+			return nil, nil
+		}
+		return &entries[i], nil
+	}
+	if p.bucket == nil {
+		return nil, errorf("period %d is CLOSED with no final ranks", *p.periodID)
+	}
+	const q = `SELECT rank, score, subscore, reached_at FROM board_final_ranks
+		WHERE bucket = $1 AND period_id = $2 AND player_id = $3`
+	var e leaderboard.RankEntry
+	err := tx.QueryRow(ctx, q, *p.bucket, *p.periodID, playerID).Scan(&e.Rank, &e.Score, &e.Subscore, &e.ReachedAt)
+	if noRows(err) {
+		return nil, nil
+	}
+	return &e, err
+}
+
+// ClaimedAt returns when playerID's standing in period key of board was
+// claimed, nil when it was not.
+func (db *DB) ClaimedAt(ctx context.Context, board, key, playerID string) (*time.Time, error) {
+	const q = `SELECT claimed_at FROM claims WHERE board_id = $1 AND period_key = $2 AND player_id = $3`
+	var at time.Time
+	err := db.pool.QueryRow(ctx, q, board, key, playerID).Scan(&at)
+	switch {
+	case noRows(err):
+		return nil, nil
+	case err != nil:
+		return nil, errorf("read the claim of %q in period %s of %s: %w", playerID, key, board, err)
+	}
+	return &at, nil
+}
+
+// unclaimedBoardSQL reads up to $2 of player $1's final standings in CLOSED
+// periods of boards other than main that no claim holds, those that ended
+// last first: one range of board_final_ranks_player_idx in each partition,
+// then a probe of periods by id and one of claims by key per standing.
+const unclaimedBoardSQL = `SELECT p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
+		p.participants, r.rank, r.score, r.subscore, r.reached_at, r.metadata
+	FROM board_final_ranks r JOIN periods p ON p.id = r.period_id AND p.final_bucket = r.bucket
+	WHERE r.player_id = $1 AND p.status = 'CLOSED'
+		AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = p.board_id AND c.period_key = p.key AND c.player_id = $1)
+	ORDER BY ended DESC, p.board_id, p.key
+	LIMIT $2`
+
+// unclaimedMonthsSQL reads up to $2 of main's CLOSED months in which player
+// $1 has a final standing that no claim holds, newest first. A closed
+// month's scores are its final standings (finalStandingSQL): the player's
+// row is a probe of the month's primary key.
+const unclaimedMonthsSQL = `SELECT m.month, m.ends_at FROM months m
+	WHERE m.status = 'CLOSED'
+		AND EXISTS (SELECT 1 FROM scores s WHERE s.month = m.month AND s.player_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM claims c
+			WHERE c.board_id = 'main' AND c.period_key = to_char(m.month, 'YYYY-MM') AND c.player_id = $1)
+	ORDER BY m.month DESC
+	LIMIT $2`
+
+// unclaimed is one of a player's unclaimed final standings and when its
+// period ended.
+type unclaimed struct {
+	standing leaderboard.Standing
+	ended    time.Time
+	startsAt time.Time // a board's period's start, for its Month
+}
+
+// UnclaimedRewards returns up to first of playerID's final standings in the
+// CLOSED periods of every board, main's months included, that no claim
+// holds, those whose period ended last first, each with its tier and no
+// neighbours. EBADINPUT for a malformed player id.
+func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) ([]leaderboard.Standing, error) {
+	if err := leaderboard.CheckPlayerID(playerID); err != nil {
+		return nil, err
+	}
+	if first <= 0 {
+		return []leaderboard.Standing{}, nil
+	}
+	found, err := db.unclaimedOfBoards(ctx, playerID, first)
+	if err != nil {
+		return nil, errorf("read the unclaimed rewards of %q: %w", playerID, err)
+	}
+	months, err := db.unclaimedMonths(ctx, playerID, first)
+	if err != nil {
+		return nil, errorf("read the unclaimed rewards of %q: %w", playerID, err)
+	}
+	found = append(found, months...)
+	slices.SortStableFunc(found, func(x, y unclaimed) int {
+		return cmp.Or(y.ended.Compare(x.ended), cmp.Compare(x.standing.Board, y.standing.Board),
+			cmp.Compare(x.standing.Period, y.standing.Period))
+	})
+	found = found[:min(first, len(found))]
+	var name *string
+	const readName = `SELECT name FROM players WHERE id = $1`
+	if err := db.pool.QueryRow(ctx, readName, playerID).Scan(&name); err != nil && !noRows(err) {
+		return nil, errorf("read the name of %q: %w", playerID, err)
+	}
+	standings := make([]leaderboard.Standing, len(found))
+	boards := map[string]*leaderboard.Board{}
+	for i, u := range found {
+		s := u.standing
+		if s.Board == leaderboard.MainBoard {
+			// Only the months on the answer's page get their rank read.
+			m, _ := leaderboard.ParseMonth(s.Period)
+			read, err := db.Standing(ctx, m, playerID, 0, 0)
+			if err != nil {
+				return nil, err
+			}
+			if read == nil {
+				// A correction removed the player since: skip it.
+				continue
+			}
+			read.Board, read.Period = s.Board, s.Period
+			s = *read
+		}
+		b, ok := boards[s.Board]
+		if !ok {
+			if b, err = db.Board(ctx, s.Board); err != nil {
+				return nil, err
+			}
+			boards[s.Board] = b
+		}
+		if b != nil {
+			s.Tier = b.TierOf(s.Rank, s.Total)
+			if s.Board != leaderboard.MainBoard {
+				s.Month = leaderboard.MonthOf(u.startsAt, b.Location)
+				s.Player.Name = name
+			}
+		}
+		standings[i] = s
+	}
+	return slices.DeleteFunc(standings, func(s leaderboard.Standing) bool { return s.Board == "" }), nil
+}
+
+// unclaimedOfBoards reads up to first of playerID's unclaimed standings on
+// boards other than main.
+func (db *DB) unclaimedOfBoards(ctx context.Context, playerID string, first int) ([]unclaimed, error) {
+	rows, err := db.pool.Query(ctx, unclaimedBoardSQL, playerID, first)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (unclaimed, error) {
+		var (
+			u        unclaimed
+			metadata []byte
+		)
+		s := &u.standing
+		err := row.Scan(&s.Board, &s.Period, &u.startsAt, &u.ended, &s.Total, &s.Rank, &s.Score, &s.Subscore,
+			&s.ReachedAt, &metadata)
+		s.Player.ID, s.Final = playerID, true
+		if metadata != nil {
+			s.Metadata = json.RawMessage(metadata)
+		}
+		return u, err
+	})
+}
+
+// unclaimedMonths reads up to first of main's closed months in which
+// playerID has an unclaimed standing, without their ranks.
+func (db *DB) unclaimedMonths(ctx context.Context, playerID string, first int) ([]unclaimed, error) {
+	rows, err := db.pool.Query(ctx, unclaimedMonthsSQL, playerID, first)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (unclaimed, error) {
+		var (
+			u     unclaimed
+			month time.Time
+		)
+		err := row.Scan(&month, &u.ended)
+		u.standing.Board, u.standing.Period = leaderboard.MainBoard, leaderboard.MonthFromDate(month).String()
+		return u, err
+	})
+}

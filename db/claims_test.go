@@ -1,0 +1,370 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// rewardBoard is a DAY board in UTC with tiers gold (top 10 %), silver (top
+// 50 %) and bronze (everyone), in order.
+func rewardBoard(id string, order leaderboard.SortOrder) leaderboard.BoardSpec {
+	return leaderboard.BoardSpec{ID: id, Name: "Rewards " + id, Reset: leaderboard.ResetDay, Order: &order,
+		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0),
+		Tiers: []leaderboard.Tier{{Name: "gold", TopPercent: 10}, {Name: "silver", TopPercent: 50}, {Name: "bronze", TopPercent: 100}}}
+}
+
+// mustClaim claims and fails the test on an error.
+func mustClaim(t *testing.T, store *db.DB, board, key, player, claimID string) *leaderboard.Claim {
+	t.Helper()
+	c, err := store.ClaimReward(context.Background(), board, key, player, claimID)
+	if err != nil {
+		t.Fatalf("claim %s of %s in %s/%s: %v", claimID, player, board, key, err)
+	}
+	return c
+}
+
+// assertClaim checks a claim's status and, when claimed, its winner.
+func assertClaim(t *testing.T, c *leaderboard.Claim, status leaderboard.ClaimStatus, winner string) {
+	t.Helper()
+	if c.Status != status {
+		t.Fatalf("status %s, want %s (%+v)", c.Status, status, c)
+	}
+	switch status {
+	case leaderboard.ClaimClaimed, leaderboard.ClaimAlreadyClaimed:
+		if c.ClaimID == nil || *c.ClaimID != winner || c.ClaimedAt == nil || c.Standing == nil {
+			t.Fatalf("claim %+v, want one won by %s", c, winner)
+		}
+	default:
+		if c.ClaimID != nil || c.ClaimedAt != nil || c.Standing != nil {
+			t.Fatalf("%s answered a claim: %+v", status, c)
+		}
+	}
+}
+
+// standingKey is what a claim's or an unclaimed standing says, in one line.
+func standingKey(s leaderboard.Standing) string {
+	tier := "-"
+	if s.Tier != nil {
+		tier = *s.Tier
+	}
+	return fmt.Sprintf("%s/%s %s #%d/%d %d %s final=%v", s.Board, s.Period, s.Player.ID, s.Rank, s.Total, s.Score, tier, s.Final)
+}
+
+func TestClaimReward_ThirtyTwoClaimIDsThroughTwoInstancesOneWins(t *testing.T) {
+	now := *utc(11, 19, 1)
+	clock := db.WithClock(func() time.Time { return now })
+	store := mustOpenDB(t, clock)
+	ctx := context.Background()
+	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderDesc))
+	for i := range 4 {
+		mustSubmit(t, store, boardEvent("laps", fmt.Sprint("e", i), fmt.Sprint("p", i), leaderboard.ModeSet, 10*(i+1), utc(11, 19, 0)))
+	}
+	if _, err := store.ClosePeriod(ctx, "laps", "2026-11-19"); err != nil {
+		t.Fatal(err)
+	}
+	other, err := db.Open(ctx, pg.URL, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.Close)
+	instances := []*db.DB{store, other}
+
+	const claimers, retries = 32, 3
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		answers = map[string][]*leaderboard.Claim{}
+		start   = make(chan struct{})
+	)
+	for i := range claimers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			id := fmt.Sprintf("grant-%02d", i)
+			for r := range retries {
+				c, err := instances[(i+r)%2].ClaimReward(ctx, "laps", "2026-11-19", "p2", id)
+				if err != nil {
+					t.Errorf("claim %s: %v", id, err)
+					return
+				}
+				mu.Lock()
+				answers[id] = append(answers[id], c)
+				mu.Unlock()
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+
+	var winners []string
+	for id, cs := range answers {
+		if cs[0].Status == leaderboard.ClaimClaimed {
+			winners = append(winners, id)
+		}
+	}
+	if len(winners) != 1 {
+		t.Fatalf("claim ids that won: %v, want one", winners)
+	}
+	winner := winners[0]
+	first := answers[winner][0]
+	for id, cs := range answers {
+		want := leaderboard.ClaimAlreadyClaimed
+		if id == winner {
+			want = leaderboard.ClaimClaimed
+		}
+		for _, c := range cs {
+			assertClaim(t, c, want, winner)
+			if !c.ClaimedAt.Equal(*first.ClaimedAt) || standingKey(*c.Standing) != standingKey(*first.Standing) {
+				t.Fatalf("%s answered %v %s, the first answer %v %s", id, c.ClaimedAt, standingKey(*c.Standing),
+					first.ClaimedAt, standingKey(*first.Standing))
+			}
+		}
+	}
+	if got := standingKey(*first.Standing); got != "laps/2026-11-19 p2 #2/4 30 silver final=true" {
+		t.Fatalf("claimed standing %s", got)
+	}
+	if got := mustQuery(t, `SELECT claim_id FROM claims`); len(got) != 1 || got[0][0] != winner {
+		t.Fatalf("claims %v, want the one of %s", got, winner)
+	}
+
+	// A retry long after, whose first answer was lost, still gets the
+	// committed claimedAt; so does the export.
+	now = now.Add(time.Hour)
+	again := mustClaim(t, other, "laps", "2026-11-19", "p2", winner)
+	assertClaim(t, again, leaderboard.ClaimClaimed, winner)
+	if !again.ClaimedAt.Equal(*first.ClaimedAt) || !first.ClaimedAt.Equal(*utc(11, 19, 1)) {
+		t.Fatalf("retry claimedAt %v, first %v", again.ClaimedAt, first.ClaimedAt)
+	}
+	for _, rec := range exportRows(t, store, "laps", "2026-11-19") {
+		want := ""
+		if rec[1] == "p2" {
+			want = "2026-11-19T01:00:00.000000Z"
+		}
+		if rec[len(rec)-1] != want {
+			t.Fatalf("export row %v: claimed_at %q, want %q", rec, rec[len(rec)-1], want)
+		}
+	}
+	if at, err := store.ClaimedAt(ctx, "laps", "2026-11-19", "p2"); err != nil || at == nil || !at.Equal(*first.ClaimedAt) {
+		t.Fatalf("ClaimedAt %v, %v", at, err)
+	}
+	if at, err := store.ClaimedAt(ctx, "laps", "2026-11-19", "p1"); err != nil || at != nil {
+		t.Fatalf("ClaimedAt of an unclaimed standing %v, %v", at, err)
+	}
+}
+
+func TestClaimReward_StatusesOfEveryOtherCase(t *testing.T) {
+	now := *utc(11, 18, 23)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithCloseGrace(15*time.Minute))
+	ctx := context.Background()
+	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderDesc))
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "forever", Name: "Forever", Reset: leaderboard.ResetNone,
+		StartsAt: utc(11, 1, 0)})
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "seasons", Name: "Seasons", Reset: leaderboard.ResetSeason,
+		StartsAt: utc(11, 1, 0)})
+	mustSubmit(t, store, boardEvent("laps", "l1", "ann", leaderboard.ModeSet, 10, utc(11, 18, 22)))
+	now = *utc(11, 19, 12)
+	mustSubmit(t, store,
+		boardEvent("laps", "l2", "ann", leaderboard.ModeSet, 10, utc(11, 19, 11)),
+		boardEvent("forever", "f1", "ann", leaderboard.ModeSet, 10, utc(11, 19, 0)),
+		event("m1", "ann", leaderboard.ModeSet, 10, utc(11, 19, 0)))
+
+	claim := func(board, key, player string) *leaderboard.Claim {
+		t.Helper()
+		return mustClaim(t, store, board, key, player, "g1")
+	}
+	// Before the close: NOT_FINAL, with or without a row, main and a NONE
+	// board's live period included.
+	assertClaim(t, claim("laps", "2026-11-18", "ann"), leaderboard.ClaimNotFinal, "")
+	assertClaim(t, claim("laps", "2026-11-19", "ann"), leaderboard.ClaimNotFinal, "")
+	assertClaim(t, claim("laps", "2026-11-25", "ann"), leaderboard.ClaimNotFinal, "")
+	assertClaim(t, claim("forever", "all", "ann"), leaderboard.ClaimNotFinal, "")
+	assertClaim(t, claim(leaderboard.MainBoard, "2026-11", "ann"), leaderboard.ClaimNotFinal, "")
+	assertClaim(t, claim(leaderboard.MainBoard, "2026-12", "ann"), leaderboard.ClaimNotFinal, "")
+
+	// GONE: no board, a season it does not have, a past period no event
+	// opened, a month no event opened.
+	assertClaim(t, claim("nope", "2026-11-18", "ann"), leaderboard.ClaimGone, "")
+	assertClaim(t, claim("seasons", "s1", "ann"), leaderboard.ClaimGone, "")
+	assertClaim(t, claim("laps", "2026-11-02", "ann"), leaderboard.ClaimGone, "")
+	assertClaim(t, claim(leaderboard.MainBoard, "2026-10", "ann"), leaderboard.ClaimGone, "")
+
+	// Malformed input.
+	for _, c := range [][4]string{
+		{"Laps", "2026-11-18", "ann", "g1"}, {"laps", "2026-11-18x", "ann", "g1"}, {"laps", "2026-11-18", "", "g1"},
+		{"laps", "2026-11-18", "ann", ""}, {"laps", "2026-11-18", "ann", "g\x00"}, {"nope", "a b", "ann", "g1"},
+		{leaderboard.MainBoard, "2026-13", "ann", "g1"}, {"laps", "2026-11-18", "ann\u202e", "g1"},
+	} {
+		_, err := store.ClaimReward(ctx, c[0], c[1], c[2], c[3])
+		assertCode(t, err, leaderboard.EBADINPUT)
+	}
+
+	if _, err := store.ClosePeriod(ctx, "laps", "2026-11-18"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := store.TryCloseMonth(ctx, november, leaderboard.CloseHooks{}); err != nil {
+		t.Fatal(err)
+	}
+	assertClaim(t, claim("laps", "2026-11-18", "bob"), leaderboard.ClaimNoStanding, "")
+	assertClaim(t, claim(leaderboard.MainBoard, "2026-11", "bob"), leaderboard.ClaimNoStanding, "")
+	c := claim(leaderboard.MainBoard, "2026-11", "ann")
+	assertClaim(t, c, leaderboard.ClaimClaimed, "g1")
+	if got := standingKey(*c.Standing); got != "main/2026-11 ann #1/1 10 - final=true" || c.Standing.Month != november {
+		t.Fatalf("main's claimed standing %s in %s", got, c.Standing.Month)
+	}
+	c = claim("laps", "2026-11-18", "ann")
+	assertClaim(t, c, leaderboard.ClaimClaimed, "g1")
+	if got := standingKey(*c.Standing); got != "laps/2026-11-18 ann #1/1 10 bronze final=true" {
+		t.Fatalf("claimed standing %s", got)
+	}
+
+	// Retention drops a period or a month, long past, with its claims:
+	// GONE after.
+	now = *utc(12, 10, 0)
+	mustQuery(t, `DELETE FROM periods WHERE board_id = 'laps' AND key = '2026-11-18'`)
+	mustQuery(t, `DELETE FROM months WHERE month = '2026-11-01'`)
+	assertClaim(t, claim("laps", "2026-11-18", "ann"), leaderboard.ClaimGone, "")
+	assertClaim(t, claim(leaderboard.MainBoard, "2026-11", "ann"), leaderboard.ClaimGone, "")
+	if got := mustQuery(t, `SELECT count(*) FROM claims`); got[0][0] != "0" {
+		t.Fatalf("%s claims left after their periods were dropped", got[0][0])
+	}
+}
+
+func TestClaimReward_TiersAtBoundaries(t *testing.T) {
+	now := *utc(11, 18, 1)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderAsc))
+	// Ten players; p00 and p01 tie on the best time, p00 reached it first.
+	for i := range 10 {
+		occurred := utc(11, 18, 0).Add(time.Duration(i) * time.Minute)
+		mustSubmit(t, store, boardEvent("laps", fmt.Sprint("e", i), fmt.Sprintf("p%02d", i), leaderboard.ModeSet,
+			max(100, 100*i), &occurred))
+	}
+	now = *utc(11, 19, 1)
+	mustSubmit(t, store, boardEvent("laps", "solo", "ann", leaderboard.ModeSet, 500, utc(11, 19, 0)))
+	for _, key := range []string{"2026-11-18", "2026-11-19"} {
+		if _, err := store.ClosePeriod(ctx, "laps", key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ key, player, want string }{
+		{"2026-11-18", "p00", "#1/10 100 gold"},    // 10 %: the last of gold
+		{"2026-11-18", "p01", "#2/10 100 silver"},  // tied with gold, ranked after it
+		{"2026-11-18", "p04", "#5/10 400 silver"},  // 50 %: the last of silver
+		{"2026-11-18", "p05", "#6/10 500 bronze"},  // 60 %
+		{"2026-11-18", "p09", "#10/10 900 bronze"}, // 100 %
+		{"2026-11-19", "ann", "#1/1 500 bronze"},   // one participant: 100 %
+	} {
+		got := mustClaim(t, store, "laps", c.key, c.player, "g-"+c.player)
+		want := fmt.Sprintf("laps/%s %s %s final=true", c.key, c.player, c.want)
+		if standingKey(*got.Standing) != want {
+			t.Errorf("claimed %s, want %s", standingKey(*got.Standing), want)
+		}
+	}
+	// The export's tiers agree with the claims'.
+	for _, rec := range exportRows(t, store, "laps", "2026-11-18") {
+		if rec[1] == "p01" && (rec[7] != "silver" || rec[8] == "") {
+			t.Fatalf("export row %v", rec)
+		}
+	}
+}
+
+func TestUnclaimedRewards_AcrossBoardsNewestFirstBeforeAndAfterClaims(t *testing.T) {
+	now := *utc(11, 10, 12)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderAsc))
+	weekly := rewardBoard("weekly", leaderboard.OrderDesc)
+	weekly.Reset = leaderboard.ResetWeek
+	weekly.Tiers = nil
+	mustCreateBoard(t, store, weekly)
+
+	mustSubmit(t, store,
+		boardEvent("weekly", "w1", "ann", leaderboard.ModeSet, 50, utc(11, 10, 0)),
+		boardEvent("weekly", "w2", "bob", leaderboard.ModeSet, 70, utc(11, 10, 1)))
+	now = *utc(11, 18, 12)
+	mustSubmit(t, store,
+		boardEvent("laps", "l1", "ann", leaderboard.ModeSet, 300, utc(11, 18, 0)),
+		boardEvent("laps", "l2", "bob", leaderboard.ModeSet, 200, utc(11, 18, 1)))
+	now = *utc(11, 19, 12)
+	mustSubmit(t, store, boardEvent("laps", "l3", "ann", leaderboard.ModeSet, 100, utc(11, 19, 0)))
+	now = testNow
+	mustSubmit(t, store,
+		boardEvent("laps", "l4", "ann", leaderboard.ModeSet, 100, utc(11, 20, 0)), // stays OPEN
+		event("m1", "ann", leaderboard.ModeSet, 5, at(10)),
+		event("m2", "bob", leaderboard.ModeSet, 9, at(11)))
+	for _, p := range [][2]string{{"weekly", "2026-W46"}, {"laps", "2026-11-18"}, {"laps", "2026-11-19"}} {
+		if _, err := store.ClosePeriod(ctx, p[0], p[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	unclaimed := func(player string, first int) []string {
+		t.Helper()
+		got, err := store.UnclaimedRewards(ctx, player, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := []string{}
+		for _, s := range got {
+			keys = append(keys, standingKey(s))
+		}
+		return keys
+	}
+	assertList := func(got []string, want ...string) {
+		t.Helper()
+		if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("unclaimed:\n got  %q\n want %q", got, want)
+		}
+	}
+	var (
+		annLaps19  = "laps/2026-11-19 ann #1/1 100 bronze final=true"
+		annLaps18  = "laps/2026-11-18 ann #2/2 300 bronze final=true"
+		annWeekly  = "weekly/2026-W46 ann #2/2 50 - final=true"
+		annMain    = "main/2026-11 ann #2/2 5 - final=true"
+		bobMain    = "main/2026-11 bob #1/2 9 - final=true"
+		bobLaps18  = "laps/2026-11-18 bob #1/2 200 silver final=true"
+		bobWeekly  = "weekly/2026-W46 bob #1/2 70 - final=true"
+		annBoards  = []string{annLaps19, annLaps18, annWeekly}
+		annWithout = func(drop string) []string {
+			return slices.DeleteFunc(slices.Clone(annBoards), func(s string) bool { return s == drop })
+		}
+	)
+	// main's open month is not final: boards only, the period that ended
+	// last first.
+	assertList(unclaimed("ann", 50), annBoards...)
+	assertList(unclaimed("ann", 2), annLaps19, annLaps18)
+	assertList(unclaimed("nobody", 50))
+	if _, _, err := store.TryCloseMonth(ctx, november, leaderboard.CloseHooks{}); err != nil {
+		t.Fatal(err)
+	}
+	// main's November ends last.
+	assertList(unclaimed("ann", 50), append([]string{annMain}, annBoards...)...)
+	assertList(unclaimed("bob", 50), bobMain, bobLaps18, bobWeekly)
+	assertList(unclaimed("ann", 1), annMain)
+
+	assertClaim(t, mustClaim(t, store, "laps", "2026-11-18", "ann", "g1"), leaderboard.ClaimClaimed, "g1")
+	assertList(unclaimed("ann", 50), append([]string{annMain}, annWithout(annLaps18)...)...)
+	assertClaim(t, mustClaim(t, store, leaderboard.MainBoard, "2026-11", "ann", "g2"), leaderboard.ClaimClaimed, "g2")
+	assertList(unclaimed("ann", 50), annWithout(annLaps18)...)
+	assertList(unclaimed("bob", 50), bobMain, bobLaps18, bobWeekly)
+
+	// Retention dropped the week: it is no one's reward any more.
+	mustQuery(t, `DELETE FROM periods WHERE board_id = 'weekly' AND key = '2026-W46'`)
+	assertList(unclaimed("ann", 50), annLaps19)
+	assertList(unclaimed("bob", 50), bobMain, bobLaps18)
+	assertClaim(t, mustClaim(t, store, "weekly", "2026-W46", "bob", "g3"), leaderboard.ClaimGone, "")
+	_, err := store.UnclaimedRewards(ctx, "", 50)
+	assertCode(t, err, leaderboard.EBADINPUT)
+}
