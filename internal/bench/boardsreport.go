@@ -237,7 +237,7 @@ func (s *BoardScores) writeScores(p printer) {
 		if s.BigBoardSeeded {
 			bigBoard += ", seeded by the suite with db.Seed"
 		}
-		p("%s). \"All CLOSED\" is when polling (every 100 ms) first saw no period of the run left open, after closesAt;", bigBoard+")")
+		p("%s. \"All CLOSED\" is when polling (every 100 ms) first saw no period of the run left open, after closesAt;", bigBoard+")")
 		p("first and last are the periods' `closed_at`. Checked after: each period CLOSED with a digest and %d participants, exactly", first.Players)
 		p("one `period.closed` row in the outbox, and its final ranks.")
 		p("")
@@ -259,8 +259,9 @@ func (s *BoardScores) writeScores(p printer) {
 		p("")
 		p("Median of the runs (range): all CLOSED %.1f s (%.1f–%.1f) after closesAt, %s ms a period over both instances; reads", sp.Median, sp.Min, sp.Max,
 			fixed(sp.Median*1000/float64(first.Boards)))
-		p("during the storm %s req/s, p50 %s ms, p99 %s ms, slowest %s ms. Relations in `pg_class` after the storms: %d.",
+		p("during the storm %s req/s, p50 %s ms, p99 %s ms, slowest %s ms. Relations in `pg_class` after the storms: %d (main's",
 			rateText(SpreadOf(rates)), msText(SpreadOf(p50s)), msText(SpreadOf(p99s)), msText(SpreadOf(maxes)), s.RelationsAfter)
+		p("open month's partitions included when the suite seeded it, and the final ranks' partition of the month).")
 		p("")
 	}
 	if w := s.Writes; w != nil && len(w.Runs) > 0 {
