@@ -5,8 +5,12 @@ import (
 	"time"
 )
 
-// MaxClaimIDLen is the longest claim id, in characters.
-const MaxClaimIDLen = 128
+// Limits of the rewards' API.
+const (
+	MaxClaimIDLen           = 128 // longest claim id, in characters
+	DefaultUnclaimedRewards = 50  // standings in an unclaimedRewards answer when first is absent
+	MaxUnclaimedRewards     = 100 // most standings in one unclaimedRewards answer
+)
 
 // ClaimStatus is the outcome of a claimReward.
 type ClaimStatus string

@@ -101,6 +101,7 @@ func (m *Main) Run(ctx context.Context) error {
 		PeriodCloser:   m.PeriodCloser,
 		PeriodExporter: m.DB,
 		BoardStandings: m.DB,
+		Rewards:        m.DB,
 		Registry:       registry,
 		Ready:          ready,
 		RateLimits:     limits,

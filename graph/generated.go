@@ -69,6 +69,13 @@ type ComplexityRoot struct {
 		TimeZone      func(childComplexity int) int
 	}
 
+	Claim struct {
+		ClaimID   func(childComplexity int) int
+		ClaimedAt func(childComplexity int) int
+		Standing  func(childComplexity int) int
+		Status    func(childComplexity int) int
+	}
+
 	Correction struct {
 		After    func(childComplexity int) int
 		At       func(childComplexity int) int
@@ -110,6 +117,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		ClaimReward  func(childComplexity int, board string, period string, playerID string, claimID string) int
 		ClearPeriod  func(childComplexity int, board string, period string, reason string) int
 		CloseMonth   func(childComplexity int, month leaderboard.Month) int
 		ClosePeriod  func(childComplexity int, board string, period string) int
@@ -144,15 +152,16 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Board       func(childComplexity int, id string) int
-		Boards      func(childComplexity int, first *int, after *string) int
-		Corrections func(childComplexity int, board *string, period *string, month *leaderboard.Month) int
-		Leaderboard func(childComplexity int, board *string, period *string, month *leaderboard.Month, first *int, after *string) int
-		Month       func(childComplexity int, month leaderboard.Month) int
-		Months      func(childComplexity int, first *int) int
-		MyRank      func(childComplexity int, board *string, period *string, month *leaderboard.Month) int
-		Period      func(childComplexity int, board string, key string) int
-		Standing    func(childComplexity int, board *string, period *string, month *leaderboard.Month, playerID string) int
+		Board            func(childComplexity int, id string) int
+		Boards           func(childComplexity int, first *int, after *string) int
+		Corrections      func(childComplexity int, board *string, period *string, month *leaderboard.Month) int
+		Leaderboard      func(childComplexity int, board *string, period *string, month *leaderboard.Month, first *int, after *string) int
+		Month            func(childComplexity int, month leaderboard.Month) int
+		Months           func(childComplexity int, first *int) int
+		MyRank           func(childComplexity int, board *string, period *string, month *leaderboard.Month) int
+		Period           func(childComplexity int, board string, key string) int
+		Standing         func(childComplexity int, board *string, period *string, month *leaderboard.Month, playerID string) int
+		UnclaimedRewards func(childComplexity int, playerID string, first *int) int
 	}
 
 	RankEntry struct {
@@ -185,6 +194,7 @@ type ComplexityRoot struct {
 
 	Standing struct {
 		Board      func(childComplexity int) int
+		ClaimedAt  func(childComplexity int) int
 		Final      func(childComplexity int) int
 		Metadata   func(childComplexity int) int
 		Month      func(childComplexity int) int
@@ -235,6 +245,7 @@ type MutationResolver interface {
 	ClearPeriod(ctx context.Context, board string, period string, reason string) (*leaderboard.Period, error)
 	CorrectScore(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error)
 	CloseMonth(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
+	ClaimReward(ctx context.Context, board string, period string, playerID string, claimID string) (*leaderboard.Claim, error)
 	SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error)
 }
 type PeriodResolver interface {
@@ -247,6 +258,7 @@ type QueryResolver interface {
 	Corrections(ctx context.Context, board *string, period *string, month *leaderboard.Month) ([]leaderboard.Correction, error)
 	Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error)
+	UnclaimedRewards(ctx context.Context, playerID string, first *int) ([]leaderboard.Standing, error)
 	MyRank(ctx context.Context, board *string, period *string, month *leaderboard.Month) (*leaderboard.Standing, error)
 	Standing(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerID string) (*leaderboard.Standing, error)
 	Leaderboard(ctx context.Context, board *string, period *string, month *leaderboard.Month, first *int, after *string) (*leaderboard.Page, error)
@@ -267,6 +279,7 @@ type StandingResolver interface {
 	Period(ctx context.Context, obj *leaderboard.Standing) (string, error)
 
 	Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error)
+	ClaimedAt(ctx context.Context, obj *leaderboard.Standing) (*time.Time, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -394,6 +407,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Board.TimeZone(childComplexity), true
+
+	case "Claim.claimId":
+		if e.ComplexityRoot.Claim.ClaimID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Claim.ClaimID(childComplexity), true
+	case "Claim.claimedAt":
+		if e.ComplexityRoot.Claim.ClaimedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Claim.ClaimedAt(childComplexity), true
+	case "Claim.standing":
+		if e.ComplexityRoot.Claim.Standing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Claim.Standing(childComplexity), true
+	case "Claim.status":
+		if e.ComplexityRoot.Claim.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Claim.Status(childComplexity), true
 
 	case "Correction.after":
 		if e.ComplexityRoot.Correction.After == nil {
@@ -550,6 +588,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MonthInfo.Status(childComplexity), true
 
+	case "Mutation.claimReward":
+		if e.ComplexityRoot.Mutation.ClaimReward == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_claimReward_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ClaimReward(childComplexity, args["board"].(string), args["period"].(string), args["playerId"].(string), args["claimId"].(string)), true
 	case "Mutation.clearPeriod":
 		if e.ComplexityRoot.Mutation.ClearPeriod == nil {
 			break
@@ -826,6 +875,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Standing(childComplexity, args["board"].(*string), args["period"].(*string), args["month"].(*leaderboard.Month), args["playerId"].(string)), true
+	case "Query.unclaimedRewards":
+		if e.ComplexityRoot.Query.UnclaimedRewards == nil {
+			break
+		}
+
+		args, err := ec.field_Query_unclaimedRewards_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.UnclaimedRewards(childComplexity, args["playerId"].(string), args["first"].(*int)), true
 
 	case "RankEntry.metadata":
 		if e.ComplexityRoot.RankEntry.Metadata == nil {
@@ -950,6 +1010,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Standing.Board(childComplexity), true
+	case "Standing.claimedAt":
+		if e.ComplexityRoot.Standing.ClaimedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.ClaimedAt(childComplexity), true
 	case "Standing.final":
 		if e.ComplexityRoot.Standing.Final == nil {
 			break
@@ -1131,7 +1197,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/boards.graphqls" "schema/corrections.graphqls" "schema/months.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
+//go:embed "schema/boards.graphqls" "schema/corrections.graphqls" "schema/months.graphqls" "schema/rewards.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1146,6 +1212,7 @@ var sources = []*ast.Source{
 	{Name: "schema/boards.graphqls", Input: sourceData("schema/boards.graphqls"), BuiltIn: false},
 	{Name: "schema/corrections.graphqls", Input: sourceData("schema/corrections.graphqls"), BuiltIn: false},
 	{Name: "schema/months.graphqls", Input: sourceData("schema/months.graphqls"), BuiltIn: false},
+	{Name: "schema/rewards.graphqls", Input: sourceData("schema/rewards.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
 	{Name: "schema/scores.graphqls", Input: sourceData("schema/scores.graphqls"), BuiltIn: false},
 	{Name: "schema/standings.graphqls", Input: sourceData("schema/standings.graphqls"), BuiltIn: false},
@@ -1194,6 +1261,20 @@ func (ec *executionContext) childFields_Board(ctx context.Context, field graphql
 		return ec.fieldContext_Board_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Board", field.Name)
+}
+
+func (ec *executionContext) childFields_Claim(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_Claim_status(ctx, field)
+	case "standing":
+		return ec.fieldContext_Claim_standing(ctx, field)
+	case "claimedAt":
+		return ec.fieldContext_Claim_claimedAt(ctx, field)
+	case "claimId":
+		return ec.fieldContext_Claim_claimId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Claim", field.Name)
 }
 
 func (ec *executionContext) childFields_Correction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1408,6 +1489,8 @@ func (ec *executionContext) childFields_Standing(ctx context.Context, field grap
 		return ec.fieldContext_Standing_final(ctx, field)
 	case "neighbours":
 		return ec.fieldContext_Standing_neighbours(ctx, field)
+	case "claimedAt":
+		return ec.fieldContext_Standing_claimedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Standing", field.Name)
 }
@@ -1549,6 +1632,44 @@ func (ec *executionContext) field_Board_periods_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["first"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_claimReward_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["period"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "playerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["playerId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "claimId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["claimId"] = arg3
 	return args, nil
 }
 
@@ -2100,6 +2221,28 @@ func (ec *executionContext) field_Query_standing_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_unclaimedRewards_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "playerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["playerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Standing_neighbours_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2610,6 +2753,107 @@ func (ec *executionContext) _Board_createdAt(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Board_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Claim_status(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Claim) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Claim_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.ClaimStatus) graphql.Marshaler {
+			return ec.marshalNClaimStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐClaimStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Claim_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Claim", field, false, false, errors.New("field of type ClaimStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Claim_standing(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Claim) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Claim_standing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Standing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Standing) graphql.Marshaler {
+			return ec.marshalOStanding2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐStanding(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Claim_standing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Claim",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Standing(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Claim_claimedAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Claim) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Claim_claimedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClaimedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Claim_claimedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Claim", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Claim_claimId(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Claim) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Claim_claimId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClaimID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Claim_claimId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Claim", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Correction_id(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
@@ -3540,6 +3784,50 @@ func (ec *executionContext) fieldContext_Mutation_closeMonth(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_claimReward(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_claimReward(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ClaimReward(ctx, fc.Args["board"].(string), fc.Args["period"].(string), fc.Args["playerId"].(string), fc.Args["claimId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Claim) graphql.Marshaler {
+			return ec.marshalNClaim2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐClaim(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_claimReward(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Claim(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_claimReward_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_submitScores(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4173,6 +4461,50 @@ func (ec *executionContext) fieldContext_Query_months(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_months_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_unclaimedRewards(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_unclaimedRewards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().UnclaimedRewards(ctx, fc.Args["playerId"].(string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.Standing) graphql.Marshaler {
+			return ec.marshalNStanding2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐStandingᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_unclaimedRewards(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Standing(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_unclaimedRewards_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5183,6 +5515,29 @@ func (ec *executionContext) fieldContext_Standing_neighbours(ctx context.Context
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Standing_claimedAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Standing_claimedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Standing().ClaimedAt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Standing_claimedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Standing", field, true, true, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Tier_name(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Tier) (ret graphql.Marshaler) {
@@ -6708,6 +7063,59 @@ func (ec *executionContext) _Board(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var claimImplementors = []string{"Claim"}
+
+func (ec *executionContext) _Claim(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Claim) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, claimImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Claim")
+		case "status":
+			out.Values[i] = ec._Claim_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "standing":
+			out.Values[i] = ec._Claim_standing(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "claimedAt":
+			out.Values[i] = ec._Claim_claimedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "claimId":
+			out.Values[i] = ec._Claim_claimId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var correctionImplementors = []string{"Correction"}
 
 func (ec *executionContext) _Correction(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Correction) graphql.Marshaler {
@@ -7166,6 +7574,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "claimReward":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_claimReward(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "submitScores":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_submitScores(ctx, field)
@@ -7536,6 +7951,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_months(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "unclaimedRewards":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_unclaimedRewards(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -8255,6 +8692,44 @@ func (ec *executionContext) _Standing(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "claimedAt":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Standing_claimedAt(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8774,6 +9249,33 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNClaim2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐClaim(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Claim) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Claim(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNClaimStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐClaimStatus(ctx context.Context, v any) (leaderboard.ClaimStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.ClaimStatus(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNClaimStatus2githubᚗcomᚋgamebackendᚋleaderboardᚐClaimStatus(ctx context.Context, sel ast.SelectionSet, v leaderboard.ClaimStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNCorrection2githubᚗcomᚋgamebackendᚋleaderboardᚐCorrection(ctx context.Context, sel ast.SelectionSet, v leaderboard.Correction) graphql.Marshaler {
 	return ec._Correction(ctx, sel, &v)
 }
@@ -9167,6 +9669,26 @@ func (ec *executionContext) marshalNSortOrder2githubᚗcomᚋgamebackendᚋleade
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNStanding2githubᚗcomᚋgamebackendᚋleaderboardᚐStanding(ctx context.Context, sel ast.SelectionSet, v leaderboard.Standing) graphql.Marshaler {
+	return ec._Standing(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNStanding2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐStandingᚄ(ctx context.Context, sel ast.SelectionSet, v []leaderboard.Standing) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNStanding2githubᚗcomᚋgamebackendᚋleaderboardᚐStanding(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {

@@ -104,6 +104,9 @@ func complexity() graph.ComplexityRoot {
 			listSize(below, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours))
 	}
 	c.Mutation.SubmitScores = func(child int, events []leaderboard.ScoreEvent) int { return 1 + child*len(events) }
+	c.Query.UnclaimedRewards = func(child int, _ string, first *int) int {
+		return 1 + child*listSize(first, leaderboard.DefaultUnclaimedRewards, leaderboard.MaxUnclaimedRewards)
+	}
 	c.Query.Boards = func(child int, first *int, _ *string) int {
 		return 1 + child*listSize(first, 50, leaderboard.MaxBoards)
 	}

@@ -22,7 +22,9 @@ type Resolver struct {
 	BoardStandings leaderboard.BoardStandingService
 	// PeriodCloser closes and clears the periods of boards other than main.
 	PeriodCloser leaderboard.PeriodCloser
-	Logger       *slog.Logger
+	// RewardService claims rewards and lists the unclaimed ones.
+	RewardService leaderboard.RewardService
+	Logger        *slog.Logger
 	// Observer is told what the API did, for metrics.
 	Observer Observer
 }

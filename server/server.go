@@ -49,6 +49,8 @@ type Config struct {
 	// PeriodCloser closes and clears periods by hand (closePeriod,
 	// clearPeriod).
 	PeriodCloser leaderboard.PeriodCloser
+	// Rewards claims rewards of final standings and lists the unclaimed.
+	Rewards leaderboard.RewardService
 	// PeriodExporter serves the export of closed periods; nil: no route.
 	PeriodExporter leaderboard.PeriodExporter
 	Auth           auth.Config
@@ -132,6 +134,7 @@ func New(cfg Config) *Server {
 		PeriodService:     cfg.Periods,
 		BoardStandings:    cfg.BoardStandings,
 		PeriodCloser:      cfg.PeriodCloser,
+		RewardService:     cfg.Rewards,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
