@@ -21,8 +21,8 @@ import (
 
 func seedCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "seed --month YYYY-MM --players N [--seed S]",
-		Short: "Fill an open month that has no scores with made-up players and scores, for demos and benchmarks",
+		Use:   "seed (--month YYYY-MM | --board BOARD --period KEY) --players N [--seed S]",
+		Short: "Fill an open month or board period that has no scores with made-up players and scores, for demos and benchmarks",
 		Long: `seed creates N players, player-00000001 on (keeping those that exist), and
 gives each a score in the month: about 3% exactly on the participation score
 100, the rest long-tailed (lognormal around 300, 1% over 3000, few on 10000),
@@ -31,18 +31,30 @@ players tie exactly. It writes with COPY in one transaction, builds the
 indexes and rank counts, analyzes, and swaps the rows in as the month's
 partition; for those last seconds, reads and writes of scores wait.
 
-It refuses a month that is not OPEN or already has scores. The same --seed
-gives the same data; without it a random seed is drawn and printed.`,
+With --board and --period it fills period KEY of a board other than main
+instead (a day 2026-11-25, a week 2026-W48, a month 2026-11, a season's key,
+or "all"): the same players and scores, kept within the board's bounds,
+reached between the period's start and its end or now, written with COPY in
+one transaction during which the period's events and close wait.
+
+It refuses a month or period that is not OPEN or already has scores, and
+main's periods with --board (use --month). The same --seed gives the same
+data; without it a random seed is drawn and printed.`,
 		Args: cobra.NoArgs,
 	}
-	month := cmd.Flags().String("month", "", "month to seed, YYYY-MM")
+	month := cmd.Flags().String("month", "", "month of main to seed, YYYY-MM")
+	board := cmd.Flags().String("board", "", "board whose period to seed (not main: use --month)")
+	period := cmd.Flags().String("period", "", "key of the board's period to seed")
 	players := cmd.Flags().Int("players", 0, fmt.Sprintf("number of players, 1..%d", db.MaxSeedPlayers))
 	seed := cmd.Flags().Uint64("seed", 0, "random seed (default: a random one, printed)")
-	cmd.MarkFlagRequired("month")
+	cmd.MarkFlagsMutuallyExclusive("month", "board")
+	cmd.MarkFlagsMutuallyExclusive("month", "period")
+	cmd.MarkFlagsRequiredTogether("board", "period")
+	cmd.MarkFlagsOneRequired("month", "board")
 	cmd.MarkFlagRequired("players")
 	cfg.bindDatabase(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		m, err := leaderboard.ParseMonth(*month)
+		target, err := seedTargetOf(*month, *board, *period)
 		if err != nil {
 			return err
 		}
@@ -53,10 +65,9 @@ gives the same data; without it a random seed is drawn and printed.`,
 			return err
 		}
 		defer closeDB()
-		// A month that cannot be seeded is refused before anything is
-		// printed about a seed that will not run; Seed checks again, under
-		// the month's lock.
-		if err := seedable(ctx, store, m); err != nil {
+		// What cannot be seeded is refused before anything is printed about
+		// a seed that will not run; the seed checks again, under its lock.
+		if err := target.seedable(ctx, store); err != nil {
 			return err
 		}
 		if !cmd.Flags().Changed("seed") {
@@ -64,20 +75,80 @@ gives the same data; without it a random seed is drawn and printed.`,
 			fmt.Fprintf(cmd.ErrOrStderr(), "random seed %d (pass --seed %d to repeat)\n", *seed, *seed)
 		}
 		start := time.Now()
-		progress, finish := seedProgress(cmd.ErrOrStderr(), m, *players, start)
-		stats, err := store.Seed(ctx, m, *players, db.SeedOptions{RandomSeed: *seed, Progress: progress})
+		progress, finish := seedProgress(cmd.ErrOrStderr(), target, *players, start)
+		stats, err := target.seed(ctx, store, *players, db.SeedOptions{RandomSeed: *seed, Progress: progress})
 		finish()
-		if leaderboard.ErrorCode(err) == leaderboard.EBADINPUT {
-			return err
-		} else if err != nil {
+		if err != nil {
 			return err
 		}
 		elapsed := time.Since(start)
 		fmt.Fprintf(cmd.OutOrStdout(), "seeded %d players in %s (%d new) in %s, %.0f players/s\n",
-			stats.Players, m, stats.NewPlayers, elapsed.Round(time.Millisecond), float64(stats.Players)/elapsed.Seconds())
+			stats.Players, target, stats.NewPlayers, elapsed.Round(time.Millisecond), float64(stats.Players)/elapsed.Seconds())
 		return nil
 	}
 	return cmd
+}
+
+// seedTarget is what a seed fills: a month of main, or a period of another
+// board.
+type seedTarget struct {
+	month      leaderboard.Month
+	board, key string // "" for main's month
+}
+
+// seedTargetOf reads the seed command's flags: a month, or a board and a
+// period. EBADINPUT for a malformed month or board id, and for main named by
+// --board.
+func seedTargetOf(month, board, period string) (seedTarget, error) {
+	if board == "" {
+		m, err := leaderboard.ParseMonth(month)
+		return seedTarget{month: m}, err
+	}
+	if err := leaderboard.CheckBoardID(board); err != nil {
+		return seedTarget{}, err
+	}
+	if board == leaderboard.MainBoard {
+		return seedTarget{}, leaderboard.Errorf(leaderboard.EBADINPUT, "main's periods are its months: seed them with --month")
+	}
+	return seedTarget{board: board, key: period}, nil
+}
+
+// String names the target as the command's output does.
+func (t seedTarget) String() string {
+	if t.board == "" {
+		return t.month.String()
+	}
+	return "period " + t.key + " of " + t.board
+}
+
+// seedable returns the seed's error for a month or period that cannot be
+// seeded, as far as can be told before it runs.
+func (t seedTarget) seedable(ctx context.Context, store *db.DB) error {
+	if t.board == "" {
+		return seedable(ctx, store, t.month)
+	}
+	p, err := store.Period(ctx, t.board, t.key)
+	switch {
+	case err != nil:
+		return err
+	case p == nil:
+		return leaderboard.Errorf(leaderboard.ENOTFOUND, "board %s has no period %s", t.board, t.key)
+	case p.Status != leaderboard.PeriodOpen:
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "period %s of %s is %s: only an open period can be seeded",
+			t.key, t.board, p.Status)
+	case p.Participants > 0:
+		return leaderboard.Errorf(leaderboard.EBADINPUT,
+			"period %s of %s already has scores: only a period without scores can be seeded", t.key, t.board)
+	}
+	return nil
+}
+
+// seed runs the seed of the target.
+func (t seedTarget) seed(ctx context.Context, store *db.DB, players int, opts db.SeedOptions) (db.SeedStats, error) {
+	if t.board == "" {
+		return store.Seed(ctx, t.month, players, opts)
+	}
+	return store.SeedPeriod(ctx, t.board, t.key, players, opts)
 }
 
 // seedable returns Seed's EBADINPUT error when month m is not OPEN or
@@ -97,18 +168,18 @@ func seedable(ctx context.Context, store *db.DB, m leaderboard.Month) error {
 	return nil
 }
 
-// seedProgress returns the progress callback of a seed of players into m,
+// seedProgress returns the progress callback of a seed of players into target,
 // and a function to call when the seed returns. On a terminal it draws a
 // progress bar with the copy's time left; elsewhere, as in logs, it prints a
 // line each tenth of the way. Only the summary gives a rate, over the whole
 // seed: the copy is the first part of it, indexes and rank counts the rest.
-func seedProgress(w io.Writer, m leaderboard.Month, players int, start time.Time) (progress func(done int), finish func()) {
+func seedProgress(w io.Writer, target seedTarget, players int, start time.Time) (progress func(done int), finish func()) {
 	var show func(done int)
 	finish = func() {}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(players,
 			progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription("copying players into "+m.String()),
+			progressbar.OptionSetDescription("copying players into "+target.String()),
 			progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionSetWidth(30),
@@ -138,8 +209,12 @@ func seedProgress(w io.Writer, m leaderboard.Month, players int, start time.Time
 	}
 	return func(done int) {
 		show(done)
-		if done == players {
+		switch {
+		case done < players:
+		case target.board == "":
 			fmt.Fprintln(w, "building the rank counts and analyzing")
+		default:
+			fmt.Fprintln(w, "analyzing")
 		}
 	}, finish
 }

@@ -1,12 +1,17 @@
 package e2e_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/app"
 	"github.com/gamebackend/leaderboard/settlement"
 )
 
@@ -204,5 +209,68 @@ func TestBoardRetention_TheSchedulerDropsPeriodsTheBoardNoLongerKeeps(t *testing
 	}
 	if len(got.Board.Periods) != 1 || got.Board.Periods[0].Key != "s3" {
 		t.Fatalf("periods kept %+v, want s3 alone", got.Board.Periods)
+	}
+}
+
+// seed --board --period fills a board's open week that the service then
+// ranks; it refuses main, a closed period and one with scores before it
+// prints a random seed.
+func TestSeedBoard_FillsAnOpenWeekAndRefusesFirst(t *testing.T) {
+	s := startServer(t)
+	s.mustDo(t, adminToken, `mutation { createBoard(id: "pvp", name: "PvP", reset: WEEK, startsAt: "2026-01-01T00:00:00Z") { created } }`, nil, nil)
+	var current struct {
+		Board struct {
+			Current struct {
+				Key string `json:"key"`
+			} `json:"current"`
+		} `json:"board"`
+	}
+	s.mustDo(t, "", `{ board(id: "pvp") { current { key } } }`, nil, &current)
+	week := current.Board.Current.Key
+	t.Setenv("DATABASE_URL", pg.URL)
+	run := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		cmd := app.NewCommand(slog.New(slog.NewTextHandler(&out, nil)))
+		cmd.SetArgs(args)
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		err := cmd.Execute()
+		return out.String(), err
+	}
+
+	out, err := run("seed", "--board", "pvp", "--period", week, "--players", "50", "--seed", "3")
+	if err != nil || !strings.Contains(out, "seeded 50 players in period "+week+" of pvp (50 new)") ||
+		!strings.Contains(out, "copied 50/50 players") {
+		t.Fatalf("seed: %v\n%s", err, out)
+	}
+	var page struct {
+		Leaderboard struct {
+			Total int `json:"total"`
+		} `json:"leaderboard"`
+	}
+	s.mustDo(t, "", `{ leaderboard(board: "pvp") { total } }`, nil, &page)
+	if page.Leaderboard.Total != 50 {
+		t.Fatalf("the seeded week has %d players", page.Leaderboard.Total)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--board", "pvp", "--period", week}, "period " + week + " of pvp already has scores: only a period without scores can be seeded"},
+		{[]string{"--board", "main", "--period", "2026-11"}, "main's periods are its months: seed them with --month"},
+		{[]string{"--board", "nope", "--period", week}, "no board nope"},
+		{[]string{"--board", "pvp", "--period", "2026-W01"}, "period 2026-W01 of pvp is CLOSED: only an open period can be seeded"},
+	} {
+		if len(c.args) == 4 && c.args[3] == "2026-W01" {
+			s.mustDo(t, adminToken, `mutation { closePeriod(board: "pvp", period: "2026-W01") { status } }`, nil, nil)
+		}
+		out, err := run(append([]string{"seed", "--players", "10"}, c.args...)...)
+		if leaderboard.ErrorMessage(err) != c.want || strings.Contains(out, "random seed") {
+			t.Errorf("seed %v: %v, want %q\n%s", c.args, err, c.want, out)
+		}
+	}
+	if _, err := run("seed", "--month", "2026-11", "--board", "pvp", "--period", week, "--players", "10"); err == nil {
+		t.Errorf("seed with --month and --board ran")
 	}
 }

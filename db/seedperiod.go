@@ -1,0 +1,150 @@
+package db
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// SeedPeriod fills period key of board, a board other than main, with
+// made-up players as Seed fills a month of main: the same players, names,
+// scores (clamped to the board's bounds) and times for the same RandomSeed,
+// reached between the period's start and its end or now, with no subscore
+// or metadata. It opens the period if needed and refuses, with EBADINPUT,
+// main (Seed seeds its months), a period that is not OPEN, that takes no
+// more events or already has scores, and players outside
+// 1..MaxSeedPlayers; ENOTFOUND for an unknown board or a season it does not
+// have; ECONFLICT for a period that has not started.
+//
+// Everything is one transaction holding the period's row FOR UPDATE, so
+// submissions to the period and its close wait, and a failed seed leaves no
+// rows. Rows go with COPY straight into the shared board_scores, seedChunk
+// at a time: a period has no partition of its own to swap in.
+func (db *DB) SeedPeriod(ctx context.Context, board, key string, players int, opts SeedOptions) (SeedStats, error) {
+	if players < 1 || players > MaxSeedPlayers {
+		return SeedStats{}, leaderboard.Errorf(leaderboard.EBADINPUT,
+			"players must be 1..%d, got %d", MaxSeedPlayers, players)
+	}
+	b, err := db.boardOrNotFound(ctx, board)
+	if err != nil {
+		return SeedStats{}, err
+	}
+	if b.ID == leaderboard.MainBoard {
+		return SeedStats{}, leaderboard.Errorf(leaderboard.EBADINPUT, "main's periods are its months: seed them with --month")
+	}
+	row, err := db.ensurePeriodRow(ctx, b, key, true)
+	if err != nil {
+		return SeedStats{}, err
+	}
+	var stats SeedStats
+	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var err error
+		stats, err = db.seedPeriodTx(ctx, tx, b, row, players, opts)
+		return err
+	})
+	if err != nil {
+		return SeedStats{}, errorf("seed period %s of %s: %w", key, board, err)
+	}
+	return stats, nil
+}
+
+func (db *DB) seedPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, players int,
+	opts SeedOptions) (SeedStats, error) {
+	if err := longJob(ctx, tx); err != nil {
+		return SeedStats{}, err
+	}
+	if err := lockEmptyPeriod(ctx, tx, b, row, db.now()); err != nil {
+		return SeedStats{}, err
+	}
+	until := db.now()
+	if row.endsAt != nil && row.endsAt.Before(until) {
+		until = *row.endsAt
+	}
+	firstSeq, err := reserveSeqs(ctx, tx, players)
+	if err != nil {
+		return SeedStats{}, err
+	}
+	writePlayers, err := seedPlayerWriter(ctx, tx, players)
+	if err != nil {
+		return SeedStats{}, err
+	}
+	gen := &seedGenerator{rng: rand.New(rand.NewPCG(opts.RandomSeed, seedStream)), from: row.startsAt, until: until,
+		firstSeq: firstSeq}
+	var stats SeedStats
+	for done := 0; done < players; {
+		c := gen.chunk(done, min(seedChunk, players-done))
+		created, err := writePlayers(ctx, tx, c)
+		if err != nil {
+			return SeedStats{}, err
+		}
+		if err := copyBoardScores(ctx, tx, b, row.id, c); err != nil {
+			return SeedStats{}, err
+		}
+		done += len(c.ids)
+		stats.Players, stats.NewPlayers = done, stats.NewPlayers+created
+		if opts.Progress != nil {
+			opts.Progress(done)
+		}
+	}
+	// Rows of the running transaction count as live to ANALYZE: the planner
+	// sees a large period at once.
+	if _, err := tx.Exec(ctx, `ANALYZE board_scores`); err != nil {
+		return SeedStats{}, errorf("analyze seeded scores: %w", err)
+	}
+	return stats, nil
+}
+
+// lockEmptyPeriod waits for any other seed to finish, locks period row of b
+// until commit, so that submissions and the close of it wait, and refuses a
+// period that is not OPEN, takes no more events at now, or already has
+// scores.
+func lockEmptyPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, now time.Time) error {
+	// Seeds create the same players: one at a time, as Seed's.
+	const serialize = `SELECT pg_advisory_xact_lock(hashtext('leaderboard.seed'))`
+	if _, err := tx.Exec(ctx, serialize); err != nil {
+		return errorf("wait for other seeds: %w", err)
+	}
+	const q = `SELECT p.status, p.ends_at, EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id)
+		FROM periods p WHERE p.board_id = $1 AND p.id = $2 FOR UPDATE`
+	var (
+		status    string
+		hasScores bool
+	)
+	if err := tx.QueryRow(ctx, q, b.ID, row.id).Scan(&status, &row.endsAt, &hasScores); err != nil {
+		return errorf("lock period: %w", err)
+	}
+	switch {
+	case leaderboard.PeriodStatus(status) != leaderboard.PeriodOpen:
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "period %s of %s is %s: only an open period can be seeded",
+			row.key, b.ID, status)
+	case row.endsAt != nil && !now.Before(row.endsAt.Add(b.CloseGrace)):
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "period %s of %s takes no more events: only an open period can be seeded",
+			row.key, b.ID)
+	case hasScores:
+		return leaderboard.Errorf(leaderboard.EBADINPUT,
+			"period %s of %s already has scores: only a period without scores can be seeded", row.key, b.ID)
+	}
+	return nil
+}
+
+// copyBoardScores writes the chunk's players' rows in period id of b, their
+// scores clamped to b's bounds and their sort keys b's.
+func copyBoardScores(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, r *seedRows) error {
+	columns := []string{"period_id", "player_id", "score", "sort_score", "sort_subscore", "reached_at", "seq"}
+	row := make([]any, len(columns))
+	rows := pgx.CopyFromSlice(len(r.ids), func(i int) ([]any, error) {
+		score := min(max(int(r.scores[i]), b.MinScore), b.MaxScore)
+		sortScore, sortSubscore := b.SortKey(score, nil)
+		row[0], row[1], row[2], row[3], row[4], row[5], row[6] = id, r.ids[i], int32(score), sortScore, sortSubscore,
+			r.reachedAt[i], r.seqs[i]
+		return row, nil
+	})
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"board_scores"}, columns, rows); err != nil {
+		return errorf("copy scores: %w", err)
+	}
+	return nil
+}

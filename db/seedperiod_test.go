@@ -1,0 +1,103 @@
+package db_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+func TestSeedPeriod_FillsAnOpenPeriodInTheBoardsOrderAndBounds(t *testing.T) {
+	now := testNow
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	asc := leaderboard.OrderAsc
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "laps", Name: "Laps", Reset: leaderboard.ResetDay, Order: &asc,
+		MinScore: new(150), MaxScore: new(2000), TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0)})
+	// A seeded player's row of main's month stays apart.
+	mustSubmit(t, store, event("m1", db.SeedPlayerID(3), leaderboard.ModeSet, 5, at(10)))
+
+	var reported []int
+	stats, err := store.SeedPeriod(ctx, "laps", "2026-11-20", 1000, db.SeedOptions{RandomSeed: 7,
+		Progress: func(done int) { reported = append(reported, done) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Players != 1000 || stats.NewPlayers != 999 || len(reported) != 1 || reported[0] != 1000 {
+		t.Fatalf("stats %+v, progress %v", stats, reported)
+	}
+	got := mustQuery(t, `SELECT count(*), bool_and(score BETWEEN 150 AND 2000), count(DISTINCT seq),
+		bool_and(reached_at >= '2026-11-20' AND reached_at <= $1) FROM board_scores`, now)
+	if r := got[0]; r[0] != "1000" || r[1] != "true" || r[2] != "1000" || r[3] != "true" {
+		t.Fatalf("seeded rows (count, within bounds, seqs, times in the day) %v", r)
+	}
+	if r := mustQuery(t, `SELECT count(*) FROM board_scores WHERE score IN (150, 2000)`); r[0][0] == "0" {
+		t.Fatalf("no score was clamped to the bounds: the test's data does not reach them")
+	}
+	// Ranked lowest first, and a later event counts as on any period.
+	page, err := store.BoardLeaderboard(ctx, mustBoard(t, store, "laps"), "2026-11-20", 1000, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != 1000 || len(page.Edges) != 1000 {
+		t.Fatalf("page of %d rows, total %d", len(page.Edges), page.Total)
+	}
+	for i := 1; i < len(page.Edges); i++ {
+		if page.Edges[i].Entry.Score < page.Edges[i-1].Entry.Score || page.Edges[i].Entry.Rank != i+1 {
+			t.Fatalf("rank %d: %+v after %+v", i+1, page.Edges[i].Entry, page.Edges[i-1].Entry)
+		}
+	}
+	results := mustSubmit(t, store, boardEvent("laps", "e1", db.SeedPlayerID(1), leaderboard.ModeSet, 151, utc(11, 20, 11)))
+	if results[0].Status != leaderboard.StatusApplied && results[0].Status != leaderboard.StatusUnchanged {
+		t.Fatalf("an event of a seeded player: %+v", results[0])
+	}
+
+	// The same seed in another period gives the same scores to the same players.
+	now = *utc(11, 21, 12)
+	if _, err := store.SeedPeriod(ctx, "laps", "2026-11-21", 1000, db.SeedOptions{RandomSeed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	same := mustQuery(t, `SELECT count(*) FROM board_scores a JOIN board_scores b USING (player_id)
+		JOIN periods pa ON pa.id = a.period_id AND pa.key = '2026-11-20'
+		JOIN periods pb ON pb.id = b.period_id AND pb.key = '2026-11-21'
+		WHERE a.score = b.score AND a.player_id <> $1`, db.SeedPlayerID(1))
+	if same[0][0] != "999" {
+		t.Fatalf("%s players of 999 got the same score from the same seed", same[0][0])
+	}
+
+	for _, c := range []struct {
+		name, board, key string
+		code             string
+	}{
+		{"HasScores", "laps", "2026-11-21", leaderboard.EBADINPUT},
+		{"PastItsClose", "laps", "2026-11-19", leaderboard.ECONFLICT},
+		{"NotStarted", "laps", "2026-11-22", leaderboard.ECONFLICT},
+		{"Main", leaderboard.MainBoard, "2026-11", leaderboard.EBADINPUT},
+		{"UnknownBoard", "nope", "2026-11-21", leaderboard.ENOTFOUND},
+		{"BadKey", "laps", "2026-W47", leaderboard.EBADINPUT},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := store.SeedPeriod(ctx, c.board, c.key, 10, db.SeedOptions{})
+			assertCode(t, err, c.code)
+		})
+	}
+	t.Run("Closed", func(t *testing.T) {
+		if _, err := store.ClosePeriod(ctx, "laps", "2026-11-20"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.ClearPeriod(ctx, "laps", "2026-11-21", "reseed"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.ClosePeriod(ctx, "laps", "2026-11-21"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := store.SeedPeriod(ctx, "laps", "2026-11-21", 10, db.SeedOptions{})
+		assertCode(t, err, leaderboard.EBADINPUT)
+		if n := mustQuery(t, `SELECT count(*) FROM board_scores s JOIN periods p ON p.id = s.period_id
+			WHERE p.key = '2026-11-21'`); n[0][0] != "0" {
+			t.Fatalf("the refused seed wrote %s rows", n[0][0])
+		}
+	})
+}
