@@ -221,6 +221,9 @@ type PeriodService interface {
 	// CurrentPeriod returns the period of b that takes scores now, nil
 	// before the board's start and after its end.
 	CurrentPeriod(ctx context.Context, b *Board) (*Period, error)
+	// CurrentKey returns the key of the period CurrentPeriod would return,
+	// and false when there is none, reading as little as it can.
+	CurrentKey(ctx context.Context, b *Board) (string, bool, error)
 	// BoardStatus returns b's state: NOT_STARTED before its start, ENDED
 	// once its end has passed and its last period is CLOSED (or never
 	// opened), RUNNING between.

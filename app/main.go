@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/boardcache"
 	"github.com/gamebackend/leaderboard/closedmonths"
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
@@ -96,7 +97,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Closer:         m.Closer,
 		Exporter:       m.DB,
 		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger},
-		Boards:         m.DB,
+		Boards:         boardcache.New(m.DB, boardCacheTTL),
 		Periods:        m.DB,
 		PeriodCloser:   m.PeriodCloser,
 		PeriodExporter: m.DB,
@@ -172,6 +173,11 @@ func (m *Main) Close() error {
 	}
 	return err
 }
+
+// boardCacheTTL is how long an instance answers reads with a board it read:
+// an end brought forward by endBoard on another instance reaches this one's
+// reads within it (events are checked against the database's board).
+const boardCacheTTL = 5 * time.Second
 
 // stopWait bounds how long a stop waits for the background jobs and the
 // database connections once the requests are done.

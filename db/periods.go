@@ -108,29 +108,40 @@ func mapNonNil[T, U any](v *T, f func(*T) *U) *U {
 // the board's start and once no period holds now: after its end, or between
 // two seasons.
 func (db *DB) CurrentPeriod(ctx context.Context, b *leaderboard.Board) (*leaderboard.Period, error) {
+	key, ok, err := db.CurrentKey(ctx, b)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return db.period(ctx, b, key)
+}
+
+// CurrentKey returns the key of the period of b whose span holds now, and
+// false when there is none (before the board's start, after its end, between
+// seasons). A calendar board's key is worked out in Go, with no read.
+func (db *DB) CurrentKey(ctx context.Context, b *leaderboard.Board) (string, bool, error) {
 	now := db.now()
 	if now.Before(b.StartsAt) {
-		return nil, nil
+		return "", false, nil
 	}
 	if b.Reset == leaderboard.ResetSeason {
-		const q = `SELECT ` + periodColumns + ` FROM periods p
-			WHERE p.board_id = $1 AND p.starts_at <= $2 AND p.ends_at > $2`
-		p, err := db.scanPeriod(b, db.pool.QueryRow(ctx, q, b.ID, now))
+		const q = `SELECT key FROM periods WHERE board_id = $1 AND starts_at <= $2 AND ends_at > $2`
+		var key string
+		err := db.pool.QueryRow(ctx, q, b.ID, now).Scan(&key)
 		if noRows(err) {
-			return nil, nil
+			return "", false, nil
 		} else if err != nil {
-			return nil, errorf("read the current season of %s: %w", b.ID, err)
+			return "", false, errorf("read the current season of %s: %w", b.ID, err)
 		}
-		return p, db.settle(ctx, b, p)
+		return key, true, nil
 	}
 	key, span, err := b.PeriodOf(now)
 	if err != nil {
-		return nil, err
+		return "", false, err
 	}
 	if b.EndsAt != nil && (!span.Start.Before(*b.EndsAt) || (b.Reset == leaderboard.ResetNone && !now.Before(*b.EndsAt))) {
-		return nil, nil
+		return "", false, nil
 	}
-	return db.period(ctx, b, key)
+	return key, true, nil
 }
 
 // Periods returns up to first periods of b that events opened or that

@@ -69,14 +69,14 @@ func (r *Resolver) target(ctx context.Context, board, period *string, month *lea
 		}
 		t.key = *period
 	default:
-		current, err := r.PeriodService.CurrentPeriod(ctx, b)
+		key, ok, err := r.PeriodService.CurrentKey(ctx, b)
 		if err != nil {
 			return readTarget{}, err
 		}
-		if current == nil {
+		if !ok {
 			return readTarget{none: true}, nil
 		}
-		t.key = current.Key
+		t.key = key
 	}
 	if id == leaderboard.MainBoard {
 		m, err := leaderboard.ParseMonth(t.key)
