@@ -273,29 +273,17 @@ func (db *DB) submitBoardScores(ctx context.Context, events []leaderboard.ScoreE
 	if err != nil {
 		return nil, errorf("submit scores: %w", err)
 	}
-	for attempt := 1; ; attempt++ {
-		results, err := db.applyBoardBatch(ctx, b)
-		var toOpen unopenedPeriods
-		switch {
-		case err == nil:
-			return results, nil
-		case errors.As(err, &toOpen):
-			// Nothing was written; open the periods and apply the batch again.
+	return withRetries(ctx, func() ([]leaderboard.ScoreResult, error) { return db.applyBoardBatch(ctx, b) },
+		func(err error) (bool, error) {
+			var toOpen unopenedPeriods
+			if !errors.As(err, &toOpen) {
+				return false, nil
+			}
 			if err := db.openPeriods(ctx, toOpen, now); err != nil {
-				return nil, errorf("submit scores: open periods: %w", err)
+				return true, errorf("submit scores: open periods: %w", err)
 			}
-		case !isRetryable(err):
-			return nil, errorf("submit scores: %w", err)
-		case attempt >= maxAttempts:
-			return nil, errors.Join(errContention, err)
-		default:
-			select {
-			case <-ctx.Done():
-				return nil, errorf("submit scores: %w", ctx.Err())
-			case <-time.After(retryPause(attempt)):
-			}
-		}
-	}
+			return true, nil
+		})
 }
 
 // openPeriods makes the rows of periods; a period made meanwhile by another

@@ -69,29 +69,48 @@ func (db *DB) submitMain(ctx context.Context, events []leaderboard.ScoreEvent, n
 // transaction (same new player, same event id, deadlock), and opens the
 // months its events are the first of.
 func (db *DB) applyWithRetries(ctx context.Context, b *batch) ([]leaderboard.ScoreResult, error) {
-	for attempt := 1; ; attempt++ {
-		results, err := db.applyBatch(ctx, b)
-		var toOpen unopenedMonths
-		switch {
-		case err == nil:
-			return results, nil
-		case errors.As(err, &toOpen):
-			// Nothing was written; open the months and apply the batch again.
+	return withRetries(ctx, func() ([]leaderboard.ScoreResult, error) { return db.applyBatch(ctx, b) },
+		func(err error) (bool, error) {
+			var toOpen unopenedMonths
+			if !errors.As(err, &toOpen) {
+				return false, nil
+			}
 			for _, m := range toOpen {
 				if err := db.openMonth(ctx, m); err != nil {
-					return nil, err
+					return true, err
 				}
 			}
+			return true, nil
+		})
+}
+
+// withRetries runs apply until it succeeds: again after open made what its
+// error said was missing (open reports whether the error was of that kind),
+// and again, after a growing random pause, after a lost race with a
+// concurrent transaction, at most maxAttempts times.
+func withRetries(ctx context.Context, apply func() ([]leaderboard.ScoreResult, error),
+	open func(error) (bool, error)) ([]leaderboard.ScoreResult, error) {
+	for attempt := 1; ; attempt++ {
+		results, err := apply()
+		if err == nil {
+			return results, nil
+		}
+		// Nothing was written; open what is missing and apply again.
+		if opened, openErr := open(err); openErr != nil {
+			return nil, openErr
+		} else if opened {
+			continue
+		}
+		switch {
 		case !isRetryable(err):
 			return nil, errorf("submit scores: %w", err)
 		case attempt >= maxAttempts:
 			return nil, errors.Join(errContention, err)
-		default:
-			select {
-			case <-ctx.Done():
-				return nil, errorf("submit scores: %w", ctx.Err())
-			case <-time.After(retryPause(attempt)):
-			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errorf("submit scores: %w", ctx.Err())
+		case <-time.After(retryPause(attempt)):
 		}
 	}
 }
