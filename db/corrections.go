@@ -19,8 +19,9 @@ import (
 // lock, in one transaction: on a CLOSED month it also builds the next version
 // of the final ranks beside the one in use and swaps them, so a reader sees
 // the old table or the new one, never a mix, recomputes participants and
-// digest, records a month.corrected message (settlement on) and announces
-// the new version. EBADINPUT for a score outside 0..10000 or a reason that is
+// digest, records a month.corrected message (settlement on), listing the
+// claims whose rank, score or tier it changed (changedclaims.go; the claims
+// are kept), and announces the new version. EBADINPUT for a score outside 0..10000 or a reason that is
 // blank, too long or breaks the text rules of names (leaderboard.CheckReason); ENOTFOUND for a month that
 // never opened or a player to remove who has no score; ECONFLICT while the
 // month is CLOSING or another correction of it runs.
@@ -140,7 +141,7 @@ func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playe
 
 // rebuildFinalRanks builds the next version of closed month m's final ranks
 // from its corrected scores, swaps it in for the current version, and
-// records and announces the change.
+// records and announces the change with the claims it changed.
 func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, closedAt time.Time,
 	settlement bool, c *leaderboard.Correction) error {
 	next := version + 1
@@ -166,9 +167,21 @@ func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mo
 		return err
 	}
 	if settlement {
+		// main's tiers, by which its claims were given theirs.
+		mainBoard, err := db.Board(ctx, leaderboard.MainBoard)
+		if err != nil {
+			return err
+		} else if mainBoard == nil {
+			return errorf("board %s is missing", leaderboard.MainBoard)
+		}
+		changed, err := changedMonthClaims(ctx, tx, mainBoard, m, finalRanksTable(m, next), int(ranks.participants))
+		if err != nil {
+			return err
+		}
 		msg := monthMessage{Type: messageCorrected, Month: m.String(), ClosedAt: closedAt,
 			Participants: ranks.participants, Digest: ranks.digest, Top: ranks.top,
-			Correction: &messageCorrect{ID: c.ID, PlayerID: c.PlayerID, Before: c.Before, After: c.After, Reason: c.Reason, At: c.At}}
+			Correction:    &messageCorrect{ID: c.ID, PlayerID: c.PlayerID, Before: c.Before, After: c.After, Reason: c.Reason, At: c.At},
+			ChangedClaims: changed}
 		if err := insertMessage(ctx, tx, m, msg); err != nil {
 			return err
 		}

@@ -37,6 +37,9 @@ type monthMessage struct {
 	Digest       string          `json:"digest"`
 	Top          []messageEntry  `json:"top"`
 	Correction   *messageCorrect `json:"correction,omitempty"`
+	// Only when a correction changed claims: a month without claims keeps
+	// the body its month.corrected always had.
+	ChangedClaims []changedClaim `json:"changedClaims,omitempty"`
 }
 
 // messageEntry is one of a message's top players.
@@ -55,6 +58,8 @@ type messageCorrect struct {
 	After    *int      `json:"after"`
 	Reason   string    `json:"reason"`
 	At       time.Time `json:"at"`
+	// The claims it changed, which the message lists beside it.
+	changedClaims []changedClaim
 }
 
 // insertMessage records msg for month m with a fresh id.

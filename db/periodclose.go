@@ -357,6 +357,8 @@ type periodMessage struct {
 	Digest       string          `json:"digest"`
 	Top          []periodEntry   `json:"top"`
 	Correction   *messageCorrect `json:"correction,omitempty"`
+	// Only when a correction changed claims (changedclaims.go).
+	ChangedClaims []changedClaim `json:"changedClaims,omitempty"`
 }
 
 // periodEntry is one of a period message's top players.
@@ -402,7 +404,8 @@ func periodMessageOf(b *leaderboard.Board, row *periodRow, closedAt time.Time, r
 			msg.typ = messageCorrected
 		}
 		v = monthMessage{ID: msg.id, Type: msg.typ, Month: row.key, Board: b.ID, Period: row.key, ClosedAt: closedAt,
-			Participants: int64(ranks.participants), Digest: ranks.digest, Top: top, Correction: correction}
+			Participants: int64(ranks.participants), Digest: ranks.digest, Top: top, Correction: correction,
+			ChangedClaims: correction.claimsChanged()}
 	} else {
 		msg.typ = messagePeriodClosed
 		if correction != nil {
@@ -414,7 +417,7 @@ func periodMessageOf(b *leaderboard.Board, row *periodRow, closedAt time.Time, r
 		}
 		v = periodMessage{ID: msg.id, Type: msg.typ, Board: b.ID, Period: row.key, StartsAt: row.startsAt,
 			EndsAt: row.endsAt, ClosedAt: closedAt, Participants: ranks.participants, Digest: ranks.digest, Top: top,
-			Correction: correction}
+			Correction: correction, ChangedClaims: correction.claimsChanged()}
 	}
 	body, err := json.Marshal(v)
 	if err != nil {

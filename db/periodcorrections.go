@@ -27,7 +27,9 @@ import (
 // REJECTED with FORBIDDEN), and records the correction with its reason. On a
 // CLOSED period it rebuilds the final ranks, bumps their version, records
 // the new participants and digest and, with settlement on, a
-// period.corrected message (month.corrected on a MONTH board). EBADINPUT for
+// period.corrected message (month.corrected on a MONTH board) that lists the
+// claims whose rank, score or tier it changed (changedclaims.go); the
+// claims are kept. EBADINPUT for
 // a score outside the board's bounds, a bad reason, a key that is not the
 // board's, or main (its months: CorrectScore); ENOTFOUND for an unknown
 // board, a period no event opened, or a player to remove who has no score;
@@ -159,7 +161,8 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 
 // rerankPeriod replaces closed period row of b's final ranks with its
 // corrected scores ranked again, in the transaction of correction c, and
-// records the new participants, digest and version, and the message.
+// records the new participants, digest and version, and the message with
+// the claims the correction changed.
 func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow, c *leaderboard.Correction) error {
 	const drop = `DELETE FROM board_final_ranks WHERE bucket = $1 AND period_id = $2`
 	if _, err := tx.Exec(ctx, drop, *row.bucket, row.id); err != nil {
@@ -175,6 +178,9 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	writes.Queue(update, b.ID, row.id, ranks.participants, ranks.digest)
 	if db.settlement {
 		correction := &messageCorrect{ID: c.ID, PlayerID: c.PlayerID, Before: c.Before, After: c.After, Reason: c.Reason, At: c.At}
+		if correction.changedClaims, err = changedPeriodClaims(ctx, tx, b, row, ranks.participants); err != nil {
+			return err
+		}
 		msg, err := periodMessageOf(b, &row.periodRow, *row.closedAt, ranks, correction)
 		if err != nil {
 			return err

@@ -1,0 +1,139 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// A correction of a CLOSED period keeps its claims: a claim holds the
+// standing as it was claimed (claims' rank, score and tier), and the
+// period's *.corrected message lists, as changedClaims, every claim whose
+// standing the corrected final ranks no longer match, so that the reward
+// system can settle the difference. The comparison is with the standing as
+// claimed, not as it stood before this correction: a claim that an earlier
+// correction changed is listed again, with the same before, until a
+// correction gives it back its claimed standing.
+
+// changedClaim is one of a corrected message's changedClaims: the claimed
+// standing as claimed and as it stands now, After nil when the correction
+// removed the player.
+type changedClaim struct {
+	PlayerID  string           `json:"playerId"`
+	ClaimID   string           `json:"claimId"`
+	ClaimedAt time.Time        `json:"claimedAt"`
+	Before    claimedStanding  `json:"before"`
+	After     *claimedStanding `json:"after"`
+}
+
+// claimedStanding is what a reward is keyed by: rank, score and tier.
+type claimedStanding struct {
+	Rank  int     `json:"rank"`
+	Score int     `json:"score"`
+	Tier  *string `json:"tier"`
+}
+
+// claimsChanged returns the changedClaims of the message that announces
+// correction c, none when c is nil.
+func (c *messageCorrect) claimsChanged() []changedClaim {
+	if c == nil {
+		return nil
+	}
+	return c.changedClaims
+}
+
+// periodClaimsSQL reads the claims of period $2 of board $1, by the claims'
+// primary key, in player order.
+const periodClaimsSQL = `SELECT player_id, claim_id, claimed_at, rank, score, tier FROM claims
+	WHERE board_id = $1 AND period_key = $2 ORDER BY player_id`
+
+// changedClaimsOf compares the claims of period key of b with its final
+// ranks as corrected, which finalRanks reads for the claimed players (player
+// id, rank and score of those who still stand), in the correction's
+// transaction, and returns the claims that changed, in player order.
+// participants is the corrected count, by which tiers are given.
+func changedClaimsOf(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, participants int,
+	finalRanks func(players []string) (string, []any)) ([]changedClaim, error) {
+	rows, err := tx.Query(ctx, periodClaimsSQL, b.ID, key)
+	if err != nil {
+		return nil, fmt.Errorf("read the claims: %w", err)
+	}
+	claims, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (changedClaim, error) {
+		var c changedClaim
+		err := row.Scan(&c.PlayerID, &c.ClaimID, &c.ClaimedAt, &c.Before.Rank, &c.Before.Score, &c.Before.Tier)
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the claims: %w", err)
+	}
+	if len(claims) == 0 {
+		return nil, nil
+	}
+	players := make([]string, len(claims))
+	for i, c := range claims {
+		players[i] = c.PlayerID
+	}
+	q, args := finalRanks(players)
+	rows, err = tx.Query(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the claimed players' final ranks: %w", err)
+	}
+	now := make(map[string]claimedStanding, len(claims))
+	var (
+		player string
+		s      claimedStanding
+	)
+	_, err = pgx.ForEachRow(rows, []any{&player, &s.Rank, &s.Score}, func() error {
+		s.Tier = b.TierOf(s.Rank, participants)
+		now[player] = s
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the claimed players' final ranks: %w", err)
+	}
+	var changed []changedClaim
+	for _, c := range claims {
+		after, ok := now[c.PlayerID]
+		switch {
+		case !ok:
+			changed = append(changed, c)
+		case after.Rank != c.Before.Rank || after.Score != c.Before.Score || !sameTier(after.Tier, c.Before.Tier):
+			c.After = &after
+			changed = append(changed, c)
+		}
+	}
+	return changed, nil
+}
+
+// sameTier reports whether two tiers, nil for none, are the same.
+func sameTier(x, y *string) bool {
+	return x == nil && y == nil || x != nil && y != nil && *x == *y
+}
+
+// changedPeriodClaims is changedClaimsOf for period row of b, a board other
+// than main, whose final ranks are in bucket.
+func changedPeriodClaims(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
+	participants int) ([]changedClaim, error) {
+	return changedClaimsOf(ctx, tx, b, row.key, participants, func(players []string) (string, []any) {
+		// The bucket picks the partition, board_final_ranks_player_idx
+		// each player's row.
+		const q = `SELECT player_id, rank, score FROM board_final_ranks
+			WHERE bucket = $1 AND period_id = $2 AND player_id = ANY($3)`
+		return q, []any{*row.bucket, row.id, players}
+	})
+}
+
+// changedMonthClaims is changedClaimsOf for main's month m, whose final
+// ranks are table. main's final ranks have no index by player (migration
+// 6): the claimed players are found in one scan of the table the
+// correction has just written, which costs a fraction of writing it.
+func changedMonthClaims(ctx context.Context, tx pgx.Tx, mainBoard *leaderboard.Board, m leaderboard.Month, table string,
+	participants int) ([]changedClaim, error) {
+	return changedClaimsOf(ctx, tx, mainBoard, m.String(), participants, func(players []string) (string, []any) {
+		return `SELECT player_id, rank, score FROM ` + table + ` WHERE player_id = ANY($1)`, []any{players}
+	})
+}
