@@ -23,7 +23,8 @@ import (
 // back; the CLOSED check makes a second close a no-op. Unlike main's months,
 // whose close runs on a session lock for minutes at ten million players, a
 // period of a small board closes in milliseconds, so ten thousand of them
-// due at once are closed a few at a time by any number of instances.
+// due at once are closed by any number of instances, many per transaction
+// (TryClosePeriods, periodgroupclose.go).
 
 // periodCloseLockClass is the first key of a period's close lock; the second
 // is the period's id.
@@ -69,6 +70,26 @@ func (db *DB) PeriodsToClose(ctx context.Context, auto bool, limit int) ([]leade
 	return due, nil
 }
 
+// NextPeriodClose returns how long, by the DB's clock, until the earliest
+// closesAt still to come of the OPEN periods of boards other than main, and
+// false when none has one: when the period closer next has work, so that it
+// wakes then rather than up to a scheduler interval later.
+func (db *DB) NextPeriodClose(ctx context.Context) (time.Duration, bool, error) {
+	const q = `SELECT min(COALESCE(p.ends_at, b.ends_at) + b.close_grace_seconds * interval '1 second')
+		FROM periods p JOIN boards b ON b.id = p.board_id
+		WHERE p.status = 'OPEN' AND p.board_id <> 'main'
+			AND COALESCE(p.ends_at, b.ends_at) + b.close_grace_seconds * interval '1 second' > $1`
+	now := db.now()
+	var next *time.Time
+	if err := db.pool.QueryRow(ctx, q, now).Scan(&next); err != nil {
+		return 0, false, errorf("find the next period close: %w", err)
+	}
+	if next == nil {
+		return 0, false, nil
+	}
+	return next.Sub(now), true, nil
+}
+
 // ClosePeriod closes period key of board, waiting for a close of it that
 // runs elsewhere, and returns it CLOSED. A CLOSED period is returned as it
 // is. An OPEN period closed before its end ends early; a period no event
@@ -83,8 +104,8 @@ func (db *DB) ClosePeriod(ctx context.Context, board, key string) (*leaderboard.
 
 // TryClosePeriod is ClosePeriod unless another transaction holds the
 // period's close lock: then ran is false, nothing was done and the period is
-// nil. It lets many instances share a storm of due periods without waiting
-// on each other's.
+// nil. TryClosePeriods closes a period this way when its group could not:
+// its row was held by a submission, or the group's transaction failed.
 func (db *DB) TryClosePeriod(ctx context.Context, board, key string) (p *leaderboard.Period, ran bool, err error) {
 	return db.closePeriod(ctx, board, key, true)
 }
@@ -313,8 +334,7 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 		return nil, fmt.Errorf("rank the scores: %w", err)
 	}
 	var (
-		ranked   = &rankedPeriod{}
-		d        = newDigest()
+		ranking  = newPeriodRanking()
 		rank     int
 		playerID []byte
 		score    int
@@ -322,25 +342,47 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 		metadata []byte
 	)
 	_, err = pgx.ForEachRow(rows, []any{&rank, &playerID, &score, &name, &metadata}, func() error {
-		ranked.participants++
-		d.add(rank, playerID, score)
-		if rank <= messageTop {
-			e := periodEntry{Rank: rank, PlayerID: string(playerID), Name: name, Score: score}
-			if metadata != nil {
-				e.Metadata = json.RawMessage(append([]byte(nil), metadata...))
-			}
-			ranked.top = append(ranked.top, e)
-		}
+		ranking.add(rank, playerID, score, name, metadata)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rank the scores: %w", err)
 	}
-	ranked.digest = d.sum()
-	for i := range ranked.top {
-		ranked.top[i].Tier = b.TierOf(ranked.top[i].Rank, ranked.participants)
+	return ranking.done(b), nil
+}
+
+// periodRanking gathers a period's final ranks as they are read back, in
+// rank order: its participants, its digest as main's, and its first
+// messageTop ranks, named.
+type periodRanking struct {
+	ranked rankedPeriod
+	digest *digest
+}
+
+func newPeriodRanking() *periodRanking { return &periodRanking{digest: newDigest()} }
+
+// add adds the next rank read back; name and metadata are read for the
+// first messageTop ranks only.
+func (r *periodRanking) add(rank int, playerID []byte, score int, name *string, metadata []byte) {
+	r.ranked.participants++
+	r.digest.add(rank, playerID, score)
+	if rank <= messageTop {
+		e := periodEntry{Rank: rank, PlayerID: string(playerID), Name: name, Score: score}
+		if metadata != nil {
+			e.Metadata = json.RawMessage(append([]byte(nil), metadata...))
+		}
+		r.ranked.top = append(r.ranked.top, e)
 	}
-	return ranked, nil
+}
+
+// done returns the ranking once every rank was added, the tiers of its top
+// ranks as b's.
+func (r *periodRanking) done(b *leaderboard.Board) *rankedPeriod {
+	r.ranked.digest = r.digest.sum()
+	for i := range r.ranked.top {
+		r.ranked.top[i].Tier = b.TierOf(r.ranked.top[i].Rank, r.ranked.participants)
+	}
+	return &r.ranked
 }
 
 // periodMessage is the JSON body of a period.closed or period.corrected
