@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -17,9 +18,13 @@ type PeriodStore interface {
 	// the CLOSING ones and, when auto is true, the OPEN ones past their
 	// closesAt, with their Board, Key and Status.
 	PeriodsToClose(ctx context.Context, auto bool, limit int) ([]leaderboard.Period, error)
-	// TryClosePeriod closes the period unless another instance is closing
-	// it: then ran is false and nothing was done.
-	TryClosePeriod(ctx context.Context, board, key string) (p *leaderboard.Period, ran bool, err error)
+	// TryClosePeriods closes the periods, many at once, but those another
+	// instance is closing, and returns those it closed; an error says which
+	// failed.
+	TryClosePeriods(ctx context.Context, periods []leaderboard.Period) ([]leaderboard.Period, error)
+	// NextPeriodClose returns how long until the earliest closesAt still
+	// to come of the OPEN periods; false when none has one.
+	NextPeriodClose(ctx context.Context) (time.Duration, bool, error)
 	// ClosePeriod closes the period, waiting for a close of it elsewhere.
 	ClosePeriod(ctx context.Context, board, key string) (*leaderboard.Period, error)
 	// ClearPeriod empties an OPEN period and records why.
@@ -37,9 +42,13 @@ type PeriodCloserOptions struct {
 	// back and tried again at a later look.
 	Timeout time.Duration
 	// Concurrency is how many closes this instance runs at once (default
-	// 4): a storm of due periods closes a few at a time, leaving the pool's
-	// other connections to requests.
+	// 4): a storm of due periods closes a few groups at a time, leaving the
+	// pool's other connections to requests.
 	Concurrency int
+	// Group is how many due periods one close takes, in one transaction
+	// (default 100): a storm's cost is its commits and round trips, not
+	// its ranking.
+	Group int
 	// Batch is how many due periods one look reads (default 1000).
 	Batch int
 	// Months closes main's periods, its months, for ClosePeriod; nil
@@ -48,7 +57,7 @@ type PeriodCloserOptions struct {
 }
 
 // PeriodCloser closes the periods of boards other than main: those that
-// the scheduler finds due, a few at a time, and those an admin asks to
+// the scheduler finds due, in groups, and those an admin asks to
 // close (ClosePeriod) in the background, so that a request that gives up
 // does not cut a close short. Any number of instances may close the same
 // periods: the database closes each exactly once, and an instance skips a
@@ -71,6 +80,9 @@ type PeriodCloser struct {
 	// draining is set while a look's closes run; again and againAuto ask
 	// for another look once it ends.
 	draining, again, againAuto bool
+	// wake kicks a look at the next closesAt, sooner than the scheduler's
+	// next tick may come.
+	wake *time.Timer
 }
 
 // periodRef names a period of a board.
@@ -89,6 +101,9 @@ func NewPeriodCloser(store PeriodStore, logger *slog.Logger, opts PeriodCloserOp
 	}
 	if opts.Batch <= 0 {
 		opts.Batch = 1000
+	}
+	if opts.Group <= 0 {
+		opts.Group = 100
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &PeriodCloser{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
@@ -155,7 +170,7 @@ func (c *PeriodCloser) request(ref periodRef) *closeJob {
 	}
 	c.requested[ref] = job
 	c.jobs.Go(func() {
-		job.err = c.closeOne(ref, false, "requested")
+		job.err = c.closeOne(ref)
 		c.mu.Lock()
 		delete(c.requested, ref)
 		c.mu.Unlock()
@@ -164,47 +179,61 @@ func (c *PeriodCloser) request(ref periodRef) *closeJob {
 	return job
 }
 
-// errSkipped says that another instance was closing the period.
-var errSkipped = leaderboard.Errorf(leaderboard.ECONFLICT, "another instance is closing the period")
-
-// closeOne closes ref once a slot is free, within Timeout: waiting for a
-// close of it elsewhere, or, with try, skipping it then (errSkipped).
-func (c *PeriodCloser) closeOne(ref periodRef, try bool, why string) error {
+// takeSlot waits for one of the slots of closes; false once the closer is
+// closing.
+func (c *PeriodCloser) takeSlot() bool {
 	select {
 	case c.slots <- struct{}{}:
+		return true
 	case <-c.ctx.Done():
+		return false
+	}
+}
+
+// closeOne closes ref, an admin's request, once a slot is free, within
+// Timeout, waiting for a close of it elsewhere.
+func (c *PeriodCloser) closeOne(ref periodRef) error {
+	if !c.takeSlot() {
 		return leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the service is shutting down; the close of %s of %s runs at a later look", ref.key, ref.board)
 	}
 	defer func() { <-c.slots }()
 	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
 	defer cancel()
 	start := time.Now()
-	var (
-		p   *leaderboard.Period
-		ran = true
-		err error
-	)
-	if try {
-		p, ran, err = c.store.TryClosePeriod(ctx, ref.board, ref.key)
-	} else {
-		p, err = c.store.ClosePeriod(ctx, ref.board, ref.key)
-	}
-	switch {
-	case err != nil:
+	p, err := c.store.ClosePeriod(ctx, ref.board, ref.key)
+	if err != nil {
 		// A close the request should not have asked for (an unknown board,
 		// a bad key, a period not started) is the caller's to hear of.
 		switch leaderboard.ErrorCode(err) {
 		case leaderboard.ENOTFOUND, leaderboard.EBADINPUT, leaderboard.ECONFLICT:
 		default:
-			c.logger.Warn("period close failed; it is tried again at a later look", "board", ref.board, "period", ref.key, "why", why, "err", err)
+			c.logger.Warn("period close failed; it is tried again at a later look", "board", ref.board, "period", ref.key, "why", "requested", "err", err)
 		}
 		return err
-	case !ran:
-		return errSkipped
 	}
-	c.logger.Debug("period closed", "board", ref.board, "period", ref.key, "why", why,
+	c.logger.Debug("period closed", "board", ref.board, "period", ref.key, "why", "requested",
 		"participants", p.Participants, "digest", p.Digest, "took", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// closeGroup closes the due periods of group, but those another instance is
+// closing, once a slot is free, within Timeout, and returns how many it
+// closed. Those left are tried again at a later look.
+func (c *PeriodCloser) closeGroup(group []leaderboard.Period) int {
+	if !c.takeSlot() {
+		return 0
+	}
+	defer func() { <-c.slots }()
+	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
+	defer cancel()
+	start := time.Now()
+	closed, err := c.store.TryClosePeriods(ctx, group)
+	if err != nil && c.ctx.Err() == nil {
+		c.logger.Warn("period closes failed; they are tried again at a later look", "periods", len(group), "closed", len(closed), "err", err)
+	}
+	c.logger.Debug("periods closed", "why", "due", "periods", len(group), "closed", len(closed),
+		"took", time.Since(start).Round(time.Millisecond))
+	return len(closed)
 }
 
 // Kick starts a look for due periods and their closes in the background,
@@ -237,9 +266,10 @@ func (c *PeriodCloser) Kick(auto bool) {
 	})
 }
 
-// drain closes due periods, Batch at a time, until a look finds none it has
-// not tried: a period whose close failed or that another instance was
-// closing is left to a later look.
+// drain closes due periods, Batch at a time in groups of Group, until a
+// look finds none it has not tried: a period whose close failed or that
+// another instance was closing is left to a later look. When auto, it then
+// sets the wake for the next closesAt.
 func (c *PeriodCloser) drain(auto bool) {
 	start := time.Now()
 	tried := map[periodRef]bool{}
@@ -252,36 +282,63 @@ func (c *PeriodCloser) drain(auto bool) {
 			}
 			break
 		}
-		var todo []periodRef
+		var todo []leaderboard.Period
 		for _, p := range due {
 			if ref := (periodRef{p.Board, p.Key}); !tried[ref] {
-				todo = append(todo, ref)
+				tried[ref] = true
+				todo = append(todo, p)
 			}
 		}
 		if len(todo) == 0 {
 			break
 		}
 		// Instances that find the same storm walk it in different orders,
-		// so that they seldom reach for the same period at once.
+		// so that their groups seldom reach for the same periods at once.
 		rand.Shuffle(len(todo), func(i, j int) { todo[i], todo[j] = todo[j], todo[i] })
 		var (
 			wg sync.WaitGroup
 			mu sync.Mutex
 		)
-		for _, ref := range todo {
-			tried[ref] = true
+		for group := range slices.Chunk(todo, c.opts.Group) {
 			wg.Go(func() {
-				if c.closeOne(ref, true, "due") == nil {
-					mu.Lock()
-					closed++
-					mu.Unlock()
-				}
+				n := c.closeGroup(group)
+				mu.Lock()
+				closed += n
+				mu.Unlock()
 			})
 		}
 		wg.Wait()
 	}
 	if closed > 0 {
 		c.logger.Info("periods closed", "closed", closed, "took", time.Since(start).Round(time.Millisecond))
+	}
+	if auto {
+		c.setWake()
+	}
+}
+
+// setWake sets the wake for the next closesAt of an OPEN period: a storm
+// due at midnight starts then, not at the scheduler's next tick, up to an
+// interval (30 s by default) later. A period opened since, due sooner, is
+// found at the next tick, which sets the wake again.
+func (c *PeriodCloser) setWake() {
+	ctx, cancel := context.WithTimeout(c.ctx, tickTimeout)
+	defer cancel()
+	in, ok, err := c.store.NextPeriodClose(ctx)
+	if err != nil {
+		if c.ctx.Err() == nil {
+			c.logger.Warn("scheduler: find the next period close", "err", err)
+		}
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.wake != nil {
+		c.wake.Stop()
+		c.wake = nil
+	}
+	if ok && c.ctx.Err() == nil {
+		c.wake = time.AfterFunc(in, func() { c.Kick(true) })
 	}
 }
 
@@ -296,5 +353,10 @@ func (c *PeriodCloser) lookUp(auto bool, tried int) ([]leaderboard.Period, error
 // and is closed again at a later look.
 func (c *PeriodCloser) Close() {
 	c.cancel()
+	c.mu.Lock()
+	if c.wake != nil {
+		c.wake.Stop()
+	}
+	c.mu.Unlock()
 	c.jobs.Wait()
 }

@@ -13,22 +13,26 @@ import (
 )
 
 // fakePeriods is a set of periods whose closes take delay each; those in
-// busy are being closed by another instance, those in failing fail.
+// busy are being closed by another instance, those in failing fail. A
+// period with a time in dueAt is due from then on, others at once.
 type fakePeriods struct {
-	mu       sync.Mutex
-	status   map[string]leaderboard.PeriodStatus // by board
-	busy     map[string]bool
-	failing  map[string]bool
-	delay    time.Duration
-	running  int
-	most     int // most closes at once
-	closes   map[string]int
-	released chan struct{} // closed: delays end
+	mu        sync.Mutex
+	status    map[string]leaderboard.PeriodStatus // by board
+	busy      map[string]bool
+	failing   map[string]bool
+	dueAt     map[string]time.Time
+	delay     time.Duration
+	running   int
+	most      int // most closes at once
+	largest   int // most periods in one group
+	closes    map[string]int
+	released  chan struct{} // closed: delays end
+	nextLooks int           // calls of NextPeriodClose
 }
 
 func newFakePeriods(n int) *fakePeriods {
 	s := &fakePeriods{status: map[string]leaderboard.PeriodStatus{}, busy: map[string]bool{}, failing: map[string]bool{},
-		closes: map[string]int{}, released: make(chan struct{})}
+		dueAt: map[string]time.Time{}, closes: map[string]int{}, released: make(chan struct{})}
 	close(s.released)
 	for i := range n {
 		s.status[fmt.Sprintf("b%03d", i)] = leaderboard.PeriodOpen
@@ -41,7 +45,7 @@ func (s *fakePeriods) PeriodsToClose(_ context.Context, _ bool, limit int) ([]le
 	defer s.mu.Unlock()
 	var due []leaderboard.Period
 	for board, status := range s.status {
-		if status != leaderboard.PeriodClosed && len(due) < limit {
+		if status != leaderboard.PeriodClosed && len(due) < limit && !time.Now().Before(s.dueAt[board]) {
 			due = append(due, leaderboard.Period{Board: board, Key: "all", Status: status})
 		}
 	}
@@ -81,8 +85,37 @@ func (s *fakePeriods) close(ctx context.Context, board string, try bool) (*leade
 	return &leaderboard.Period{Board: board, Key: "all", Status: s.status[board]}, true, nil
 }
 
-func (s *fakePeriods) TryClosePeriod(ctx context.Context, board, _ string) (*leaderboard.Period, bool, error) {
-	return s.close(ctx, board, true)
+func (s *fakePeriods) TryClosePeriods(ctx context.Context, periods []leaderboard.Period) ([]leaderboard.Period, error) {
+	s.mu.Lock()
+	s.largest = max(s.largest, len(periods))
+	s.mu.Unlock()
+	var (
+		closed []leaderboard.Period
+		errs   []error
+	)
+	for _, p := range periods {
+		c, ran, err := s.close(ctx, p.Board, true)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case ran:
+			closed = append(closed, *c)
+		}
+	}
+	return closed, errors.Join(errs...)
+}
+
+func (s *fakePeriods) NextPeriodClose(context.Context) (time.Duration, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextLooks++
+	var next time.Time
+	for board, at := range s.dueAt {
+		if s.status[board] == leaderboard.PeriodOpen && time.Now().Before(at) && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	return time.Until(next), !next.IsZero(), nil
 }
 
 func (s *fakePeriods) ClosePeriod(ctx context.Context, board, _ string) (*leaderboard.Period, error) {
@@ -122,11 +155,11 @@ func waitDrained(t *testing.T, c *PeriodCloser) {
 	}
 }
 
-func TestPeriodCloser_KickClosesEveryDuePeriodAFewAtATime(t *testing.T) {
+func TestPeriodCloser_KickClosesEveryDuePeriodAFewGroupsAtATime(t *testing.T) {
 	store := newFakePeriods(40)
 	store.delay = 2 * time.Millisecond
 	store.busy["b001"], store.failing["b002"] = true, true
-	c := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{Concurrency: 3, Batch: 7})
+	c := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{Concurrency: 3, Batch: 7, Group: 2})
 	defer c.Close()
 	c.Kick(true)
 	c.Kick(true) // while the first look runs: one more look after it
@@ -141,8 +174,8 @@ func TestPeriodCloser_KickClosesEveryDuePeriodAFewAtATime(t *testing.T) {
 			t.Errorf("%s is %s after %d closes, want %s", board, status, store.closes[board], want)
 		}
 	}
-	if store.most > 3 {
-		t.Errorf("%d closes ran at once, at most 3 may", store.most)
+	if store.most > 3 || store.largest > 2 {
+		t.Errorf("%d closes ran at once, at most 3 may; a group had %d periods, at most 2 may", store.most, store.largest)
 	}
 	// The period another instance held and the one that failed are tried
 	// again at the next look.
@@ -195,5 +228,53 @@ func TestPeriodCloser_ClosePeriodReturnsTheStoresError(t *testing.T) {
 	defer c.Close()
 	if _, err := c.ClosePeriod(context.Background(), "b000", "all"); err == nil || err.Error() != "lost the database" {
 		t.Fatalf("got %v, want the close's error", err)
+	}
+}
+
+// TestPeriodCloser_WakesAtTheNextCloseWithoutATick is the midnight storm's
+// start: periods due shortly after a look are closed then, without waiting
+// for the scheduler's next tick (30 s by default).
+func TestPeriodCloser_WakesAtTheNextCloseWithoutATick(t *testing.T) {
+	store := newFakePeriods(5)
+	due := time.Now().Add(200 * time.Millisecond)
+	for board := range store.status {
+		store.dueAt[board] = due
+	}
+	c := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{})
+	defer c.Close()
+	c.Kick(true) // the scheduler's one tick, before the periods are due
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		store.mu.Lock()
+		open := 0
+		for _, status := range store.status {
+			if status != leaderboard.PeriodClosed {
+				open++
+			}
+		}
+		store.mu.Unlock()
+		if open == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d periods still open 5 s after they were due, with no tick", open)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if late := time.Since(due); late > time.Second {
+		t.Errorf("closed %s after they were due", late)
+	}
+	// A look without auto close (the scheduler's AutoClose off) sets no
+	// wake: nothing closes by itself then.
+	waitDrained(t, c)
+	store.mu.Lock()
+	looks := store.nextLooks
+	store.mu.Unlock()
+	c.Kick(false)
+	waitDrained(t, c)
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if store.nextLooks != looks {
+		t.Errorf("a look without auto close looked for the next close")
 	}
 }
