@@ -8,7 +8,10 @@
 // months that do not fit the memory budget, reads go to the store's index
 // range scans, which stay the source of truth.
 //
-// Player names are those of the moment the month was loaded.
+// The closed periods of the other boards share the months' budget
+// (periods.go).
+//
+// Player names are those of the moment the month or period was loaded.
 package closedmonths
 
 import (
@@ -57,7 +60,11 @@ type Cache struct {
 	// tooLarge holds the months that did not fit the budget: their reads
 	// stay on the source.
 	tooLarge map[leaderboard.Month]bool
-	held     int // players in tables and in tables being loaded
+	// loc is main's time zone, in which a month ends: months and periods
+	// of other boards share the budget newest first (periods.go).
+	loc     *time.Location
+	periods periodsHeld
+	held    int // players in tables and in tables being loaded, months' and periods'
 
 	loadsEnded, failedLoads atomic.Int64 // loads from the source that ended
 	loadNanos               atomic.Int64 // time spent in them
@@ -65,11 +72,15 @@ type Cache struct {
 
 // Stats is what the cache holds and what its loads cost, for /metrics.
 type Stats struct {
-	Players     int           // players of the months in memory, staged ones included
-	Bytes       int           // memory their tables hold
-	Loads       int64         // loads from the database that ended
-	FailedLoads int64         // of which failed
-	LoadTime    time.Duration // spent in loads
+	Players int // players of the months in memory, staged ones included
+	Bytes   int // memory their tables hold
+	// Periods and PeriodPlayers are the closed periods of other boards in
+	// memory and their players, in the same budget.
+	Periods       int
+	PeriodPlayers int
+	Loads         int64         // loads from the database that ended, months' and periods'
+	FailedLoads   int64         // of which failed
+	LoadTime      time.Duration // spent in loads
 }
 
 // loadJob is the load of one month in progress.
@@ -89,6 +100,8 @@ func New(source Source, maxPlayers int, logger *slog.Logger) *Cache {
 		tables: map[leaderboard.Month]*table{}, loading: map[leaderboard.Month]*loadJob{},
 		closing:  map[leaderboard.Month]*table{},
 		tooLarge: map[leaderboard.Month]bool{},
+		loc:      time.UTC,
+		periods:  newPeriodsHeld(),
 	}
 }
 
@@ -127,6 +140,10 @@ func (c *Cache) Stats() Stats {
 			s.Players += t.players()
 			s.Bytes += t.bytes()
 		}
+	}
+	for _, t := range c.periods.tables {
+		s.Periods++
+		s.PeriodPlayers += t.frozen.Players()
 	}
 	return s
 }
@@ -225,35 +242,54 @@ func (c *Cache) forget(m leaderboard.Month) {
 }
 
 // makeRoom reports whether players of month m fit the budget, forgetting
-// months older than m, oldest first, to make them fit: the newest months
-// are the ones players read. A month never takes the room of a newer one,
-// so a read of an older month cannot push out the month just closed. Held
-// with c.mu.
+// months and periods older than m, oldest first, to make them fit: the
+// newest are the ones players read. A month never takes the room of a newer
+// one, so a read of an older month cannot push out the month just closed.
+// Held with c.mu.
 func (c *Cache) makeRoom(m leaderboard.Month, players int) bool {
-	var older []leaderboard.Month
+	return c.makeRoomBefore(m.End(c.loc), players, "month", m.String())
+}
+
+// holding is what one month or period holds of the budget.
+type holding struct {
+	end     time.Time
+	players int
+	kind    string // "month" or "period"
+	name    string
+	forget  func()
+}
+
+// makeRoomBefore reports whether players of a month or period ending at end
+// fit the budget, forgetting what ends before end, oldest first, to make
+// them fit; kind and name say what needs the room, for the log. Held with
+// c.mu.
+func (c *Cache) makeRoomBefore(end time.Time, players int, kind, name string) bool {
+	var older []holding
 	olderPlayers := 0
 	for month, n := range c.heldByMonth() {
-		if month.Before(m) {
-			older = append(older, month)
+		if e := month.End(c.loc); e.Before(end) {
+			older = append(older, holding{end: e, players: n, kind: "month", name: month.String(),
+				forget: func() { c.forget(month) }})
 			olderPlayers += n
+		}
+	}
+	for _, h := range c.periods.holdings(c) {
+		if h.end.Before(end) {
+			older = append(older, h)
+			olderPlayers += h.players
 		}
 	}
 	if c.held-olderPlayers+players > c.maxPlayers {
 		return false
 	}
-	slices.SortFunc(older, func(a, b leaderboard.Month) int {
-		if a.Before(b) {
-			return -1
-		}
-		return 1
-	})
-	for _, month := range older {
+	slices.SortFunc(older, func(a, b holding) int { return a.end.Compare(b.end) })
+	for _, h := range older {
 		if c.held+players <= c.maxPlayers {
 			break
 		}
-		c.logger.Info("closed month forgotten to make room for a newer one; it is read from the database",
-			"month", month.String(), "for", m.String())
-		c.forget(month)
+		c.logger.Info("closed "+h.kind+" forgotten to make room for a newer "+kind+"; it is read from the database",
+			h.kind, h.name, "for", name)
+		h.forget()
 	}
 	return true
 }

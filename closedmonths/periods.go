@@ -1,0 +1,286 @@
+package closedmonths
+
+import (
+	"context"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// Closed periods of the boards other than main, served from memory within
+// the budget of main's closed months: one count of players for all, the
+// newest month or period (by its end) pushing out older ones. A period is
+// loaded in the background after the first read that finds it CLOSED, one
+// load at a time per period, while its readers go on reading the source. A
+// correction of a closed period bumps its ranks version: whoever hears of it
+// (PeriodChanged, from the announcement) or finds it (CheckPeriods, against
+// the source's versions) forgets the period, and its next read loads it
+// anew.
+
+// PeriodSource is the store the closed periods in memory stand in front of.
+type PeriodSource interface {
+	leaderboard.BoardStandingService
+	// LoadClosedPeriod reads period key of b whole from one snapshot when
+	// it is CLOSED: it calls admit with the period's participants and end
+	// first, and reads the period's rows only when admit returns true. nil,
+	// without an error, when the period is not CLOSED or admit refused it.
+	LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key string,
+		admit func(participants int, end time.Time) bool) (FrozenPeriod, error)
+	// ClosedPeriodVersions calls fn with the ranks version of each of the
+	// periods, boards[i]'s keys[i], that is CLOSED.
+	ClosedPeriodVersions(ctx context.Context, boards, keys []string, fn func(board, key string, version int)) error
+}
+
+// FrozenPeriod is one closed period in memory, answering as the source
+// does.
+type FrozenPeriod interface {
+	// Standing is the source's BoardStanding of playerID in the period.
+	Standing(b *leaderboard.Board, playerID string, above, below int) *leaderboard.Standing
+	// Leaderboard is the source's BoardLeaderboard of the period; ok is false
+	// for a cursor only the source answers (a malformed one, another
+	// period's).
+	Leaderboard(first int, after string) (page *leaderboard.Page, ok bool)
+	Players() int
+	// Version is the ranks version the period was read at.
+	Version() int
+}
+
+// periodKey names a period of a board other than main.
+type periodKey struct{ board, key string }
+
+// periodTable is a loaded period and its place in the budget.
+type periodTable struct {
+	frozen FrozenPeriod
+	end    time.Time
+}
+
+// periodLoad is the load of one period in progress; players and end are
+// known, and held of the budget, once admitted.
+type periodLoad struct {
+	players int
+	end     time.Time
+	cancel  context.CancelFunc
+}
+
+// periodsHeld is what the cache holds of periods, with its mutex.
+type periodsHeld struct {
+	tables   map[periodKey]*periodTable
+	loading  map[periodKey]*periodLoad
+	tooLarge map[periodKey]bool
+}
+
+func newPeriodsHeld() periodsHeld {
+	return periodsHeld{tables: map[periodKey]*periodTable{}, loading: map[periodKey]*periodLoad{},
+		tooLarge: map[periodKey]bool{}}
+}
+
+// holdings returns what each period holds of c's budget, its table or its
+// admitted load. Held with c.mu.
+func (h *periodsHeld) holdings(c *Cache) []holding {
+	var out []holding
+	for p, t := range h.tables {
+		out = append(out, holding{end: t.end, players: t.frozen.Players(), kind: "period", name: p.board + " " + p.key,
+			forget: func() { c.forgetPeriod(p) }})
+	}
+	for p, job := range h.loading {
+		if job.players > 0 {
+			out = append(out, holding{end: job.end, players: job.players, kind: "period", name: p.board + " " + p.key,
+				forget: func() { c.forgetPeriod(p) }})
+		}
+	}
+	return out
+}
+
+// forgetPeriod forgets period p: its table, its load, or that it did not
+// fit. Held with c.mu.
+func (c *Cache) forgetPeriod(p periodKey) {
+	if t := c.periods.tables[p]; t != nil {
+		c.held -= t.frozen.Players()
+		delete(c.periods.tables, p)
+	}
+	if job := c.periods.loading[p]; job != nil {
+		job.cancel()
+		c.held -= job.players
+		delete(c.periods.loading, p)
+	}
+	delete(c.periods.tooLarge, p)
+}
+
+// Boards is a leaderboard.BoardStandingService that answers the closed
+// periods of boards other than main from memory once they are loaded, in
+// c's budget.
+type Boards struct {
+	c      *Cache
+	source PeriodSource
+}
+
+// Boards returns the closed periods of boards other than main served from
+// memory in front of source, sharing c's budget with its months, whose
+// order against periods is that of their ends in main's time zone loc.
+// Call it once, before the cache serves.
+func (c *Cache) Boards(source PeriodSource, loc *time.Location) *Boards {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.loc = loc
+	return &Boards{c: c, source: source}
+}
+
+// BoardStanding answers from memory when the period is loaded, and from the
+// source otherwise; a final standing from the source starts loading its
+// period.
+func (bs *Boards) BoardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
+	if f := bs.c.period(periodKey{b.ID, key}); f != nil {
+		return f.Standing(b, playerID, above, below), nil
+	}
+	s, err := bs.source.BoardStanding(ctx, b, key, playerID, above, below)
+	if err == nil && s != nil && s.Final {
+		bs.startLoad(b, key, s.Total)
+	}
+	return s, err
+}
+
+// BoardLeaderboard answers from memory when the period is loaded and the
+// cursor one of its own, and from the source otherwise.
+func (bs *Boards) BoardLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
+	if f := bs.c.period(periodKey{b.ID, key}); f != nil {
+		if page, ok := f.Leaderboard(first, after); ok {
+			return page, nil
+		}
+	}
+	return bs.source.BoardLeaderboard(ctx, b, key, first, after)
+}
+
+// period returns period p's table, or nil when it is not loaded.
+func (c *Cache) period(p periodKey) FrozenPeriod {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if t := c.periods.tables[p]; t != nil {
+		return t.frozen
+	}
+	return nil
+}
+
+// PeriodLoaded reports whether period key of board is answered from memory.
+func (c *Cache) PeriodLoaded(board, key string) bool {
+	return c.period(periodKey{board, key}) != nil
+}
+
+// startLoad loads period key of b in the background, unless it is loaded,
+// loading, over the budget, or players alone exceed the budget.
+func (bs *Boards) startLoad(b *leaderboard.Board, key string, players int) {
+	c, p := bs.c, periodKey{b.ID, key}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.periods.tables[p] != nil || c.periods.loading[p] != nil || c.periods.tooLarge[p] || c.ctx.Err() != nil {
+		return
+	}
+	if players > c.maxPlayers {
+		c.periods.tooLarge[p] = true
+		return
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	job := &periodLoad{cancel: cancel}
+	c.periods.loading[p] = job
+	c.loads.Go(func() {
+		defer cancel()
+		start := time.Now()
+		f, err := bs.source.LoadClosedPeriod(ctx, b, key, func(participants int, end time.Time) bool {
+			return c.admit(p, job, participants, end)
+		})
+		c.loadsEnded.Add(1)
+		c.loadNanos.Add(int64(time.Since(start)))
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.periods.loading[p] != job {
+			return // forgotten while it loaded: its budget is released
+		}
+		delete(c.periods.loading, p)
+		c.held -= job.players
+		if err != nil {
+			c.failedLoads.Add(1)
+			if c.ctx.Err() == nil {
+				c.logger.Error("load a closed period into memory", "board", p.board, "period", p.key, "err", err)
+			}
+			return
+		}
+		if f == nil {
+			return // not CLOSED, or no room
+		}
+		c.held += f.Players()
+		c.periods.tables[p] = &periodTable{frozen: f, end: job.end}
+	})
+}
+
+// admit reserves the room of period p, loaded by job, for participants
+// players ending at end, forgetting older months and periods to make it;
+// false, and p left to the source, when it does not fit.
+func (c *Cache) admit(p periodKey, job *periodLoad, participants int, end time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.periods.loading[p] != job {
+		return false
+	}
+	if !c.makeRoomBefore(end, participants, "period", p.board+" "+p.key) {
+		c.periods.tooLarge[p] = true
+		c.logger.Info("closed period too large for the snapshot budget; it is read from the database",
+			"board", p.board, "period", p.key, "participants", participants, "budget", c.maxPlayers, "held", c.held)
+		return false
+	}
+	job.players, job.end = participants, end
+	c.held += participants
+	return true
+}
+
+// PeriodChanged tells the cache that period key of board's final ranks are
+// at version: a table of another version, or a load in progress, is
+// forgotten, and the period's next read loads it anew.
+func (c *Cache) PeriodChanged(board, key string, version int) {
+	p := periodKey{board, key}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t := c.periods.tables[p]; t != nil && t.frozen.Version() == version {
+		return
+	}
+	c.forgetPeriod(p)
+}
+
+// ForgetPeriod forgets period key of board, dropped by retention.
+func (c *Cache) ForgetPeriod(board, key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.forgetPeriod(periodKey{board, key})
+}
+
+// CheckPeriods compares the version of every period in memory with the
+// source's and forgets those that changed or are no longer CLOSED (dropped):
+// it makes up for announcements lost.
+func (bs *Boards) CheckPeriods(ctx context.Context) error {
+	c := bs.c
+	held := map[periodKey]FrozenPeriod{}
+	var boards, keys []string
+	c.mu.RLock()
+	for p, t := range c.periods.tables {
+		held[p] = t.frozen
+		boards, keys = append(boards, p.board), append(keys, p.key)
+	}
+	c.mu.RUnlock()
+	if len(held) == 0 {
+		return nil
+	}
+	current := map[periodKey]int{}
+	err := bs.source.ClosedPeriodVersions(ctx, boards, keys, func(board, key string, version int) {
+		current[periodKey{board, key}] = version
+	})
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p, f := range held {
+		version, ok := current[p]
+		if t := c.periods.tables[p]; t != nil && t.frozen == f && (!ok || version != f.Version()) {
+			c.forgetPeriod(p)
+		}
+	}
+	return nil
+}

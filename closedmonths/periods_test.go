@@ -1,0 +1,280 @@
+package closedmonths
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// dbPeriods is the db as a PeriodSource, as app wires it.
+type dbPeriods struct{ *db.DB }
+
+func (s dbPeriods) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key string,
+	admit func(int, time.Time) bool) (FrozenPeriod, error) {
+	p, err := s.DB.LoadClosedPeriod(ctx, b, key, admit)
+	if p == nil {
+		return nil, err
+	}
+	return p, err
+}
+
+// closedBoards creates boards of both orders and every tie-break, fills
+// their day's period with random events (ties, subscores, metadata, names,
+// some missing) and closes it.
+func closedBoards(t *testing.T, store *db.DB, now time.Time) []*leaderboard.Board {
+	t.Helper()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(26, 3))
+	var boards []*leaderboard.Board
+	for i, rules := range []struct {
+		order leaderboard.SortOrder
+		tie   leaderboard.TieBreak
+	}{{leaderboard.OrderDesc, leaderboard.TieBreakNone}, {leaderboard.OrderAsc, leaderboard.TieBreakSubscoreDesc},
+		{leaderboard.OrderDesc, leaderboard.TieBreakSubscoreAsc}, {leaderboard.OrderAsc, leaderboard.TieBreakNone}} {
+		id := strings.ToLower(fmt.Sprintf("b%d.%s", i, rules.order))
+		spec := leaderboard.BoardSpec{ID: id, Name: id, Reset: leaderboard.ResetDay, Order: &rules.order, TieBreak: &rules.tie,
+			MinScore: new(-5), MaxScore: new(20), TimeZone: new("Europe/Berlin"), StartsAt: new(now.Add(-48 * time.Hour)),
+			Tiers: []leaderboard.Tier{{Name: "gold", TopPercent: 10}, {Name: "silver", TopPercent: 50}}}
+		if _, err := store.CreateBoard(ctx, spec); err != nil {
+			t.Fatal(err)
+		}
+		var events []leaderboard.ScoreEvent
+		for n := range 120 {
+			at := now.Add(-time.Duration(rng.IntN(4)) * time.Minute)
+			e := leaderboard.ScoreEvent{Board: id, EventID: fmt.Sprint(n), PlayerID: fmt.Sprint("p", rng.IntN(40)),
+				Mode: leaderboard.ModeSet, Value: rng.IntN(6) - 2, OccurredAt: &at}
+			if rng.IntN(3) > 0 {
+				e.Subscore = new(rng.IntN(3))
+			}
+			if rng.IntN(2) == 0 {
+				e.Metadata = json.RawMessage(fmt.Sprintf(`{"car":%d}`, rng.IntN(5)))
+			}
+			if n%4 == 0 {
+				e.PlayerName = new(fmt.Sprint("Name ", n))
+			}
+			events = append(events, e)
+		}
+		if _, err := store.SubmitScores(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.ClosePeriod(ctx, id, now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)); err != nil {
+			t.Fatal(err)
+		}
+		b, err := store.Board(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		boards = append(boards, b)
+	}
+	return boards
+}
+
+// openAgain opens the test database as another instance would, without
+// resetting it, on a clock stopped at now.
+func openAgain(t *testing.T, now time.Time) *db.DB {
+	t.Helper()
+	store, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return now }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(store.Close)
+	return store
+}
+
+func mustZone(t *testing.T, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// loadPeriod reads a standing of period key of b through bs, which starts
+// its load, and waits until it is in memory.
+func loadPeriod(t *testing.T, c *Cache, bs *Boards, b *leaderboard.Board, key, playerID string) {
+	t.Helper()
+	if _, err := bs.BoardStanding(context.Background(), b, key, playerID, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !c.PeriodLoaded(b.ID, key); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("period %s of %s not loaded", key, b.ID)
+		}
+	}
+}
+
+// assertSameAsDatabase checks every standing with 0..3 neighbours each side,
+// and every page of sizes 1..4 walked from memory's and from the database's
+// cursors, against the database's.
+func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Boards, b *leaderboard.Board, key string) {
+	t.Helper()
+	ctx := context.Background()
+	all, err := store.BoardLeaderboard(ctx, b, key, 1000, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Edges) < 10 {
+		t.Fatalf("period %s of %s has %d players", key, b.ID, len(all.Edges))
+	}
+	for _, edge := range append(all.Edges, leaderboard.Edge{Entry: leaderboard.RankEntry{Player: leaderboard.Player{ID: "nobody"}}}) {
+		for above := range 4 {
+			for below := range 4 {
+				want, err := store.BoardStanding(ctx, b, key, edge.Entry.Player.ID, above, below)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := bs.BoardStanding(ctx, b, key, edge.Entry.Player.ID, above, below)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s %s standing of %s ±%d/%d:\n got %+v\nwant %+v", b.ID, key, edge.Entry.Player.ID, above, below, got, want)
+				}
+			}
+		}
+	}
+	for size := 1; size <= 4; size++ {
+		after := ""
+		for {
+			want, err := store.BoardLeaderboard(ctx, b, key, size, after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := bs.BoardLeaderboard(ctx, b, key, size, after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s %s page of %d after %q:\n got %+v\nwant %+v", b.ID, key, size, after, got, want)
+			}
+			if !want.HasNextPage {
+				break
+			}
+			after = want.Edges[len(want.Edges)-1].Cursor
+		}
+	}
+}
+
+// Every standing and page of a closed period served from memory equals the
+// database's, in both orders and every tie-break; a bad cursor gets the
+// database's error.
+func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
+	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
+	c := New(store, 10_000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer c.Close()
+	bs := c.Boards(dbPeriods{store}, time.UTC)
+	boards := closedBoards(t, store, now)
+	for _, b := range boards {
+		loadPeriod(t, c, bs, b, key, "p1")
+		assertSameAsDatabase(t, store, bs, b, key)
+	}
+	// A cursor of another period is left to the database, which refuses it.
+	other, err := store.BoardLeaderboard(context.Background(), boards[1], key, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bs.BoardLeaderboard(context.Background(), boards[0], key, 1, other.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Errorf("a cursor of another period: %v, want BAD_USER_INPUT", err)
+	}
+	if s := c.Stats(); s.Periods != len(boards) || s.Players != 0 {
+		t.Errorf("stats %+v, want %d periods and no month", s, len(boards))
+	}
+}
+
+// A correction of a closed period made through one instance reaches a
+// second one's memory: by the announcement, and by the check of versions
+// alone when the announcement was lost.
+func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	first := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
+	second := openAgain(t, now)
+	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
+	b := closedBoards(t, first, now)[0]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	listening, checking := New(second, 10_000, logger), New(second, 10_000, logger)
+	defer listening.Close()
+	defer checking.Close()
+	listeningBoards, checkingBoards := listening.Boards(dbPeriods{second}, time.UTC), checking.Boards(dbPeriods{second}, time.UTC)
+	listened := make(chan error, 1)
+	go func() { listened <- second.ListenPeriods(ctx, listening.PeriodChanged) }()
+	loadPeriod(t, listening, listeningBoards, b, key, "p1")
+	loadPeriod(t, checking, checkingBoards, b, key, "p1")
+	time.Sleep(200 * time.Millisecond) // the LISTEN is in place
+
+	if _, err := first.CorrectPeriodScore(ctx, b.ID, key, "p1", new(20), "cheat"); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.AnnouncePeriod(ctx, b.ID, key); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); listening.PeriodLoaded(b.ID, key); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the announced correction did not reach the listening instance")
+		}
+	}
+	if !checking.PeriodLoaded(b.ID, key) {
+		t.Fatal("the checking instance forgot the period without a check")
+	}
+	if err := checkingBoards.CheckPeriods(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if checking.PeriodLoaded(b.ID, key) {
+		t.Fatal("the check of versions did not forget the corrected period")
+	}
+	for _, inst := range []struct {
+		c  *Cache
+		bs *Boards
+	}{{listening, listeningBoards}, {checking, checkingBoards}} {
+		loadPeriod(t, inst.c, inst.bs, b, key, "p1")
+		s, err := inst.bs.BoardStanding(ctx, b, key, "p1", 0, 0)
+		if err != nil || s == nil || s.Score != 20 {
+			t.Fatalf("after the correction: %+v, %v; want p1 at 20", s, err)
+		}
+		assertSameAsDatabase(t, second, inst.bs, b, key)
+	}
+	cancel()
+	<-listened
+}
+
+// Months and periods share one budget, newest first: a newer period pushes
+// out an older month.
+func TestBoards_ShareTheBudgetWithMonths(t *testing.T) {
+	store, m := closedMonth(t) // November 2026, closed
+	info, err := store.Month(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 20, 12, 0, 0, 0, time.UTC) // a period ending after the month
+	later := openAgain(t, now)
+	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
+	boards := closedBoards(t, later, now)
+	ctx := context.Background()
+	c := New(store, info.Participants+10, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer c.Close()
+	bs := c.Boards(dbPeriods{store}, time.UTC)
+	if err := c.Load(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	loadPeriod(t, c, bs, boards[0], key, "p1")
+	if c.Loaded(m) {
+		t.Error("the older month kept its room beside a newer period over the budget")
+	}
+	if s := c.Stats(); s.PeriodPlayers > info.Participants+10 {
+		t.Errorf("held %+v over the budget %d", s, info.Participants+10)
+	}
+}
