@@ -13,6 +13,9 @@ import (
 type loggedCorrections struct {
 	leaderboard.CorrectionService
 	logger *slog.Logger
+	// announce tells every instance a period's new ranks version, so that
+	// those holding the period in memory forget it (closedperiods.go).
+	announce func(ctx context.Context, board, key string) error
 }
 
 // CorrectScore corrects as the service does and logs the correction made,
@@ -39,6 +42,13 @@ func (c loggedCorrections) CorrectPeriodScore(ctx context.Context, board, key, p
 	c.logger.InfoContext(ctx, "score corrected", "board", board, "period", key, "player", playerID,
 		"before", total(correction.Before), "after", total(correction.After), "reason", reason, "by", correctedBy(ctx),
 		"correction", correction.ID)
+	if c.announce != nil {
+		// The correction committed: an announcement that fails is made up
+		// for by every instance's check of the versions.
+		if err := c.announce(context.WithoutCancel(ctx), board, key); err != nil {
+			c.logger.WarnContext(ctx, "announce a corrected period", "board", board, "period", key, "err", err)
+		}
+	}
 	return correction, nil
 }
 

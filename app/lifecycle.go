@@ -170,6 +170,9 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	// and leave the month before to the next look, an interval later.
 	m.startScheduler = func() { m.background.Go(func() { scheduler.Run(ctx) }) }
 	m.background.Go(func() { m.listenForRanks(ctx) })
+	if m.ClosedPeriods != nil {
+		m.background.Go(func() { m.listenForPeriods(ctx) })
+	}
 	if m.Config.WebhookURL == "" {
 		m.Logger.Info("settlement disabled: LEADERBOARD_WEBHOOK_URL is not set")
 		return
@@ -211,9 +214,15 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 		dropped, err := m.DB.DropOldPeriods(ctx, periodDropsPerTick)
 		for _, p := range dropped {
 			m.Logger.Info("retention: dropped a period", "board", p.Board, "period", p.Key)
+			if m.ClosedMonths != nil {
+				m.ClosedMonths.ForgetPeriod(p.Board, p.Key)
+			}
 		}
 		return err
 	}})
+	if m.ClosedPeriods != nil {
+		tasks = append(tasks, lifecycle.Task{Name: "check the versions of closed periods in memory", Run: m.ClosedPeriods.CheckPeriods})
+	}
 	if m.Config.RetainMonths > 0 {
 		tasks = append(tasks, lifecycle.Task{Name: "retention", Run: func(ctx context.Context) error {
 			dropped, err := m.DB.DropOldMonths(ctx, m.Config.RetainMonths)

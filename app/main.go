@@ -29,7 +29,10 @@ type Main struct {
 	DB     *db.DB
 	// ClosedMonths serves closed months from memory; nil when disabled.
 	ClosedMonths *closedmonths.Cache
-	Server       *server.Server
+	// ClosedPeriods serves the closed periods of other boards from memory,
+	// in ClosedMonths' budget; nil when disabled.
+	ClosedPeriods *closedmonths.Boards
+	Server        *server.Server
 	// Closer runs month closes as background jobs.
 	Closer *lifecycle.Closer
 	// PeriodCloser closes the periods of the other boards.
@@ -80,6 +83,11 @@ func (m *Main) Run(ctx context.Context) error {
 		m.ClosedMonths = closedmonths.New(replicaSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, m.Logger)
 		standings, ready = m.ClosedMonths, m.ClosedMonths.Ready
 	}
+	var boardStandings leaderboard.BoardStandingService = m.DB
+	if m.ClosedMonths != nil {
+		m.ClosedPeriods = m.ClosedMonths.Boards(periodSource{m.DB}, loc)
+		boardStandings = m.ClosedPeriods
+	}
 	limits, err := m.Config.rateLimits()
 	if err != nil {
 		return err
@@ -96,12 +104,12 @@ func (m *Main) Run(ctx context.Context) error {
 		Standings:      standings,
 		Closer:         m.Closer,
 		Exporter:       m.DB,
-		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger},
+		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger, announce: m.DB.AnnouncePeriod},
 		Boards:         boardcache.New(m.DB, boardCacheTTL),
 		Periods:        m.DB,
 		PeriodCloser:   m.PeriodCloser,
 		PeriodExporter: m.DB,
-		BoardStandings: m.DB,
+		BoardStandings: boardStandings,
 		Rewards:        m.DB,
 		Registry:       registry,
 		Ready:          ready,

@@ -1,0 +1,42 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/closedmonths"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// periodSource is what the closed periods in memory read through: all from
+// the primary, as BoardStandings did before them, so that a load made after
+// a correction's announcement sees the correction.
+type periodSource struct{ *db.DB }
+
+// LoadClosedPeriod loads the period as the db does, as a FrozenPeriod.
+func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key string,
+	admit func(participants int, end time.Time) bool) (closedmonths.FrozenPeriod, error) {
+	p, err := s.DB.LoadClosedPeriod(ctx, b, key, admit)
+	if p == nil {
+		return nil, err // a nil *db.ClosedPeriod is no FrozenPeriod
+	}
+	return p, err
+}
+
+// listenForPeriods follows the announcements of corrected periods until ctx
+// ends, reconnecting after a failure; the scheduler's check makes up for
+// those lost meanwhile.
+func (m *Main) listenForPeriods(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := m.DB.ListenPeriods(ctx, m.ClosedMonths.PeriodChanged)
+		if ctx.Err() != nil {
+			return
+		}
+		m.Logger.Warn("lost the announcements of corrected periods; reconnecting", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
