@@ -49,6 +49,11 @@ func run() error {
 	flags.IntVar(&cfg.WriteBoards, "write-boards", 10_000, "boards suite: boards the events of the writes are spread over (0: no writes)")
 	flags.IntVar(&cfg.WriteClients, "write-clients", 8, "boards suite: clients sending batches of events for random boards")
 	flags.IntVar(&cfg.SmallClients, "small-clients", 64, "boards suite: clients reading a small board, open and closed (0: no reads)")
+	flags.IntVar(&cfg.RewardPlayers, "reward-players", 1_000_000, "rewards suite: players of the closed period the claims are made on")
+	flags.IntVar(&cfg.Claims, "claims", 50_000, "rewards suite: claims of distinct players per run of claimReward")
+	flags.IntVar(&cfg.ClaimClients, "claim-clients", 8, "rewards suite: game servers claiming at once")
+	flags.IntVar(&cfg.HistoryPeriods, "history-periods", 1000, "rewards suite: closed periods of the players unclaimedRewards reads")
+	flags.IntVar(&cfg.HistoryPlayers, "history-players", 1000, "rewards suite: players of each of those periods (10000 for 10M standings)")
 	flags.StringSliceVar(&cfg.Suites, "suites", bench.AllSuites, "measurements to run, of "+strings.Join(bench.AllSuites, ","))
 	if err := flags.Parse(os.Args[1:]); err != nil {
 		return err
@@ -63,6 +68,9 @@ func run() error {
 		cfg.WriteBoards < 0 || cfg.WriteClients < 1 || cfg.SmallClients < 0 {
 		return fmt.Errorf("--storm-players, --storm-readers, --storm-lead, --storm-interval and --write-clients must be positive, " +
 			"--storm-boards, --write-boards and --small-clients not negative")
+	}
+	if cfg.RewardPlayers < 1 || cfg.Claims < 1 || cfg.ClaimClients < 1 || cfg.HistoryPeriods < 0 || cfg.HistoryPlayers < 1 {
+		return fmt.Errorf("--reward-players, --claims, --claim-clients and --history-players must be positive, --history-periods not negative")
 	}
 	cfg.DatabaseURL = os.Getenv("BENCH_DATABASE_URL")
 	cfg.Command = strings.Join(append([]string{"go run ./cmd/leaderboard-bench"}, os.Args[1:]...), " ")

@@ -44,6 +44,8 @@ type Report struct {
 	NoMonths bool
 	// Boards is what the boards suite measured; nil when it did not run.
 	Boards *BoardsResult
+	// Rewards is what the rewards suite measured; nil when it did not run.
+	Rewards *RewardsResult
 	// Failures says what went wrong: failed operations, lost events.
 	Failures []string
 }
@@ -113,6 +115,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		r.writeAfterClose(p)
 	}
 	r.writeBoards(p)
+	r.writeRewards(p)
 	if !r.NoMonths {
 		r.writeMemory(p)
 	}

@@ -43,6 +43,12 @@ type Config struct {
 	StormBoards, StormPlayers, StormReaders int
 	StormLead, StormInterval                time.Duration
 	WriteBoards, WriteClients, SmallClients int
+	// The rewards suite: Claims claims per run by ClaimClients game
+	// servers on a closed period of RewardPlayers players, then
+	// unclaimedRewards for the first HistoryPlayers of them, with
+	// standings in HistoryPeriods closed periods besides.
+	RewardPlayers, Claims, ClaimClients int
+	HistoryPeriods, HistoryPlayers      int
 	// Suites are the measurements to run, of AllSuites; all when empty.
 	Suites []string
 	// Dir is the benchmark's own folder: its PostgreSQL lives in
@@ -64,10 +70,11 @@ const (
 	SuiteRedis      = "redis"       // the Redis design
 	SuiteAfterClose = "after-close" // standings read right after a month closes
 	SuiteBoards     = "boards"      // createBoard, the catalogue, the midnight storm, writes and reads on boards
+	SuiteRewards    = "rewards"     // claimReward and unclaimedRewards
 )
 
 // AllSuites are the suites of a whole run, in the order they run.
-var AllSuites = []string{SuiteReads, SuiteSubmits, SuiteRedis, SuiteAfterClose, SuiteBoards}
+var AllSuites = []string{SuiteReads, SuiteSubmits, SuiteRedis, SuiteAfterClose, SuiteBoards, SuiteRewards}
 
 // runs reports whether the configuration asks for suite.
 func (cfg Config) runs(suite string) bool {
@@ -76,9 +83,10 @@ func (cfg Config) runs(suite string) bool {
 
 // measuresMonths reports whether any suite asked for measures the seeded
 // months, which a run then seeds and closes first; the boards suite alone
-// closes none and seeds only the open month, beside which its storms run.
+// closes none and seeds only the open month, beside which its storms run,
+// and the rewards suite seeds boards' periods of its own.
 func (cfg Config) measuresMonths() bool {
-	return slices.ContainsFunc(AllSuites, func(s string) bool { return s != SuiteBoards && cfg.runs(s) })
+	return slices.ContainsFunc(AllSuites, func(s string) bool { return s != SuiteBoards && s != SuiteRewards && cfg.runs(s) })
 }
 
 // eventTimeZone is the service's event time zone in the benchmark.
@@ -156,6 +164,7 @@ func (r *runner) run(ctx context.Context) (err error) {
 		{SuiteRedis, r.redis},
 		{SuiteAfterClose, r.afterClose},
 		{SuiteBoards, r.boards},
+		{SuiteRewards, r.rewards},
 	} {
 		if !r.cfg.runs(suite.name) {
 			continue

@@ -37,7 +37,8 @@ func (r *Report) Targets() []Verdict {
 	if !r.NoMonths {
 		out = r.monthTargets()
 	}
-	return append(out, r.boardTargets()...)
+	out = append(out, r.boardTargets()...)
+	return append(out, r.rewardTargets()...)
 }
 
 // monthTargets sets the targets of the seeded months.
