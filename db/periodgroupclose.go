@@ -304,7 +304,10 @@ func lockGroup(ctx context.Context, tx pgx.Tx, group []*groupPeriod) (mine, busy
 // ids and buckets: one statement copies the scores of them all, numbered by
 // ROW_NUMBER() per period in their boards' order, into their buckets' final
 // ranks, and reads them back by period and rank for the digests and the
-// messages. It returns each period's ranking, in group's order.
+// messages. It returns each period's ranking, in group's order. The names
+// are a subquery per rank, not rankPeriod's lateral join: for a group's
+// thousands of ranks the planner turned that join into a hash of every
+// player (a sequential scan of a million rows, half a second a group).
 func rankGroup(ctx context.Context, tx pgx.Tx, group []*groupPeriod, ids []int32, buckets []time.Time) ([]*rankedPeriod, error) {
 	const q = `WITH ranked AS (
 			SELECT s.period_id, ROW_NUMBER() OVER (PARTITION BY s.period_id
@@ -316,8 +319,10 @@ func rankGroup(ctx context.Context, tx pgx.Tx, group []*groupPeriod, ids []int32
 			SELECT g.bucket, r.period_id, r.rank, r.player_id, r.score, r.subscore, r.reached_at, r.metadata
 			FROM ranked r JOIN unnest($1::integer[], $2::date[]) AS g(period_id, bucket) USING (period_id)
 		)
-		SELECT r.period_id, r.rank, r.player_id, r.score, n.name, CASE WHEN r.rank <= $3 THEN r.metadata END
-		FROM ranked r LEFT JOIN LATERAL (SELECT p.name FROM players p WHERE r.rank <= $3 AND p.id = r.player_id) n ON true
+		SELECT r.period_id, r.rank, r.player_id, r.score,
+			CASE WHEN r.rank <= $3 THEN (SELECT p.name FROM players p WHERE p.id = r.player_id) END,
+			CASE WHEN r.rank <= $3 THEN r.metadata END
+		FROM ranked r
 		ORDER BY r.period_id, r.rank`
 	rows, err := tx.Query(ctx, q, ids, buckets, messageTop)
 	if err != nil {
