@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -121,7 +122,7 @@ func isIntrospection(ctx context.Context) bool {
 // recoverPanic logs a resolver's panic and answers INTERNAL.
 func recoverPanic(logger *slog.Logger) graphql.RecoverFunc {
 	return func(ctx context.Context, v any) error {
-		logger.ErrorContext(ctx, "resolver panicked", "panic", fmt.Sprint(v))
+		logger.ErrorContext(ctx, "resolver panicked", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		return leaderboard.Errorf(leaderboard.EINTERNAL, "Internal error.")
 	}
 }

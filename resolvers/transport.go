@@ -83,6 +83,12 @@ func decodeParams(body []byte, params *graphql.RawParams) error {
 // writeResponse writes resp as transport.POST does: directly when it holds
 // data alone, else marshalled.
 func writeResponse(w io.Writer, resp *graphql.Response) {
+	if resp == nil {
+		// The executor answers nothing once the request's context ended
+		// (the client left): transport.POST writes that as JSON null.
+		_, _ = io.WriteString(w, "null")
+		return
+	}
 	if len(resp.Errors) == 0 && len(resp.Extensions) == 0 && resp.Label == "" && resp.Path == nil && resp.HasNext == nil {
 		data := resp.Data
 		if data == nil {

@@ -1,6 +1,7 @@
 package resolvers
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -34,7 +35,7 @@ func TestDirectPOST_AnswersAsGqlgen(t *testing.T) {
 	found, unavailable := standingStore{standing: testStanding()}, standingStore{err: leaderboard.Errorf(leaderboard.EUNAVAILABLE, "retry later")}
 	for _, c := range []struct {
 		name, body, accept string
-		broken             bool
+		broken, cancelled  bool
 		store              standingStore
 	}{
 		{name: "plain answer", body: standing, store: found},
@@ -54,6 +55,7 @@ func TestDirectPOST_AnswersAsGqlgen(t *testing.T) {
 		{name: "not JSON", body: `{"query": `, store: found},
 		{name: "empty body", body: ``, store: found},
 		{name: "body read fails", body: standing, broken: true, store: found},
+		{name: "client gone", body: standing, cancelled: true, store: found},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			direct, viaGqlgen := handlers(c.store)
@@ -63,6 +65,11 @@ func TestDirectPOST_AnswersAsGqlgen(t *testing.T) {
 					body = &brokenBody{strings.NewReader(c.body[:10])}
 				}
 				req := httptest.NewRequest(http.MethodPost, "/graphql", body)
+				if c.cancelled {
+					ctx, cancel := context.WithCancel(req.Context())
+					cancel()
+					req = req.WithContext(ctx)
+				}
 				req.Header.Set("Content-Type", "application/json")
 				if c.accept != "" {
 					req.Header.Set("Accept", c.accept)
