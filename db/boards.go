@@ -159,9 +159,17 @@ func (db *DB) EndBoard(ctx context.Context, id string, end *time.Time) (*leaderb
 	if id == leaderboard.MainBoard {
 		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "the board main is the monthly event: it runs on")
 	}
-	const q = `UPDATE boards SET ends_at = LEAST(ends_at, $2)
-		WHERE id = $1 AND starts_at < $2
-		RETURNING ` + boardColumns
+	// A NONE board's one period ends with the board: its row's end moves in
+	// the same statement, so that it is due to close at the new end.
+	const q = `WITH ended AS (
+			UPDATE boards SET ends_at = LEAST(ends_at, $2)
+			WHERE id = $1 AND starts_at < $2
+			RETURNING ` + boardColumns + `
+		), period AS (
+			UPDATE periods SET ends_at = LEAST(ends_at, (SELECT ends_at FROM ended))
+			WHERE board_id = $1 AND key = 'all' AND status = 'OPEN' AND EXISTS (SELECT 1 FROM ended)
+		)
+		SELECT ` + boardColumns + ` FROM ended`
 	b, err := db.scanBoard(db.pool.QueryRow(ctx, q, id, at))
 	if err == nil {
 		return b, nil

@@ -184,6 +184,11 @@ func (db *DB) ensurePeriodRow(ctx context.Context, b *leaderboard.Board, key str
 			key, b.ID, startsAt.UTC().Format(time.RFC3339))
 	case open && span.End != nil && !db.now().Before(span.End.Add(b.CloseGrace)):
 		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s takes no more events", key, b.ID)
+	case span.End != nil && !db.now().Before(span.End.Add(b.CloseGrace)):
+		// Over without a row: it had no events, or retention dropped it. Made
+		// now, it would be closed a second time, with nobody in it.
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND,
+			"period %s of %s is over and has no scores (or was dropped by retention)", key, b.ID)
 	}
 	// A submission may open the period at the same moment: the primary key
 	// decides, and both then read the one row.

@@ -232,10 +232,17 @@ func TestClosePeriod_EarlyCloseRefusesLaterEventsAndRunsOnce(t *testing.T) {
 		t.Fatalf("second entry %+v (metadata %s)", top, top.Metadata)
 	}
 
-	// A period no event opened closes with nobody in it.
-	empty, err := store.ClosePeriod(ctx, "daily", "2026-11-18")
+	// A running period no event opened closes with nobody in it; an over
+	// one without a row (no events, or dropped by retention) is not made
+	// again to be closed a second time.
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "quiet", Name: "Quiet", Reset: leaderboard.ResetDay,
+		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0)})
+	empty, err := store.ClosePeriod(ctx, "quiet", "2026-11-20")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := store.ClosePeriod(ctx, "daily", "2026-11-18"); leaderboard.ErrorCode(err) != leaderboard.ENOTFOUND {
+		t.Fatalf("closing an over period without a row: %v, want NOT_FOUND", err)
 	}
 	if empty.Status != leaderboard.PeriodClosed || empty.Participants != 0 ||
 		empty.Digest != hex.EncodeToString(sha256.New().Sum(nil)) {

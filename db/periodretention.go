@@ -27,14 +27,18 @@ import (
 func (db *DB) DropOldPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error) {
 	// For each board that limits what it keeps, its CLOSED periods after the
 	// newest retain_periods (periods_board_start_idx, newest first).
+	// Only once the period's own time to take events is over: a period
+	// closed early, dropped while its day still runs, would be opened again
+	// by the day's next event and closed a second time.
 	const q = `SELECT p.board_id, p.key, p.id, p.final_bucket FROM boards b
-		CROSS JOIN LATERAL (SELECT board_id, key, id, final_bucket, starts_at FROM periods
+		CROSS JOIN LATERAL (SELECT board_id, key, id, final_bucket, starts_at, ends_at FROM periods
 			WHERE board_id = b.id AND status = 'CLOSED'
 			ORDER BY starts_at DESC OFFSET b.retain_periods) p
 		WHERE b.retain_periods IS NOT NULL AND b.id <> 'main'
+			AND COALESCE(p.ends_at, b.ends_at) + b.close_grace_seconds * interval '1 second' <= $2
 			AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.period_id = p.id AND o.delivered_at IS NULL)
 		ORDER BY p.starts_at, p.board_id, p.key LIMIT $1`
-	rows, err := db.pool.Query(ctx, q, limit)
+	rows, err := db.pool.Query(ctx, q, limit, db.now())
 	if err != nil {
 		return nil, errorf("find periods to drop: %w", err)
 	}
@@ -85,6 +89,13 @@ func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32, bucket *
 	if err := tx.QueryRow(ctx, lock, board, id).Scan(&found); noRows(err) {
 		return false, nil
 	} else if err != nil {
+		return false, err
+	}
+	// Again under the lock: a correction committed since the look may have
+	// recorded a message that must still be delivered.
+	const pending = `SELECT EXISTS (SELECT 1 FROM outbox WHERE period_id = $1 AND delivered_at IS NULL)`
+	var undelivered bool
+	if err := tx.QueryRow(ctx, pending, id).Scan(&undelivered); err != nil || undelivered {
 		return false, err
 	}
 	writes := &pgx.Batch{}

@@ -239,3 +239,47 @@ func TestBoardStatus(t *testing.T) {
 		}
 	}
 }
+
+func TestEndBoard_APermanentBoardsOpenPeriodEndsWithIt(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	end := testNow.AddDate(0, 1, 0)
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "forever", Name: "Forever", Reset: leaderboard.ResetNone,
+		StartsAt: new(testNow.AddDate(0, -1, 0)), EndsAt: &end, CloseGrace: new(0)})
+	mustSubmit(t, store, leaderboard.ScoreEvent{EventID: "e", PlayerID: "p", Mode: leaderboard.ModeSet, Value: 5,
+		Board: "forever", OccurredAt: new(testNow.Add(-time.Hour))})
+	early := testNow.Add(-time.Minute)
+	if _, err := store.EndBoard(ctx, "forever", &early); err != nil {
+		t.Fatal(err)
+	}
+	p, err := store.Period(ctx, "forever", leaderboard.PeriodAll)
+	if err != nil || p == nil || p.EndsAt == nil || !p.EndsAt.Equal(early) {
+		t.Fatalf("the open period after endBoard: %+v, %v; want it to end at %s", p, err, early)
+	}
+	due, err := store.PeriodsToClose(ctx, true, 10)
+	if err != nil || len(due) != 1 || due[0].Key != leaderboard.PeriodAll {
+		t.Fatalf("due periods: %+v, %v; want the ended board's period", due, err)
+	}
+}
+
+func TestDropOldPeriods_KeepsAPeriodClosedEarlyUntilItsDayIsOver(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "short", Name: "Short", Reset: leaderboard.ResetDay,
+		TimeZone: new("UTC"), CloseGrace: new(0), RetainPeriods: new(0), StartsAt: new(testNow.AddDate(0, 0, -3))})
+	event := func(id string) leaderboard.ScoreResult {
+		return mustSubmit(t, store, leaderboard.ScoreEvent{EventID: id, PlayerID: "p", Mode: leaderboard.ModeAdd, Value: 1,
+			Board: "short", OccurredAt: new(testNow.Add(-time.Minute))})[0]
+	}
+	event("first")
+	if _, err := store.ClosePeriod(ctx, "short", "2026-11-20"); err != nil {
+		t.Fatal(err)
+	}
+	dropped, err := store.DropOldPeriods(ctx, 10)
+	if err != nil || len(dropped) != 0 {
+		t.Fatalf("dropped %+v, %v; want none while the day still runs", dropped, err)
+	}
+	if r := event("late"); r.Status != leaderboard.StatusRejected || r.Err.Code != leaderboard.EMONTHCLOSED {
+		t.Fatalf("an event for the day closed early: %+v, want MONTH_CLOSED", r)
+	}
+}
