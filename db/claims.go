@@ -125,18 +125,35 @@ func (db *DB) lockClaimPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 		if perr != nil {
 			return nil, perr
 		}
-		const q = `SELECT month, status, COALESCE(participants, 0), ranks_version FROM months WHERE month = $1 FOR SHARE`
-		err = tx.QueryRow(ctx, q, m.Date()).Scan(&p.month, &p.status, &p.participants, &p.version)
+		const q = `SELECT month, status, COALESCE(participants, 0), ranks_version FROM months WHERE month = $1`
+		read := func(lock string) error {
+			return tx.QueryRow(ctx, q+lock, m.Date()).Scan(&p.month, &p.status, &p.participants, &p.version)
+		}
+		err = lockIfClosed(read, &p.status)
 		p.startsAt = m.Start(db.loc)
 	} else {
 		const q = `SELECT id, status, COALESCE(participants, 0), final_bucket, starts_at FROM periods
-			WHERE board_id = $1 AND key = $2 FOR SHARE`
-		err = tx.QueryRow(ctx, q, b.ID, key).Scan(&p.periodID, &p.status, &p.participants, &p.bucket, &p.startsAt)
+			WHERE board_id = $1 AND key = $2`
+		read := func(lock string) error {
+			return tx.QueryRow(ctx, q+lock, b.ID, key).Scan(&p.periodID, &p.status, &p.participants, &p.bucket, &p.startsAt)
+		}
+		err = lockIfClosed(read, &p.status)
 	}
 	if noRows(err) {
 		return nil, nil
 	}
 	return &p, err
+}
+
+// lockIfClosed reads a period's row with read, without a lock, and again FOR
+// SHARE when it is CLOSED: a close (or a correction) holds the row FOR
+// UPDATE for as long as it ranks, and a claim of a period not yet CLOSED is
+// answered NOT_FINAL at once instead of waiting for it.
+func lockIfClosed(read func(lock string) error, status *string) error {
+	if err := read(""); err != nil || *status != string(leaderboard.PeriodClosed) {
+		return err
+	}
+	return read(" FOR SHARE")
 }
 
 // missingPeriodStatus is the answer to a claim of a period of b with span
