@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/gamebackend/leaderboard"
 )
@@ -45,7 +46,9 @@ func (c loggedCorrections) CorrectPeriodScore(ctx context.Context, board, key, p
 	if c.announce != nil {
 		// The correction committed: an announcement that fails is made up
 		// for by every instance's check of the versions.
-		if err := c.announce(context.WithoutCancel(ctx), board, key); err != nil {
+		announceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := c.announce(announceCtx, board, key); err != nil {
 			c.logger.WarnContext(ctx, "announce a corrected period", "board", board, "period", key, "err", err)
 		}
 	}
