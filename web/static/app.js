@@ -502,8 +502,10 @@ function renderPeriodInfo(board, info) {
     if (info.endsAt) facts.append(fact('Ends', dateTimeEl(info.endsAt)));
   } else if (isFinal(info)) {
     facts.append(fact('Participants', numbers.format(info.participants)));
-    if (info.endsAt) facts.append(fact('Ended', dateTimeEl(info.endsAt)));
-    if (info.closedAt) facts.append(fact('Closed', dateTimeEl(info.closedAt, { 'data-testid': 'closed-at' })));
+    // A period closed before its end ended early: it ended when it closed.
+    const closedEarly = info.closedAt && info.endsAt && new Date(info.closedAt) < new Date(info.endsAt);
+    if (info.endsAt && !closedEarly) facts.append(fact('Ended', dateTimeEl(info.endsAt)));
+    if (info.closedAt) facts.append(fact(closedEarly ? 'Closed early' : 'Closed', dateTimeEl(info.closedAt, { 'data-testid': 'closed-at' })));
   } else if (info.closesAt) {
     // A timer, not a live region: a screen reader reads it when asked, rather
     // than every second.
