@@ -123,6 +123,9 @@ func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*le
 		return nil, false, errorf("close period %s of %s: %w", key, board, err)
 	}
 	if row.status != leaderboard.PeriodClosed {
+		// The bucket is chosen once, before its partition is made: a NONE
+		// board's period goes to the month the close starts in, also when
+		// the close commits in the next one.
 		bucket := finalBucket(b, row.endsAt, db.now())
 		if err := db.ensureFinalRanksPartition(ctx, bucket); err != nil {
 			return nil, false, errorf("close period %s of %s: %w", key, board, err)
@@ -130,7 +133,7 @@ func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*le
 		ran := true
 		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 			var err error
-			ran, err = db.closePeriodTx(ctx, tx, b, row, try)
+			ran, err = db.closePeriodTx(ctx, tx, b, row, bucket, try)
 			return err
 		})
 		if err != nil {
@@ -266,7 +269,7 @@ func (db *DB) ensureFinalRanksPartition(ctx context.Context, bucket time.Time) e
 // closePeriodTx is the close's transaction of period row of b. It returns
 // false, having done nothing, when try is set and another transaction holds
 // the period's close lock.
-func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, try bool) (bool, error) {
+func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, bucket time.Time, try bool) (bool, error) {
 	if err := longJob(ctx, tx); err != nil {
 		return false, err
 	}
@@ -290,7 +293,6 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 		return true, nil
 	}
 	closedAt := db.now()
-	bucket := finalBucket(b, row.endsAt, closedAt)
 	ranks, err := rankPeriod(ctx, tx, b, row.id, bucket)
 	if err != nil {
 		return false, err

@@ -187,7 +187,7 @@ func (db *DB) closeGroupTx(ctx context.Context, tx pgx.Tx, group []*groupPeriod)
 	closedAt := db.now()
 	ids, buckets := make([]int32, len(mine)), make([]time.Time, len(mine))
 	for i, p := range mine {
-		p.bucket = finalBucket(p.board, p.row.endsAt, closedAt)
+		// p.bucket stays the one whose partition was made for the group.
 		ids[i], buckets[i] = p.row.id, p.bucket
 	}
 	ranks, err := rankGroup(ctx, tx, mine, ids, buckets)
