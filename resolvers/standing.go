@@ -116,3 +116,21 @@ func (r *Resolver) boardRank(ctx context.Context, res *leaderboard.ScoreResult) 
 	}
 	return &s.Rank, nil
 }
+
+// standingBoard is the board s is a standing on: main's standings leave
+// Board empty. The board field's resolver and the direct answer both write it.
+func standingBoard(s *leaderboard.Standing) string {
+	if s.Board == "" {
+		return leaderboard.MainBoard
+	}
+	return s.Board
+}
+
+// standingPeriod is the key of s's period: main's standings name only the
+// month.
+func standingPeriod(s *leaderboard.Standing) string {
+	if s.Period == "" {
+		return s.Month.String()
+	}
+	return s.Period
+}

@@ -22,9 +22,14 @@ import (
 // fields of Standing, RankEntry and Player (aliases and __typename too; no
 // fragments, no directives, no repeated keys, valid neighbour counts) is
 // answered by writeStandingsDirectly: the same resolver, then the JSON
-// written in selection order with gqlgen's own scalar marshallers. Any other
-// selection, and any argument gqlgen must report on, goes through gqlgen
-// unchanged. standing_json_test.go holds the two to byte-identical answers.
+// written in selection order with gqlgen's own scalar marshallers. That holds
+// for every board and period: main's months, other boards' periods, and the
+// current period when none is named; the resolver's own errors (an unknown
+// board, a bad key, both period and month) are reported as gqlgen reports
+// them. claimedAt is left to gqlgen: on a final standing its resolver reads
+// the claims. Any other selection, and any argument gqlgen must report on,
+// goes through gqlgen unchanged. standing_json_test.go holds the two to
+// byte-identical answers.
 
 // selection is a compiled selection set: the fields to write, in order.
 type selection []selectedField
@@ -43,8 +48,10 @@ type selectedField struct {
 // resolves for the whole list at once, so that the reads are batched (see
 // submit_json.go).
 var directFields = map[string]map[string]string{
-	"Standing":    {"month": "", "rank": "", "score": "", "reachedAt": "", "player": "Player", "total": "", "final": "", "neighbours": "RankEntry", "__typename": ""},
-	"RankEntry":   {"rank": "", "score": "", "reachedAt": "", "player": "Player", "__typename": ""},
+	"Standing": {"month": "", "board": "", "period": "", "rank": "", "score": "", "reachedAt": "", "player": "Player",
+		"subscore": "", "metadata": "", "percentile": "", "tier": "", "total": "", "final": "", "neighbours": "RankEntry",
+		"__typename": ""},
+	"RankEntry":   {"rank": "", "score": "", "reachedAt": "", "player": "Player", "subscore": "", "metadata": "", "__typename": ""},
 	"Player":      {"id": "", "name": "", "__typename": ""},
 	"ScoreResult": {"eventId": "", "status": "", "score": "", "error": "", "code": "", "month": "", "board": "", "period": "", "__typename": ""},
 }
@@ -121,33 +128,57 @@ func (r *Resolver) writeStandingsDirectly(ctx context.Context, next graphql.Root
 	if !ok {
 		return next(ctx)
 	}
-	// Direct answers are for main's months named by month: other boards,
-	// periods and the current period go through gqlgen.
-	args := root.Field.ArgumentMap(opCtx.Variables)
-	if board, ok := args["board"].(string); !ok || board != leaderboard.MainBoard || args["period"] != nil {
+	args, ok := rootArgs(root.Field, opCtx.Variables)
+	if !ok {
 		return next(ctx)
 	}
-	month, err := scalar.UnmarshalMonth(args["month"])
-	if err != nil {
-		return next(ctx)
-	}
-	board := leaderboard.MainBoard
-	resolve := func(ctx context.Context) (any, error) { return r.Query().MyRank(ctx, &board, nil, &month) }
-	resolvedArgs := map[string]any{"board": board, "period": nil, "month": month}
+	board, period, month := args["board"].(*string), args["period"].(*string), args["month"].(*leaderboard.Month)
+	resolve := func(ctx context.Context) (any, error) { return r.Query().MyRank(ctx, board, period, month) }
 	if root.Field.Name == "standing" {
-		playerID, err := graphql.UnmarshalID(args["playerId"])
-		if err != nil {
-			return next(ctx)
+		playerID := args["playerId"].(string)
+		resolve = func(ctx context.Context) (any, error) {
+			return r.Query().Standing(ctx, board, period, month, playerID)
 		}
-		resolvedArgs["playerId"] = playerID
-		resolve = func(ctx context.Context) (any, error) { return r.Query().Standing(ctx, &board, nil, &month, playerID) }
 	}
-	res, ok := resolveRootField(ctx, root.Field, "Query", resolvedArgs, resolve)
+	res, ok := resolveRootField(ctx, root.Field, "Query", args, resolve)
 	s, _ := res.(*leaderboard.Standing)
 	if !ok || s == nil {
 		return graphql.Null
 	}
 	return graphql.WriterFunc(func(w io.Writer) { writeStanding(w, sel, s) })
+}
+
+// rootArgs reads the arguments of a standing or myRank field as gqlgen's
+// generated code does, into the values it passes the resolver: board,
+// period and month as pointers, nil when left out or null, and playerId on
+// standing. ok is false when gqlgen would report an argument.
+func rootArgs(field graphql.CollectedField, vars map[string]any) (args map[string]any, ok bool) {
+	raw := field.ArgumentMap(vars)
+	board, errBoard := optional(raw["board"], graphql.UnmarshalID)
+	period, errPeriod := optional(raw["period"], graphql.UnmarshalString)
+	month, errMonth := optional(raw["month"], scalar.UnmarshalMonth)
+	if errBoard != nil || errPeriod != nil || errMonth != nil {
+		return nil, false
+	}
+	args = map[string]any{"board": board, "period": period, "month": month}
+	if field.Name == "standing" {
+		playerID, err := graphql.UnmarshalID(raw["playerId"])
+		if err != nil {
+			return nil, false
+		}
+		args["playerId"] = playerID
+	}
+	return args, true
+}
+
+// optional reads an optional argument with unmarshal: nil when left out or
+// null.
+func optional[T any](v any, unmarshal func(any) (T, error)) (*T, error) {
+	if v == nil {
+		return nil, nil
+	}
+	t, err := unmarshal(v)
+	return &t, err
 }
 
 // resolveRootField runs resolve as gqlgen runs a root field's resolver: in
@@ -181,6 +212,20 @@ func writeStanding(w io.Writer, sel selection, s *leaderboard.Standing) {
 		switch f.name {
 		case "month":
 			scalar.MarshalMonth(s.Month).MarshalGQL(w)
+		case "board":
+			graphql.MarshalID(standingBoard(s)).MarshalGQL(w)
+		case "period":
+			graphql.MarshalString(standingPeriod(s)).MarshalGQL(w)
+		case "percentile":
+			// gqlgen's MarshalFloatContext writes as MarshalFloat does, and
+			// fails only on infinities and NaN, which Percentile never returns.
+			graphql.MarshalFloat(s.Percentile()).MarshalGQL(w)
+		case "tier":
+			if s.Tier == nil {
+				io.WriteString(w, "null")
+			} else {
+				graphql.MarshalString(*s.Tier).MarshalGQL(w)
+			}
 		case "total":
 			writeInt(w, s.Total)
 		case "final":
@@ -223,6 +268,14 @@ func writeRankEntryField(w io.Writer, f selectedField, e *leaderboard.RankEntry)
 		writeInt(w, e.Score)
 	case "reachedAt":
 		scalar.MarshalTime(e.ReachedAt).MarshalGQL(w)
+	case "subscore":
+		if e.Subscore == nil {
+			io.WriteString(w, "null")
+		} else {
+			writeInt(w, *e.Subscore)
+		}
+	case "metadata":
+		scalar.MarshalJSON(e.Metadata).MarshalGQL(w)
 	case "player":
 		writeObject(w, f.sub, func(f selectedField) {
 			switch f.name {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,88 @@ func testStanding() *leaderboard.Standing {
 	for r := 101; r <= 112; r++ {
 		s.Below = append(s.Below, entry(r))
 	}
+	return s
+}
+
+// boardStore holds boards, the current period of each (none when left
+// out), and answers every board standing with standing, named by its board
+// and period, or with err.
+type boardStore struct {
+	leaderboard.BoardService
+	leaderboard.PeriodService
+	leaderboard.BoardStandingService
+	boards   map[string]*leaderboard.Board
+	current  map[string]string
+	standing *leaderboard.Standing
+	err      error
+}
+
+func (s boardStore) Board(_ context.Context, id string) (*leaderboard.Board, error) {
+	return s.boards[id], nil
+}
+
+func (s boardStore) CurrentKey(_ context.Context, b *leaderboard.Board) (string, bool, error) {
+	key, ok := s.current[b.ID]
+	return key, ok, nil
+}
+
+func (s boardStore) BoardStanding(_ context.Context, b *leaderboard.Board, key, _ string, _, _ int) (*leaderboard.Standing, error) {
+	if s.err != nil || s.standing == nil {
+		return nil, s.err
+	}
+	st := *s.standing
+	st.Board, st.Period = b.ID, key
+	return &st, nil
+}
+
+// testBoards holds main, a DESC weekly board, an ASC daily board and a
+// board with no current period.
+func testBoards(standing *leaderboard.Standing, err error) boardStore {
+	board := func(id string, reset leaderboard.Reset, order leaderboard.SortOrder) *leaderboard.Board {
+		return &leaderboard.Board{ID: id, Reset: reset, Order: order, Location: time.UTC, MaxScore: 10000,
+			StartsAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	}
+	return boardStore{
+		boards: map[string]*leaderboard.Board{
+			leaderboard.MainBoard: board(leaderboard.MainBoard, leaderboard.ResetMonth, leaderboard.OrderDesc),
+			"ladder":              board("ladder", leaderboard.ResetWeek, leaderboard.OrderDesc),
+			"laps":                board("laps", leaderboard.ResetDay, leaderboard.OrderAsc),
+			"later":               board("later", leaderboard.ResetDay, leaderboard.OrderDesc),
+		},
+		current:  map[string]string{leaderboard.MainBoard: "2026-10", "ladder": "2026-W44", "laps": "2026-11-19"},
+		standing: standing, err: err,
+	}
+}
+
+// testBoardStanding is testStanding with subscores, metadata (spaced as
+// PostgreSQL prints it, with text that needs escaping) and a tier; with
+// asc, a live standing of a lower-is-better board without them.
+func testBoardStanding(asc bool) *leaderboard.Standing {
+	s := testStanding()
+	if asc {
+		s.Final, s.Total, s.Rank = false, 7, 3
+		for i := range s.Above {
+			s.Above[i].Score = 100 + i
+		}
+		return s
+	}
+	with := func(e *leaderboard.RankEntry) {
+		if e.Rank%3 != 0 {
+			e.Subscore = new(-e.Rank * 17)
+		}
+		if e.Rank%4 != 0 {
+			e.Metadata = json.RawMessage(`{"car": "red",  "laps": [1, 2.5, null], "note": "\u00e9 \" <b>&", "r": ` +
+				strconv.Itoa(e.Rank) + `}`)
+		}
+	}
+	with(&s.RankEntry)
+	for i := range s.Above {
+		with(&s.Above[i])
+	}
+	for i := range s.Below {
+		with(&s.Below[i])
+	}
+	s.Tier = new("gold \"A\"")
 	return s
 }
 
@@ -159,6 +242,93 @@ func TestWriteStandingsDirectly_AnswersAsGqlgen(t *testing.T) {
 	}
 }
 
+// A standing of any board and period written directly is the answer gqlgen
+// gives, byte for byte, errors included: the current period when none is
+// named, both orders, with and without subscores, metadata and tiers.
+func TestWriteStandingsDirectly_BoardsAnswerAsGqlgen(t *testing.T) {
+	secret := []byte("a-secret-of-at-least-32-bytes-long!!")
+	playerToken, err := auth.PlayerToken(secret, "p-me", time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	handlers := func(store boardStore) (direct, viaGqlgen http.Handler) {
+		r := &Resolver{StandingService: standingStore{standing: store.standing, err: store.err},
+			BoardService: store, PeriodService: store, BoardStandings: store, Logger: slog.New(slog.DiscardHandler)}
+		authn := auth.New(auth.Config{JWTSecret: secret}).Middleware
+		return authn(NewHandler(r, HandlerOptions{})), authn(NewHandler(r, HandlerOptions{viaGqlgen: true}))
+	}
+	const all = `board period month rank score reachedAt subscore metadata percentile tier total final __typename
+		player { id name __typename }
+		neighbours { rank score reachedAt subscore metadata __typename player { id name __typename } }`
+	desc, asc := testBoards(testBoardStanding(false), nil), testBoards(testBoardStanding(true), nil)
+	for _, c := range []struct {
+		name  string
+		query string
+		vars  map[string]any
+		token string
+		store boardStore
+	}{
+		{"DESC board, a period, every field", `{ standing(board: "ladder", period: "2026-W43", playerId: "p-x") { ` + all + ` } }`,
+			nil, "", desc},
+		{"DESC board, the current period", `{ standing(board: "ladder", playerId: "p-x") { ` + all + ` } }`, nil, "", desc},
+		{"ASC board, a period, no subscores, metadata or tier", `{ standing(board: "laps", period: "2026-11-18", playerId: "p-x") { ` +
+			all + ` } }`, nil, "", asc},
+		{"ASC board, the current period", `{ standing(board: "laps", playerId: "p-x") { ` + all + ` } }`, nil, "", asc},
+		{"variables and aliases", `query Q($b: ID, $p: String, $id: ID!) { s: standing(board: $b, period: $p, playerId: $id) {
+				b: board, p: period, pc: percentile, t: tier, m: metadata, ss: subscore
+				up: neighbours(above: 3, below: 0) { m: metadata s: subscore } } }`,
+			map[string]any{"b": "ladder", "p": "2026-W40", "id": "p-x"}, "", desc},
+		{"board with no current period", `{ standing(board: "later", playerId: "p-x") { rank } }`, nil, "", desc},
+		{"main, the current month", `{ standing(playerId: "p-x") { ` + all + ` } }`, nil, "", desc},
+		{"main by period", `{ standing(board: "main", period: "2026-09", playerId: "p-x") { board period month rank } }`, nil, "", desc},
+		{"board null is main", `{ standing(board: null, playerId: "p-x") { board period rank } }`, nil, "", desc},
+		{"myRank on a board", `{ myRank(board: "laps") { ` + all + ` } }`, nil, playerToken, asc},
+		{"myRank on main, the current month", `{ myRank { board period rank } }`, nil, playerToken, desc},
+		{"unknown board", `{ standing(board: "nope", playerId: "p-x") { rank } }`, nil, "", desc},
+		{"unknown board in a variable", `query Q($b: ID) { standing(board: $b, period: "2026-10", playerId: "p-x") { rank } }`,
+			map[string]any{"b": 123}, "", desc},
+		{"period and month", `{ standing(board: "ladder", period: "2026-W43", month: "2026-10", playerId: "p-x") { rank } }`,
+			nil, "", desc},
+		{"period and month on main", `{ myRank(period: "2026-10", month: "2026-10") { rank } }`, nil, playerToken, desc},
+		{"month on a weekly board", `{ standing(board: "ladder", month: "2026-10", playerId: "p-x") { rank } }`, nil, "", desc},
+		{"bad period key", `{ standing(board: "laps", period: "2026-W43", playerId: "p-x") { rank } }`, nil, "", asc},
+		{"bad period key on main", `{ standing(period: "Oct", playerId: "p-x") { rank } }`, nil, "", desc},
+		{"bad board id", `{ standing(board: "Not An Id", playerId: "p-x") { rank } }`, nil, "", desc},
+		{"store unavailable", `{ standing(board: "ladder", playerId: "p-x") { rank } }`, nil, "",
+			testBoards(nil, leaderboard.Errorf(leaderboard.EUNAVAILABLE, "retry later"))},
+		{"claimedAt of a live standing", `{ standing(board: "laps", playerId: "p-x") { rank claimedAt } }`, nil, "", asc},
+		{"two root fields", `{ a: standing(board: "ladder", playerId: "p-x") { tier } b: myRank(board: "nope") { rank } }`,
+			nil, playerToken, desc},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			direct, viaGqlgen := handlers(c.store)
+			assertSameAnswer(t, direct, viaGqlgen, c.token, c.query, c.vars)
+		})
+	}
+}
+
+// A board's standing is written directly: it costs a fraction of gqlgen's
+// allocations, which take a field context per field and a goroutine per
+// field with a resolver (board, period, neighbours).
+func TestWriteStandingsDirectly_TakesBoardReads(t *testing.T) {
+	store := testBoards(testBoardStanding(false), nil)
+	r := &Resolver{StandingService: standingStore{standing: store.standing}, BoardService: store, PeriodService: store,
+		BoardStandings: store, Logger: slog.New(slog.DiscardHandler)}
+	direct, viaGqlgen := NewHandler(r, HandlerOptions{}), NewHandler(r, HandlerOptions{viaGqlgen: true})
+	for _, query := range []string{
+		`{ standing(board: "ladder", period: "2026-W43", playerId: "p-x") { board period rank subscore metadata percentile tier neighbours { rank subscore metadata player { name } } } }`,
+		`{ standing(board: "laps", playerId: "p-x") { rank neighbours { rank player { name } } } }`,
+		`{ standing(playerId: "p-x") { period rank neighbours { rank player { name } } } }`,
+	} {
+		allocs := func(h http.Handler) float64 {
+			return testing.AllocsPerRun(20, func() { answer(t, h, "", query, nil) })
+		}
+		if got, gqlgen := allocs(direct), allocs(viaGqlgen); got > gqlgen/2 {
+			t.Errorf("%s: %.0f allocations, gqlgen %.0f: not written directly", query, got, gqlgen)
+		}
+	}
+}
+
 // Only selections of plain fields are written directly; the rest go to
 // gqlgen.
 func TestCompileSelection_TakesOnlyPlainSelections(t *testing.T) {
@@ -178,6 +348,8 @@ func TestCompileSelection_TakesOnlyPlainSelections(t *testing.T) {
 		{`rank @include(if: true)`, false},
 		{`player { id @skip(if: false) }`, false},
 		{`neighbours { ... on RankEntry { rank } }`, false},
+		{`board period subscore metadata percentile tier neighbours { subscore metadata }`, true},
+		{`rank claimedAt`, false},
 	} {
 		query := `query { standing(month: "2026-10", playerId: "p") { ` + c.selection + ` } }`
 		if strings.Contains(c.selection, "...F") {

@@ -71,17 +71,11 @@ func (r *queryResolver) Leaderboard(ctx context.Context, board *string, period *
 }
 
 func (r *standingResolver) Board(ctx context.Context, obj *leaderboard.Standing) (string, error) {
-	if obj.Board == "" {
-		return leaderboard.MainBoard, nil
-	}
-	return obj.Board, nil
+	return standingBoard(obj), nil
 }
 
 func (r *standingResolver) Period(ctx context.Context, obj *leaderboard.Standing) (string, error) {
-	if obj.Period == "" {
-		return obj.Month.String(), nil
-	}
-	return obj.Period, nil
+	return standingPeriod(obj), nil
 }
 
 func (r *standingResolver) Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error) {
