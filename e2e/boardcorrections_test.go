@@ -260,10 +260,11 @@ func TestSeedBoard_FillsAnOpenWeekAndRefusesFirst(t *testing.T) {
 		{[]string{"--board", "pvp", "--period", week}, "period " + week + " of pvp already has scores: only a period without scores can be seeded"},
 		{[]string{"--board", "main", "--period", "2026-11"}, "main's periods are its months: seed them with --month"},
 		{[]string{"--board", "nope", "--period", week}, "no board nope"},
-		{[]string{"--board", "pvp", "--period", "2026-W01"}, "period 2026-W01 of pvp is CLOSED: only an open period can be seeded"},
+		{[]string{"--board", "pvp", "--period", "2026-W01"}, "board pvp has no period 2026-W01"},
+		{[]string{"--board", "pvp", "--period", week}, "period " + week + " of pvp is CLOSED: only an open period can be seeded"},
 	} {
-		if len(c.args) == 4 && c.args[3] == "2026-W01" {
-			s.mustDo(t, adminToken, `mutation { closePeriod(board: "pvp", period: "2026-W01") { status } }`, nil, nil)
+		if c.want == "period "+week+" of pvp is CLOSED: only an open period can be seeded" {
+			s.mustDo(t, adminToken, `mutation($k: String!) { closePeriod(board: "pvp", period: $k) { status } }`, map[string]any{"k": week}, nil)
 		}
 		out, err := run(append([]string{"seed", "--players", "10"}, c.args...)...)
 		if leaderboard.ErrorMessage(err) != c.want || strings.Contains(out, "random seed") {

@@ -361,3 +361,50 @@ func TestRewards_UnclaimedAcrossBoardsAndEveryStatus(t *testing.T) {
 		t.Fatalf("%d claims left (%v)", left, err)
 	}
 }
+
+// A game server's claim whose instance is killed (SIGKILL) right after the
+// claim's commit, whatever it managed to answer, is retried on another
+// instance: CLAIMED with the committed claimedAt, one row.
+func TestRewards_ClaimOfAKilledInstanceIsRetriedOnAnother(t *testing.T) {
+	a := startServer(t)
+	period := arena(t, a, "arena", "DESC", 4)
+	child := startChild(t, "DATABASE_URL="+pg.URL, "LISTEN_ADDR=127.0.0.1:0", "LEADERBOARD_SERVER_TOKEN="+serverToken,
+		"LEADERBOARD_CLOSE_GRACE=1080h", "LEADERBOARD_AUTO_CLOSE=false")
+	var doomed *server
+	select {
+	case url := <-child.url:
+		doomed = &server{url: url, client: &http.Client{Timeout: 10 * time.Second}}
+	case <-child.done:
+		t.Fatalf("the program ended (%v):\n%s", child.err, child.log())
+	case <-time.After(time.Minute):
+		t.Fatalf("the program did not serve within a minute:\n%s", child.log())
+	}
+	go doomed.tryPost(t.Context(), serverHeader, claimBody(t, "arena", period, "p3", "grant-7"))
+
+	conn := sqlConn(t)
+	var claimedAt time.Time
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := conn.QueryRow(t.Context(), `SELECT claimed_at FROM claims WHERE player_id = 'p3'`).Scan(&claimedAt)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the claim was not committed: %v\n%s", err, child.log())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := child.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-child.done
+
+	retry := a.claim(t, "arena", period, "p3", "grant-7")
+	if retry.Status != "CLAIMED" || retry.ClaimedAt == nil || !mustTime(t, *retry.ClaimedAt).Equal(claimedAt) {
+		t.Fatalf("retry after the kill answered %q, committed claimedAt %s", retry.summary(), claimedAt)
+	}
+	var rows int
+	if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM claims WHERE player_id = 'p3'`).Scan(&rows); err != nil || rows != 1 {
+		t.Fatalf("%d claims of p3 (%v), want 1", rows, err)
+	}
+}
