@@ -360,3 +360,28 @@ func TestCompileSelection_TakesOnlyPlainSelections(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBoardStanding is the CPU of one small-board standing with ±10
+// neighbours and every name, the boards bench's read, store time aside:
+// written directly and by gqlgen.
+func BenchmarkBoardStanding(b *testing.B) {
+	store := testBoards(testBoardStanding(false), nil)
+	r := &Resolver{BoardService: store, PeriodService: store, BoardStandings: store, Logger: slog.New(slog.DiscardHandler)}
+	const query = `{ standing(board: "ladder", period: "2026-W43", playerId: "p-x") {
+		rank score reachedAt total final player { id name } neighbours(above: 10, below: 10) { rank score reachedAt player { id name } } } }`
+	body, _ := json.Marshal(map[string]any{"query": query})
+	for _, c := range []struct {
+		name string
+		opts HandlerOptions
+	}{{"direct", HandlerOptions{}}, {"gqlgen", HandlerOptions{viaGqlgen: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			h := NewHandler(r, c.opts)
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
+				req.Header.Set("Content-Type", "application/json")
+				h.ServeHTTP(httptest.NewRecorder(), req)
+			}
+		})
+	}
+}
