@@ -15,14 +15,28 @@ import (
 // Rewards: a claim (migration 12) marks a final standing as rewarded, once.
 //
 // A claim is one short transaction. It reads its period's row FOR SHARE, as
-// a submission does: a correction of the period (which takes the row FOR
-// UPDATE) runs wholly before or after it, so that a claim holds the final
-// standing as it stands when the claim commits and the correction sees every
-// claim it changes; retention, which deletes the row, waits for it, and a
-// claim that comes after finds no period and answers GONE. The claims'
-// primary key decides between claims of the same standing: INSERT ... ON
-// CONFLICT DO NOTHING waits for a concurrent insert of the same key to
-// commit, then inserts nothing, and the claim reads the winner.
+// a submission does, before it reads the final rank: a correction of the
+// period (which takes the row FOR UPDATE) runs wholly before or after it, so
+// that a claim holds the final standing as it stands when the claim commits
+// and the correction sees every claim it changes; retention, which deletes
+// the row, waits for it, and a claim that comes after finds no period and
+// answers GONE. The claims' primary key decides between claims of the same
+// standing: INSERT ... ON CONFLICT DO NOTHING waits for a concurrent insert
+// of the same key to commit, then inserts nothing, and the claim reads the
+// winner.
+//
+// A claim of a board other than main runs that transaction inside the
+// server, as the function claim_board_reward (migration 13), sent in one
+// round trip with the board's row: six statements a claim from the client
+// made it a round trip each. The row lock stays: the insert's foreign key
+// takes the same row FOR KEY SHARE anyway, so a lighter guard (an advisory
+// lock) would not spare claimers their shared lock on the row.
+
+// claimBoardRewardSQL is a claim of a board other than main (migration 13).
+// Its row without a claim has no rank, score, participants or reached_at.
+const claimBoardRewardSQL = `SELECT status, starts_at, claim_id, claimed_at, COALESCE(rank, 0), COALESCE(score, 0),
+		subscore, tier, COALESCE(participants, 0), reached_at, player_name
+	FROM claim_board_reward($1, $2, $3, $4, $5)`
 
 // ClaimReward claims playerID's final standing in period key of board for
 // claimID, as leaderboard.RewardService promises.
@@ -36,27 +50,23 @@ func (db *DB) ClaimReward(ctx context.Context, board, key, playerID, claimID str
 	if err := leaderboard.CheckClaimID(claimID); err != nil {
 		return nil, err
 	}
+	if board != leaderboard.MainBoard {
+		return db.claimBoardReward(ctx, board, key, playerID, claimID)
+	}
 	b, err := db.Board(ctx, board)
 	if err != nil {
 		return nil, err
 	}
 	if b == nil {
-		// The key of a board that is not there cannot be checked against
-		// its reset: any key a period may have is GONE.
-		if leaderboard.CheckSeasonKey(key) != nil {
-			return nil, leaderboard.Errorf(leaderboard.EBADINPUT,
-				"period must be 1..%d of A-Z, a-z, 0-9, '_', '.' and '-'", leaderboard.MaxSeasonKeyLen)
-		}
-		return &leaderboard.Claim{Status: leaderboard.ClaimGone}, nil
+		return gone(key)
 	}
-	span, err := b.PeriodSpan(key)
-	if err != nil {
+	if _, err := b.PeriodSpan(key); err != nil {
 		return nil, err
 	}
 	var c *leaderboard.Claim
 	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var err error
-		c, err = db.claimTx(ctx, tx, b, key, span, playerID, claimID)
+		c, err = db.claimMonthTx(ctx, tx, b, key, playerID, claimID)
 		return err
 	})
 	if err != nil {
@@ -65,25 +75,115 @@ func (db *DB) ClaimReward(ctx context.Context, board, key, playerID, claimID str
 	return c, nil
 }
 
-// claimPeriod is what a claim reads of its period.
-type claimPeriod struct {
-	status       string
-	participants int
-	month        *time.Time // main's month
-	periodID     *int32     // the other boards' period
-	bucket       *time.Time // its partition of board_final_ranks
-	version      int        // main's final ranks' version
-	startsAt     time.Time
+// gone is the answer to a claim of a board that is not there: the key of a
+// period cannot be checked against its reset, and any key a period may have
+// is GONE.
+func gone(key string) (*leaderboard.Claim, error) {
+	if leaderboard.CheckSeasonKey(key) != nil {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT,
+			"period must be 1..%d of A-Z, a-z, 0-9, '_', '.' and '-'", leaderboard.MaxSeasonKeyLen)
+	}
+	return &leaderboard.Claim{Status: leaderboard.ClaimGone}, nil
 }
 
-// claimTx is ClaimReward's transaction.
-func (db *DB) claimTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, span leaderboard.Span,
-	playerID, claimID string) (*leaderboard.Claim, error) {
-	p, err := db.lockClaimPeriod(ctx, tx, b, key)
+// claimBoardReward is ClaimReward on a board other than main: the board's
+// row and claim_board_reward in one batch. The claim runs before the key is
+// checked against the board's reset; a key the board cannot have names no
+// period's row, so that claim finds no period and changes nothing.
+func (db *DB) claimBoardReward(ctx context.Context, board, key, playerID, claimID string) (*leaderboard.Claim, error) {
+	var (
+		b        *leaderboard.Board
+		found    bool
+		status   string
+		startsAt *time.Time
+		stored   storedClaim
+		reached  *time.Time
+	)
+	batch := &pgx.Batch{}
+	batch.Queue(`SELECT `+boardColumns+` FROM boards WHERE id = $1`, board).QueryRow(func(row pgx.Row) error {
+		var err error
+		if b, err = db.scanBoard(row); noRows(err) {
+			return nil
+		}
+		return err
+	})
+	batch.Queue(claimBoardRewardSQL, board, key, playerID, claimID, db.now()).QueryRow(func(row pgx.Row) error {
+		err := row.Scan(&status, &startsAt, &stored.claimID, &stored.claimedAt, &stored.rank, &stored.score,
+			&stored.subscore, &stored.tier, &stored.participants, &reached, &stored.name)
+		if noRows(err) {
+			return nil
+		}
+		if reached != nil {
+			stored.reachedAt = *reached
+		}
+		found = err == nil
+		return err
+	})
+	if err := db.pool.SendBatch(ctx, batch).Close(); err != nil {
+		return nil, errorf("claim the reward of %q in period %s of %s: %w", playerID, key, board, err)
+	}
+	if b == nil {
+		return gone(key)
+	}
+	span, err := b.PeriodSpan(key)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return &leaderboard.Claim{Status: db.missingPeriodStatus(b, span)}, nil
+	case status != string(leaderboard.PeriodClosed):
+		return &leaderboard.Claim{Status: leaderboard.ClaimNotFinal}, nil
+	case stored.claimID == nil:
+		return &leaderboard.Claim{Status: leaderboard.ClaimNoStanding}, nil
+	}
+	return stored.claim(b, key, leaderboard.MonthOf(*startsAt, b.Location), playerID, claimID), nil
+}
+
+// storedClaim is a claims row, with the name of its player.
+type storedClaim struct {
+	claimID      *string
+	claimedAt    *time.Time
+	rank, score  int
+	subscore     *int
+	tier         *string
+	participants int
+	reachedAt    time.Time
+	name         *string
+}
+
+// claim is c as seen by claimID: CLAIMED when it won, ALREADY_CLAIMED when
+// another did.
+func (c storedClaim) claim(b *leaderboard.Board, key string, month leaderboard.Month, playerID, claimID string) *leaderboard.Claim {
+	s := leaderboard.Standing{Board: b.ID, Period: key, Final: true, Month: month, Total: c.participants, Tier: c.tier,
+		ClaimedAt: c.claimedAt}
+	s.Rank, s.Score, s.Subscore, s.ReachedAt = c.rank, c.score, c.subscore, c.reachedAt
+	s.Player.ID, s.Player.Name = playerID, c.name
+	status := leaderboard.ClaimClaimed
+	if *c.claimID != claimID {
+		status = leaderboard.ClaimAlreadyClaimed
+	}
+	return &leaderboard.Claim{Status: status, ClaimID: c.claimID, ClaimedAt: c.claimedAt, Standing: &s}
+}
+
+// claimMonth is what a claim of main reads of its month.
+type claimMonth struct {
+	status       string
+	participants int
+	month        time.Time
+	version      int // its final ranks' version
+}
+
+// claimMonthTx is ClaimReward's transaction on main.
+func (db *DB) claimMonthTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key, playerID, claimID string) (*leaderboard.Claim, error) {
+	p, err := db.lockClaimMonth(ctx, tx, key)
 	switch {
 	case err != nil:
 		return nil, err
 	case p == nil:
+		span, err := b.PeriodSpan(key)
+		if err != nil {
+			return nil, err
+		}
 		return &leaderboard.Claim{Status: db.missingPeriodStatus(b, span)}, nil
 	case p.status != string(leaderboard.PeriodClosed):
 		return &leaderboard.Claim{Status: leaderboard.ClaimNotFinal}, nil
@@ -91,17 +191,17 @@ func (db *DB) claimTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key 
 	if c, err := readClaim(ctx, tx, b, key, p, playerID, claimID); c != nil || err != nil {
 		return c, err
 	}
-	s, err := db.finalStandingForClaim(ctx, tx, b, p, playerID)
+	s, err := finalStandingInMonth(ctx, tx, p, playerID)
 	if err != nil || s == nil {
 		return &leaderboard.Claim{Status: leaderboard.ClaimNoStanding}, err
 	}
 	tier := b.TierOf(s.Rank, p.participants)
 	const insert = `INSERT INTO claims (board_id, period_key, player_id, claim_id, claimed_at, rank, score, subscore,
-			tier, participants, reached_at, month, period_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			tier, participants, reached_at, month)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		ON CONFLICT (board_id, period_key, player_id) DO NOTHING`
 	_, err = tx.Exec(ctx, insert, b.ID, key, playerID, claimID, db.now(), s.Rank, s.Score, s.Subscore,
-		tier, p.participants, s.ReachedAt, p.month, p.periodID)
+		tier, p.participants, s.ReachedAt, p.month)
 	if err != nil {
 		return nil, err
 	}
@@ -114,31 +214,19 @@ func (db *DB) claimTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key 
 	return c, err
 }
 
-// lockClaimPeriod reads period key of b FOR SHARE, or nil when it has no row.
-func (db *DB) lockClaimPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string) (*claimPeriod, error) {
-	var (
-		p   claimPeriod
-		err error
-	)
-	if b.ID == leaderboard.MainBoard {
-		m, perr := leaderboard.ParseMonth(key)
-		if perr != nil {
-			return nil, perr
-		}
-		const q = `SELECT month, status, COALESCE(participants, 0), ranks_version FROM months WHERE month = $1`
-		read := func(lock string) error {
-			return tx.QueryRow(ctx, q+lock, m.Date()).Scan(&p.month, &p.status, &p.participants, &p.version)
-		}
-		err = lockIfClosed(read, &p.status)
-		p.startsAt = m.Start(db.loc)
-	} else {
-		const q = `SELECT id, status, COALESCE(participants, 0), final_bucket, starts_at FROM periods
-			WHERE board_id = $1 AND key = $2`
-		read := func(lock string) error {
-			return tx.QueryRow(ctx, q+lock, b.ID, key).Scan(&p.periodID, &p.status, &p.participants, &p.bucket, &p.startsAt)
-		}
-		err = lockIfClosed(read, &p.status)
+// lockClaimMonth reads main's month key FOR SHARE, or nil when it has no
+// row.
+func (db *DB) lockClaimMonth(ctx context.Context, tx pgx.Tx, key string) (*claimMonth, error) {
+	m, err := leaderboard.ParseMonth(key)
+	if err != nil {
+		return nil, err
 	}
+	var p claimMonth
+	const q = `SELECT month, status, COALESCE(participants, 0), ranks_version FROM months WHERE month = $1`
+	read := func(lock string) error {
+		return tx.QueryRow(ctx, q+lock, m.Date()).Scan(&p.month, &p.status, &p.participants, &p.version)
+	}
+	err = lockIfClosed(read, &p.status)
 	if noRows(err) {
 		return nil, nil
 	}
@@ -148,7 +236,8 @@ func (db *DB) lockClaimPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 // lockIfClosed reads a period's row with read, without a lock, and again FOR
 // SHARE when it is CLOSED: a close (or a correction) holds the row FOR
 // UPDATE for as long as it ranks, and a claim of a period not yet CLOSED is
-// answered NOT_FINAL at once instead of waiting for it.
+// answered NOT_FINAL at once instead of waiting for it. claim_board_reward
+// (migration 13) does the same.
 func lockIfClosed(read func(lock string) error, status *string) error {
 	if err := read(""); err != nil || *status != string(leaderboard.PeriodClosed) {
 		return err
@@ -174,69 +263,43 @@ func (db *DB) missingPeriodStatus(b *leaderboard.Board, span leaderboard.Span) l
 	return leaderboard.ClaimGone
 }
 
-// readClaim returns the claim of playerID's standing in period p (key of b)
-// as seen by claimID, or nil when there is none.
-func readClaim(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, p *claimPeriod,
+// readClaim returns the claim of playerID's standing in month p (key of
+// main) as seen by claimID, or nil when there is none.
+func readClaim(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, p *claimMonth,
 	playerID, claimID string) (*leaderboard.Claim, error) {
 	const q = `SELECT claim_id, claimed_at, rank, score, subscore, tier, participants, reached_at,
 			(SELECT name FROM players WHERE id = $3)
 		FROM claims WHERE board_id = $1 AND period_key = $2 AND player_id = $3`
-	var (
-		c = leaderboard.Claim{Status: leaderboard.ClaimClaimed}
-		s = leaderboard.Standing{Board: b.ID, Period: key, Final: true, Month: leaderboard.MonthOf(p.startsAt, b.Location)}
-	)
-	s.Player.ID = playerID
-	err := tx.QueryRow(ctx, q, b.ID, key, playerID).Scan(&c.ClaimID, &c.ClaimedAt, &s.Rank, &s.Score, &s.Subscore,
-		&s.Tier, &s.Total, &s.ReachedAt, &s.Player.Name)
+	var c storedClaim
+	err := tx.QueryRow(ctx, q, b.ID, key, playerID).Scan(&c.claimID, &c.claimedAt, &c.rank, &c.score, &c.subscore,
+		&c.tier, &c.participants, &c.reachedAt, &c.name)
 	if noRows(err) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	if b.ID == leaderboard.MainBoard {
-		s.Month = leaderboard.MonthFromDate(*p.month)
-	}
-	if *c.ClaimID != claimID {
-		c.Status = leaderboard.ClaimAlreadyClaimed
-	}
-	s.ClaimedAt = c.ClaimedAt
-	c.Standing = &s
-	return &c, nil
+	return c.claim(b, key, leaderboard.MonthFromDate(p.month), playerID, claimID), nil
 }
 
-// finalStandingForClaim reads playerID's final rank, score and subscore in
-// CLOSED period p of b, or nil when they have none.
-func (db *DB) finalStandingForClaim(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, p *claimPeriod,
-	playerID string) (*leaderboard.RankEntry, error) {
-	if b.ID == leaderboard.MainBoard {
-		// main's final ranks have no index by player: the rank is read as
-		// a closed month's standing reads it (finalStandingSQL).
-		m := leaderboard.MonthFromDate(*p.month)
-		rows, err := tx.Query(ctx, finalStandingQuery(finalRanksTable(m, p.version), monthTable(m), 0, 0), m.Date(), playerID)
-		if err != nil {
-			return nil, err
-		}
-		entries, err := pgx.CollectRows(rows, scanRankEntry)
-		if err != nil {
-			return nil, err
-		}
-		i := slices.IndexFunc(entries, func(e leaderboard.RankEntry) bool { return e.Player.ID == playerID })
-		if i < 0 {
-			return nil, nil
-		}
-		return &entries[i], nil
+// finalStandingInMonth reads playerID's final rank, score and subscore in
+// CLOSED month p of main, or nil when they have none. main's final ranks
+// have no index by player: the rank is read as a closed month's standing
+// reads it (finalStandingSQL).
+func finalStandingInMonth(ctx context.Context, tx pgx.Tx, p *claimMonth, playerID string) (*leaderboard.RankEntry, error) {
+	m := leaderboard.MonthFromDate(p.month)
+	rows, err := tx.Query(ctx, finalStandingQuery(finalRanksTable(m, p.version), monthTable(m), 0, 0), m.Date(), playerID)
+	if err != nil {
+		return nil, err
 	}
-	if p.bucket == nil {
-		return nil, errorf("period %d is CLOSED with no final ranks", *p.periodID)
+	entries, err := pgx.CollectRows(rows, scanRankEntry)
+	if err != nil {
+		return nil, err
 	}
-	const q = `SELECT rank, score, subscore, reached_at FROM board_final_ranks
-		WHERE bucket = $1 AND period_id = $2 AND player_id = $3`
-	var e leaderboard.RankEntry
-	err := tx.QueryRow(ctx, q, *p.bucket, *p.periodID, playerID).Scan(&e.Rank, &e.Score, &e.Subscore, &e.ReachedAt)
-	if noRows(err) {
+	i := slices.IndexFunc(entries, func(e leaderboard.RankEntry) bool { return e.Player.ID == playerID })
+	if i < 0 {
 		return nil, nil
 	}
-	return &e, err
+	return &entries[i], nil
 }
 
 // ClaimedAt returns when playerID's standing in period key of board was

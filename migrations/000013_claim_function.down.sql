@@ -1,0 +1,1 @@
+DROP FUNCTION claim_board_reward(TEXT, TEXT, TEXT, TEXT, TIMESTAMPTZ);
