@@ -50,7 +50,7 @@ type DB struct {
 	// closing bounds the reads of CLOSING months (WithClosingReads).
 	closing *closingReads
 	// submits merges concurrent submitScores calls into shared transactions.
-	submits *submitQueue
+	submits *submitQueue[*batch]
 }
 
 // Option configures a DB.
@@ -125,8 +125,8 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, errorf("submit writers (%d) and events a submit transaction takes (%d) cannot be negative",
 			l.SubmitWriters, l.SubmitMergeEvents)
 	}
-	db.submits = newSubmitQueue(cmp.Or(l.SubmitWriters, defaultSubmitWriters),
-		cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents), db.writeSubmissions)
+	writers, mergeEvents := cmp.Or(l.SubmitWriters, defaultSubmitWriters), cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents)
+	db.submits = newSubmitQueue(writers, mergeEvents, db.writeSubmissions)
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = cmp.Or(l.MaxConns, 10)
 	}

@@ -51,18 +51,7 @@ func (db *DB) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent)
 
 // submitMain applies events of the board main, received at now.
 func (db *DB) submitMain(ctx context.Context, events []leaderboard.ScoreEvent, now time.Time) ([]leaderboard.ScoreResult, error) {
-	s := &submission{ctx: ctx, batch: newBatch(events, now, db.loc, db.closeGrace), done: make(chan struct{})}
-	db.submits.add(s)
-	select {
-	case <-s.done:
-	case <-ctx.Done():
-		select {
-		case <-s.done:
-		default:
-			return nil, errorf("submit scores: %w", ctx.Err())
-		}
-	}
-	return s.results, s.err
+	return db.submits.submit(ctx, newBatch(events, now, db.loc, db.closeGrace))
 }
 
 // applyWithRetries applies b, again after a lost race with a concurrent

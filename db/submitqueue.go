@@ -19,7 +19,8 @@ import (
 // calls share (the rank counters of a block, a score, the current hour) are
 // written once a transaction instead of once a call, only the writers'
 // transactions wait for each other's counter rows, and one flush to the WAL
-// acknowledges every call of a transaction.
+// acknowledges every call of a transaction. The queue is generic over the
+// kind of batch it merges.
 
 // Defaults of Limits.SubmitWriters and Limits.SubmitMergeEvents.
 const (
@@ -27,10 +28,19 @@ const (
 	defaultSubmitMergeEvents = leaderboard.MaxBatch
 )
 
+// queuedBatch is a call's events as a queue holds them, checked as far as
+// they can be without a transaction.
+type queuedBatch interface {
+	// size is how many events the batch holds.
+	size() int
+}
+
+func (b *batch) size() int { return len(b.events) }
+
 // submission is one submitScores call waiting for its write.
-type submission struct {
+type submission[B queuedBatch] struct {
 	ctx   context.Context
-	batch *batch
+	batch B
 	// results and err are the call's answer, set before done is closed.
 	results []leaderboard.ScoreResult
 	err     error
@@ -38,7 +48,7 @@ type submission struct {
 }
 
 // finish answers the call.
-func (s *submission) finish(results []leaderboard.ScoreResult, err error) {
+func (s *submission[B]) finish(results []leaderboard.ScoreResult, err error) {
 	s.results, s.err = results, err
 	close(s.done)
 }
@@ -47,22 +57,40 @@ func (s *submission) finish(results []leaderboard.ScoreResult, err error) {
 // that exists while calls wait: the first call that finds fewer than
 // writers of them running starts one, and a writer that finds the queue
 // empty ends.
-type submitQueue struct {
+type submitQueue[B queuedBatch] struct {
 	writers   int // writers at most, each with one transaction in flight
 	maxEvents int // events one transaction takes at most; a call is never split
-	write     func([]*submission)
+	write     func([]*submission[B])
 
 	mu      sync.Mutex
-	waiting []*submission
+	waiting []*submission[B]
 	running int
 }
 
-func newSubmitQueue(writers, maxEvents int, write func([]*submission)) *submitQueue {
-	return &submitQueue{writers: max(writers, 1), maxEvents: maxEvents, write: write}
+func newSubmitQueue[B queuedBatch](writers, maxEvents int, write func([]*submission[B])) *submitQueue[B] {
+	return &submitQueue[B]{writers: max(writers, 1), maxEvents: maxEvents, write: write}
+}
+
+// submit queues the call of b and returns its answer once its transaction
+// committed or failed. A caller that leaves first gets ctx's error at once,
+// and its call is not written if no writer has taken it yet.
+func (q *submitQueue[B]) submit(ctx context.Context, b B) ([]leaderboard.ScoreResult, error) {
+	s := &submission[B]{ctx: ctx, batch: b, done: make(chan struct{})}
+	q.add(s)
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		select {
+		case <-s.done:
+		default:
+			return nil, errorf("submit scores: %w", ctx.Err())
+		}
+	}
+	return s.results, s.err
 }
 
 // add queues s and starts a writer if fewer than writers are running.
-func (q *submitQueue) add(s *submission) {
+func (q *submitQueue[B]) add(s *submission[B]) {
 	q.mu.Lock()
 	q.waiting = append(q.waiting, s)
 	start := q.running < q.writers
@@ -76,7 +104,7 @@ func (q *submitQueue) add(s *submission) {
 }
 
 // run writes groups of calls until none wait.
-func (q *submitQueue) run() {
+func (q *submitQueue[B]) run() {
 	for group := q.next(); group != nil; group = q.next() {
 		q.write(group)
 	}
@@ -85,12 +113,12 @@ func (q *submitQueue) run() {
 // next takes the calls waiting, oldest first, as many as fit in maxEvents
 // events and at least one. When none wait it returns nil, and the writer
 // that asked ends.
-func (q *submitQueue) next() []*submission {
+func (q *submitQueue[B]) next() []*submission[B] {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	n, events := 0, 0
 	for ; n < len(q.waiting); n++ {
-		events += len(q.waiting[n].batch.events)
+		events += q.waiting[n].batch.size()
 		if n > 0 && events > q.maxEvents {
 			break
 		}
@@ -100,17 +128,25 @@ func (q *submitQueue) next() []*submission {
 		return nil
 	}
 	group := q.waiting[:n:n]
-	q.waiting = append([]*submission(nil), q.waiting[n:]...)
+	q.waiting = append([]*submission[B](nil), q.waiting[n:]...)
 	return group
 }
 
-// writeSubmissions applies a group of calls in one transaction and answers
-// each. Calls whose caller has gone are answered without a write. A refusal
-// by the database that contention does not explain is tried again call by
-// call, so that no call's events can fail another's.
-func (db *DB) writeSubmissions(group []*submission) {
+// writeSubmissions applies a group of main's calls in one transaction and
+// answers each.
+func (db *DB) writeSubmissions(group []*submission[*batch]) {
+	writeMerged(group, mergeBatches, db.applyWithRetries)
+}
+
+// writeMerged applies a group of calls as one batch, merge's of their
+// batches, by apply (which retries lost races), and answers each call with
+// its own results. Calls whose caller has gone are answered without a write.
+// A refusal by the database that contention does not explain is tried again
+// call by call, so that no call's events can fail another's.
+func writeMerged[B queuedBatch](group []*submission[B], merge func([]B) B,
+	apply func(context.Context, B) ([]leaderboard.ScoreResult, error)) {
 	defer answerOnPanic(group)
-	live := make([]*submission, 0, len(group))
+	live := make([]*submission[B], 0, len(group))
 	for _, s := range group {
 		if err := s.ctx.Err(); err != nil {
 			s.finish(nil, errorf("submit scores: %w", err))
@@ -123,15 +159,15 @@ func (db *DB) writeSubmissions(group []*submission) {
 	}
 	ctx, cancel := whileAnyWaits(live)
 	defer cancel()
-	batches := make([]*batch, len(live))
+	batches := make([]B, len(live))
 	for i, s := range live {
 		batches[i] = s.batch
 	}
-	results, err := db.applyWithRetries(ctx, mergeBatches(batches))
+	results, err := apply(ctx, merge(batches))
 	var refused *pgconn.PgError
 	if err != nil && len(live) > 1 && errors.As(err, &refused) && !errors.Is(err, errContention) {
 		for _, s := range live {
-			s.finish(db.applyWithRetries(ctx, s.batch))
+			s.finish(apply(ctx, s.batch))
 		}
 		return
 	}
@@ -140,7 +176,7 @@ func (db *DB) writeSubmissions(group []*submission) {
 			s.finish(nil, err)
 			continue
 		}
-		n := len(s.batch.events)
+		n := s.batch.size()
 		s.finish(results[:n:n], nil)
 		results = results[n:]
 	}
@@ -149,7 +185,7 @@ func (db *DB) writeSubmissions(group []*submission) {
 // answerOnPanic fails the calls of group not answered yet when the writer
 // panics, as the request's own goroutine would have: the panic reaches
 // neither the other calls nor the process.
-func answerOnPanic(group []*submission) {
+func answerOnPanic[B queuedBatch](group []*submission[B]) {
 	p := recover()
 	if p == nil {
 		return
@@ -166,7 +202,7 @@ func answerOnPanic(group []*submission) {
 // whileAnyWaits returns a context that ends when every call of group has
 // ended its own: the write stops when nobody waits for it any more, and
 // keeps the latest of the callers' deadlines.
-func whileAnyWaits(group []*submission) (context.Context, context.CancelFunc) {
+func whileAnyWaits[B queuedBatch](group []*submission[B]) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var waiting atomic.Int32
 	waiting.Store(int32(len(group)))

@@ -11,14 +11,14 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-func waitingCall(events int) *submission {
-	return &submission{ctx: context.Background(), batch: &batch{events: make([]leaderboard.ScoreEvent, events)}, done: make(chan struct{})}
+func waitingCall(events int) *submission[*batch] {
+	return &submission[*batch]{ctx: context.Background(), batch: &batch{events: make([]leaderboard.ScoreEvent, events)}, done: make(chan struct{})}
 }
 
 // A writer takes the calls waiting, oldest first, up to the event bound,
 // but always at least one call, however large.
 func TestSubmitQueue_GroupsUpToMaxEvents(t *testing.T) {
-	q := newSubmitQueue(1, 100, nil)
+	q := newSubmitQueue[*batch](1, 100, nil)
 	for _, n := range []int{60, 40, 1, 150, 30} {
 		q.waiting = append(q.waiting, waitingCall(n))
 	}
@@ -50,8 +50,7 @@ func TestSubmitQueue_GroupsUpToMaxEvents(t *testing.T) {
 func TestSubmitQueue_BoundsWriters(t *testing.T) {
 	const writers, calls = 2, 200
 	var inFlight, most, written atomic.Int32
-	var q *submitQueue
-	q = newSubmitQueue(writers, 3, func(group []*submission) {
+	q := newSubmitQueue(writers, 3, func(group []*submission[*batch]) {
 		n := inFlight.Add(1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
@@ -107,7 +106,7 @@ func TestAnswerOnPanic_FailsTheCallsNotAnswered(t *testing.T) {
 	answered, waiting := waitingCall(1), waitingCall(1)
 	answered.finish(nil, nil)
 	func() {
-		defer answerOnPanic([]*submission{answered, waiting})
+		defer answerOnPanic([]*submission[*batch]{answered, waiting})
 		panic("boom")
 	}()
 	<-waiting.done
