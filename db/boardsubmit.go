@@ -18,12 +18,12 @@ import (
 )
 
 // Scores of every board but main. Main keeps the path tuned for one large
-// monthly board (scores.go, submitqueue.go: partitions per month, rank
-// counters, calls merged into shared transactions); every other board shares
-// this one: its rows live in board_scores, keyed by the period's id, and a
-// call's events are applied in one transaction of their own. As on main,
-// the rows the decisions need are read and locked in one round trip, decided
-// in Go, and written in another.
+// monthly board (scores.go: partitions per month, rank counters); every
+// other board shares this one: its rows live in board_scores, keyed by the
+// period's id. As on main, concurrent calls are merged into shared
+// transactions (submitqueue.go, a queue of its own), and the rows the
+// decisions need are read and locked in one round trip, decided in Go, and
+// written in another.
 
 // onOtherBoard reports whether e counts on a board other than main.
 func onOtherBoard(e leaderboard.ScoreEvent) bool { return e.BoardID() != leaderboard.MainBoard }
@@ -80,10 +80,15 @@ type boardPeriod struct {
 
 // boardBatch is the events of a call for boards other than main, after the
 // checks that take no lock: validation, the board, and the period each event
-// falls in.
+// falls in; or those of several calls, merged into one transaction.
 type boardBatch struct {
 	events []leaderboard.ScoreEvent
-	now    time.Time
+	// received holds the time each event's call was received.
+	received []time.Time
+	// boards holds the boards the events name. Calls merged may have read a
+	// board at different times; the rules used once an event is placed
+	// (Decide, SortKey, the reset) are fixed at the board's creation, so
+	// either copy serves.
 	boards map[string]*leaderboard.Board
 	// valid holds the indexes of the events that passed validation, whose
 	// ids may have been accepted before.
@@ -119,9 +124,10 @@ func checkBoardNumbers(e leaderboard.ScoreEvent) *leaderboard.Error {
 // whose period starts at or after the board's end, or whose period takes no
 // more events (past its closesAt), MONTH_CLOSED.
 func (db *DB) newBoardBatch(ctx context.Context, events []leaderboard.ScoreEvent, now time.Time) (*boardBatch, error) {
-	b := &boardBatch{events: events, now: now, at: make([]time.Time, len(events)),
+	b := &boardBatch{events: events, received: make([]time.Time, len(events)), at: make([]time.Time, len(events)),
 		period: make([]boardPeriod, len(events)), rejected: map[int]leaderboard.ScoreResult{}}
 	for i, e := range events {
+		b.received[i] = now
 		err := e.Validate(now)
 		if err == nil {
 			err = checkBoardNumbers(e)
@@ -257,29 +263,72 @@ func placeEvent(board *leaderboard.Board, at time.Time, season *boardPeriod, now
 	return p, nil
 }
 
+func (b *boardBatch) size() int { return len(b.events) }
+
+// mergeBoardBatches returns one batch of the events of bs, in order.
+func mergeBoardBatches(bs []*boardBatch) *boardBatch {
+	if len(bs) == 1 {
+		return bs[0]
+	}
+	merged := &boardBatch{boards: map[string]*leaderboard.Board{}, rejected: map[int]leaderboard.ScoreResult{}}
+	for _, b := range bs {
+		offset := len(merged.events)
+		merged.events = append(merged.events, b.events...)
+		merged.received = append(merged.received, b.received...)
+		merged.at = append(merged.at, b.at...)
+		merged.period = append(merged.period, b.period...)
+		maps.Copy(merged.boards, b.boards)
+		for _, i := range b.valid {
+			merged.valid = append(merged.valid, offset+i)
+		}
+		for i, r := range b.rejected {
+			merged.rejected[offset+i] = r
+		}
+	}
+	return merged
+}
+
+// periodToOpen is a period to open, with the time the call of its first
+// accepted event was received.
+type periodToOpen struct {
+	boardPeriod
+	at time.Time
+}
+
 // unopenedPeriods is the error of a batch that would accept events in
 // periods without a row yet. A period opens with its first accepted event,
 // as a month does, so a call whose events are all rejected opens none.
-type unopenedPeriods []boardPeriod
+type unopenedPeriods []periodToOpen
 
 func (u unopenedPeriods) Error() string { return fmt.Sprintf("%d periods are not open yet", len(u)) }
 
 // submitBoardScores applies events of boards other than main, received at
-// now, in one transaction, again after a lost race with a concurrent one
-// (the same new player or event id, a deadlock), and opens the periods its
-// events are the first of.
+// now, in a transaction that may hold other calls' events too.
 func (db *DB) submitBoardScores(ctx context.Context, events []leaderboard.ScoreEvent, now time.Time) ([]leaderboard.ScoreResult, error) {
 	b, err := db.newBoardBatch(ctx, events, now)
 	if err != nil {
 		return nil, errorf("submit scores: %w", err)
 	}
+	return db.boardSubmits.submit(ctx, b)
+}
+
+// writeBoardSubmissions applies a group of calls of boards other than main
+// in one transaction and answers each.
+func (db *DB) writeBoardSubmissions(group []*submission[*boardBatch]) {
+	writeMerged(group, mergeBoardBatches, db.applyBoardWithRetries)
+}
+
+// applyBoardWithRetries applies b, again after a lost race with a concurrent
+// transaction (the same new player or event id, a deadlock), and opens the
+// periods its events are the first of.
+func (db *DB) applyBoardWithRetries(ctx context.Context, b *boardBatch) ([]leaderboard.ScoreResult, error) {
 	return withRetries(ctx, func() ([]leaderboard.ScoreResult, error) { return db.applyBoardBatch(ctx, b) },
 		func(err error) (bool, error) {
 			var toOpen unopenedPeriods
 			if !errors.As(err, &toOpen) {
 				return false, nil
 			}
-			if err := db.openPeriods(ctx, toOpen, now); err != nil {
+			if err := db.openPeriods(ctx, toOpen); err != nil {
 				return true, errorf("submit scores: open periods: %w", err)
 			}
 			return true, nil
@@ -288,18 +337,20 @@ func (db *DB) submitBoardScores(ctx context.Context, events []leaderboard.ScoreE
 
 // openPeriods makes the rows of periods; a period made meanwhile by another
 // call stays as it is.
-func (db *DB) openPeriods(ctx context.Context, periods unopenedPeriods, now time.Time) error {
-	boards, keys, starts, ends := make([]string, len(periods)), make([]string, len(periods)),
-		make([]time.Time, len(periods)), make([]*time.Time, len(periods))
+func (db *DB) openPeriods(ctx context.Context, periods unopenedPeriods) error {
+	n := len(periods)
+	boards, keys, starts, ends, created := make([]string, n), make([]string, n),
+		make([]time.Time, n), make([]*time.Time, n), make([]time.Time, n)
 	for i, p := range periods {
-		boards[i], keys[i], starts[i], ends[i] = p.board, p.key, p.startsAt, p.endsAt
+		boards[i], keys[i], starts[i], ends[i], created[i] = p.board, p.key, p.startsAt, p.endsAt, p.at
 	}
 	const q = `INSERT INTO periods (board_id, key, starts_at, ends_at, created_at)
-		SELECT board_id, key, starts_at, ends_at, $5
-		FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS p(board_id, key, starts_at, ends_at)
+		SELECT board_id, key, starts_at, ends_at, created_at
+		FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[])
+			AS p(board_id, key, starts_at, ends_at, created_at)
 		ORDER BY board_id, key
 		ON CONFLICT DO NOTHING`
-	_, err := db.pool.Exec(ctx, q, boards, keys, starts, ends, now)
+	_, err := db.pool.Exec(ctx, q, boards, keys, starts, ends, created)
 	return err
 }
 
@@ -372,8 +423,8 @@ func (db *DB) applyBoardBatch(ctx context.Context, b *boardBatch) ([]leaderboard
 		var toOpen unopenedPeriods
 		for _, a := range accepted {
 			p := b.period[a.index]
-			if _, ok := periods[p.periodRef]; !ok && !slices.ContainsFunc(toOpen, func(o boardPeriod) bool { return o.periodRef == p.periodRef }) {
-				toOpen = append(toOpen, p)
+			if _, ok := periods[p.periodRef]; !ok && !slices.ContainsFunc(toOpen, func(o periodToOpen) bool { return o.periodRef == p.periodRef }) {
+				toOpen = append(toOpen, periodToOpen{boardPeriod: p, at: b.received[a.index]})
 			}
 		}
 		if len(toOpen) > 0 {
@@ -739,7 +790,7 @@ func queueBoardEvents(writes *pgx.Batch, b *boardBatch, periods map[periodRef]pe
 		periodIDs[i] = periods[b.period[a.index].periodRef].id
 		values[i], newScores[i] = int32(e.Value), int32(a.newScore)
 		subscores[i], oldScores[i] = int32Ptr(e.Subscore), int32Ptr(a.oldScore)
-		occurred[i], received[i] = b.at[a.index], b.now
+		occurred[i], received[i] = b.at[a.index], b.received[a.index]
 	}
 	const q = `INSERT INTO board_score_events (board_id, event_id, period_id, player_id, mode, value, subscore,
 			occurred_at, received_at, status, old_score, new_score)

@@ -4,10 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
@@ -318,5 +323,186 @@ func TestBoardLeaderboard_RefusesACursorOfAnotherPeriod(t *testing.T) {
 	}
 	if s, err := store.BoardStanding(ctx, b, "2026-11-18", "ann", 1, 1); err != nil || s != nil {
 		t.Fatalf("a standing in a day without a period: %+v, %v; want none", s, err)
+	}
+}
+
+// Calls of several game servers, each interleaving events, retries and
+// reused ids over several boards, merged into shared transactions (one
+// writer, calls waiting behind it): every call gets the results the plain-sort
+// model gives it, and the periods end as the model's.
+func TestBoardScores_ConcurrentMergedCallsMatchAPlainSort(t *testing.T) {
+	const servers = 4
+	now := testNow
+	store := mustOpenDB(t, db.WithLimits(db.Limits{SubmitWriters: 1, SubmitMergeEvents: 40}))
+	specs := []leaderboard.BoardSpec{
+		{ID: "day.desc", Reset: leaderboard.ResetDay, Order: new(leaderboard.OrderDesc), MinScore: new(-20), MaxScore: new(40),
+			TieBreak: new(leaderboard.TieBreakNone), TimeZone: new("Europe/Berlin"), CloseGrace: new(600), StartsAt: utc(11, 1, 0)},
+		{ID: "week.asc", Reset: leaderboard.ResetWeek, Order: new(leaderboard.OrderAsc), MinScore: new(1), MaxScore: new(30),
+			TieBreak: new(leaderboard.TieBreakSubscoreDesc), TimeZone: new("UTC"), CloseGrace: new(3600), StartsAt: utc(11, 1, 0)},
+		{ID: "month.desc", Reset: leaderboard.ResetMonth, Order: new(leaderboard.OrderDesc), MinScore: new(0), MaxScore: new(50),
+			TieBreak: new(leaderboard.TieBreakSubscoreAsc), TimeZone: new("America/New_York"), CloseGrace: new(60), StartsAt: utc(11, 1, 0)},
+		{ID: "all.asc", Reset: leaderboard.ResetNone, Order: new(leaderboard.OrderAsc), MinScore: new(-10), MaxScore: new(25),
+			TieBreak: new(leaderboard.TieBreakSubscoreAsc), TimeZone: new("UTC"), CloseGrace: new(1800),
+			StartsAt: utc(11, 19, 0), EndsAt: utc(11, 22, 18)},
+	}
+	model := &boardOracle{boards: map[string]*oracleBoard{}}
+	for _, spec := range specs {
+		spec.Name = spec.ID
+		model.boards[spec.ID] = &oracleBoard{board: mustCreateBoard(t, store, spec),
+			events: map[string]boardOracleEvent{}, rows: map[string]map[string]*boardOracleRow{}}
+	}
+	boardIDs := slices.Sorted(maps.Keys(model.boards))
+	rng := rand.New(rand.NewPCG(26, 2))
+	var allPlayers []string
+	calls := make([][][]leaderboard.ScoreEvent, servers)
+	wants := make([][][]outcome, servers)
+	for s := range servers {
+		// Each server has its own players and event ids, and its events are
+		// s seconds before their ten minutes: the model's order of arrival
+		// decides ties only between events of one server, whose order the
+		// calls keep.
+		var players []string
+		for p := range 5 {
+			players = append(players, fmt.Sprintf("s%d-p%d", s, p))
+		}
+		allPlayers = append(allPlayers, players...)
+		var sent, events []leaderboard.ScoreEvent
+		newEvent := func() leaderboard.ScoreEvent {
+			e := leaderboard.ScoreEvent{EventID: fmt.Sprintf("s%d-e%d", s, len(sent)), PlayerID: players[rng.IntN(len(players))],
+				Mode:  []leaderboard.ScoreMode{leaderboard.ModeAdd, leaderboard.ModeSet, leaderboard.ModeBest}[rng.IntN(3)],
+				Value: rng.IntN(16) - 3, Board: boardIDs[rng.IntN(len(boardIDs))],
+				OccurredAt: new(now.Add(-time.Duration(rng.IntN(150))*10*time.Minute - time.Duration(s)*time.Second))}
+			if rng.IntN(20) == 0 {
+				e.Board = "nope"
+			}
+			if e.Mode == leaderboard.ModeAdd {
+				e.Value = rng.IntN(9) - 3
+			}
+			if rng.IntN(10) < 7 {
+				e.Subscore = new(rng.IntN(2))
+			}
+			if rng.IntN(3) == 0 {
+				e.Metadata = json.RawMessage(fmt.Sprintf(`{"n": %d}`, len(sent)))
+			}
+			return e
+		}
+		for range 200 {
+			var e leaderboard.ScoreEvent
+			switch r := rng.IntN(20); {
+			case r < 3 && len(sent) > 0: // a retry
+				e = sent[rng.IntN(len(sent))]
+			case r < 4 && len(sent) > 0: // an id used before, for another event or board
+				e = newEvent()
+				e.EventID = sent[rng.IntN(len(sent))].EventID
+			default:
+				e = newEvent()
+			}
+			sent, events = append(sent, e), append(events, e)
+		}
+		for len(events) > 0 {
+			n := min(len(events), 1+rng.IntN(30))
+			calls[s], wants[s] = append(calls[s], events[:n]), append(wants[s], model.submit(events[:n], now))
+			events = events[n:]
+		}
+	}
+	results := make([][][]leaderboard.ScoreResult, servers)
+	var wg sync.WaitGroup
+	for s := range servers {
+		wg.Go(func() {
+			for _, call := range calls[s] {
+				got, err := store.SubmitScores(context.Background(), call)
+				if err != nil {
+					t.Errorf("server %d: %v", s, err)
+					return
+				}
+				results[s] = append(results[s], got)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	for s := range servers {
+		for c, got := range results[s] {
+			for i, r := range got {
+				e := calls[s][c][i]
+				if o := outcomes(got)[i]; o != wants[s][c][i] {
+					t.Fatalf("server %d, call %d, event %d %+v: got %v, want %v (%v)", s, c, i, e, o, wants[s][c][i], r.Err)
+				}
+				if ob := model.boards[e.Board]; r.Status != leaderboard.StatusRejected &&
+					(r.Board != e.Board || r.Period != ob.events[e.EventID].period) {
+					t.Fatalf("server %d, call %d, event %d: board %q period %q, want %q %q", s, c, i, r.Board, r.Period,
+						e.Board, ob.events[e.EventID].period)
+				}
+			}
+		}
+	}
+	for _, id := range boardIDs {
+		ob := model.boards[id]
+		for key := range ob.rows {
+			checkPeriod(t, store, rng, ob, key, allPlayers, false)
+		}
+	}
+}
+
+// A call whose event PostgreSQL refuses fails alone: the calls written in
+// the same transaction are written again one by one, and succeed.
+func TestBoardScores_RefusedCallFailsAlone(t *testing.T) {
+	ctx := context.Background()
+	store := mustOpenDB(t, db.WithLimits(db.Limits{SubmitWriters: 1}))
+	b := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "pvp", Name: "PvP", Reset: leaderboard.ResetWeek,
+		TimeZone: new("UTC"), StartsAt: utc(11, 1, 0)})
+	const week = "2026-W47"
+	mustSubmit(t, store, boardEvent("pvp", "first", "held", leaderboard.ModeAdd, 1, utc(11, 20, 1)))
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE FUNCTION refuse_board_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN IF NEW.event_id = 'poison' THEN RAISE EXCEPTION 'poisoned event'; END IF; RETURN NEW; END $$`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE TRIGGER refuse_board_poison BEFORE INSERT ON board_score_events
+		FOR EACH ROW EXECUTE FUNCTION refuse_board_poison()`); err != nil {
+		t.Fatal(err)
+	}
+	// The first call waits for this lock on its row in the writer's
+	// transaction; the others queue behind it and are then written together.
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM board_scores WHERE player_id = 'held' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	calls := [][]leaderboard.ScoreEvent{
+		{boardEvent("pvp", "blocked", "held", leaderboard.ModeAdd, 1, utc(11, 20, 2))},
+		{boardEvent("pvp", "poison", "p1", leaderboard.ModeAdd, 1, utc(11, 20, 2))},
+		{boardEvent("pvp", "good", "p2", leaderboard.ModeAdd, 1, utc(11, 20, 2)),
+			boardEvent("pvp", "good2", "p3", leaderboard.ModeAdd, 1, utc(11, 20, 2))},
+	}
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		wg.Go(func() { _, errs[i] = store.SubmitScores(ctx, call) })
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if errs[0] != nil || errs[1] == nil || errs[2] != nil {
+		t.Fatalf("blocked, poison, good: %v, %v, %v; want only poison to fail", errs[0], errs[1], errs[2])
+	}
+	for player, want := range map[string]int{"held": 2, "p2": 1, "p3": 1} {
+		if s, err := store.BoardStanding(ctx, b, week, player, 0, 0); err != nil || s == nil || s.Score != want {
+			t.Errorf("standing of %s: %+v, %v; want score %d", player, s, err, want)
+		}
+	}
+	if s, err := store.BoardStanding(ctx, b, week, "p1", 0, 0); err != nil || s != nil {
+		t.Errorf("the refused call's player: standing %+v, error %v; want none", s, err)
 	}
 }

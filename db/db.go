@@ -49,8 +49,10 @@ type DB struct {
 	finalBuckets *sync.Map
 	// closing bounds the reads of CLOSING months (WithClosingReads).
 	closing *closingReads
-	// submits merges concurrent submitScores calls into shared transactions.
-	submits *submitQueue[*batch]
+	// submits merges concurrent submitScores calls into shared transactions:
+	// main's events, and those of the other boards.
+	submits      *submitQueue[*batch]
+	boardSubmits *submitQueue[*boardBatch]
 }
 
 // Option configures a DB.
@@ -98,8 +100,9 @@ type Limits struct {
 	// ConnectTimeout bounds opening a connection (default 5 s).
 	ConnectTimeout time.Duration
 	// SubmitWriters is how many transactions of submitScores calls the
-	// instance runs at once (default 2); calls that arrive meanwhile wait
-	// and are written together.
+	// instance runs at once (default 2), for main's events and as many for
+	// the other boards'; calls that arrive meanwhile wait and are written
+	// together.
 	SubmitWriters int
 	// SubmitMergeEvents is the most events one such transaction takes
 	// (default 1000, MaxBatch); a call is never split.
@@ -127,6 +130,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	}
 	writers, mergeEvents := cmp.Or(l.SubmitWriters, defaultSubmitWriters), cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents)
 	db.submits = newSubmitQueue(writers, mergeEvents, db.writeSubmissions)
+	db.boardSubmits = newSubmitQueue(writers, mergeEvents, db.writeBoardSubmissions)
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = cmp.Or(l.MaxConns, 10)
 	}

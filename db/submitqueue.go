@@ -19,8 +19,9 @@ import (
 // calls share (the rank counters of a block, a score, the current hour) are
 // written once a transaction instead of once a call, only the writers'
 // transactions wait for each other's counter rows, and one flush to the WAL
-// acknowledges every call of a transaction. The queue is generic over the
-// kind of batch it merges.
+// acknowledges every call of a transaction. Main's calls and the other
+// boards' calls (boardsubmit.go) have a queue each, of their own kind of
+// batch: their rows and statements differ, and neither waits for the other.
 
 // Defaults of Limits.SubmitWriters and Limits.SubmitMergeEvents.
 const (

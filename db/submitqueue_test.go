@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -115,5 +116,35 @@ func TestAnswerOnPanic_FailsTheCallsNotAnswered(t *testing.T) {
 	}
 	if answered.err != nil {
 		t.Errorf("the answered call got %v after its answer", answered.err)
+	}
+}
+
+// Merged board batches keep each event's arrival, time, period, validity
+// and rejection, and every call's boards.
+func TestMergeBoardBatches_KeepsEachCallsEvents(t *testing.T) {
+	first, second := time.Unix(1, 0), time.Unix(2, 0)
+	a := &boardBatch{events: make([]leaderboard.ScoreEvent, 2), received: []time.Time{first, first},
+		at: make([]time.Time, 2), period: []boardPeriod{{periodRef: periodRef{"x", "1"}}, {}},
+		boards: map[string]*leaderboard.Board{"x": {ID: "x"}}, valid: []int{0},
+		rejected: map[int]leaderboard.ScoreResult{1: {EventID: "a1"}}}
+	b := &boardBatch{events: make([]leaderboard.ScoreEvent, 3), received: []time.Time{second, second, second},
+		at: make([]time.Time, 3), period: []boardPeriod{{}, {periodRef: periodRef{"y", "2"}}, {}},
+		boards: map[string]*leaderboard.Board{"y": {ID: "y"}}, valid: []int{1, 2},
+		rejected: map[int]leaderboard.ScoreResult{0: {EventID: "b0"}}}
+	m := mergeBoardBatches([]*boardBatch{a, b})
+	if m.size() != 5 || len(m.received) != 5 || len(m.at) != 5 || len(m.period) != 5 {
+		t.Fatalf("merged %d events, %d arrivals, %d times, %d periods; want 5 of each", m.size(), len(m.received), len(m.at), len(m.period))
+	}
+	if !m.received[1].Equal(first) || !m.received[2].Equal(second) || m.period[0].board != "x" || m.period[3].board != "y" {
+		t.Errorf("arrivals %v, periods %v: each event's own wanted", m.received, m.period)
+	}
+	if !slices.Equal(m.valid, []int{0, 3, 4}) {
+		t.Errorf("valid %v, want [0 3 4]", m.valid)
+	}
+	if len(m.rejected) != 2 || m.rejected[1].EventID != "a1" || m.rejected[2].EventID != "b0" {
+		t.Errorf("rejected %v, want a1 at 1 and b0 at 2", m.rejected)
+	}
+	if m.boards["x"] == nil || m.boards["y"] == nil {
+		t.Errorf("boards %v, want x and y", m.boards)
 	}
 }
