@@ -317,10 +317,41 @@ func (db *DB) ClaimedAt(ctx context.Context, board, key, playerID string) (*time
 	return &at, nil
 }
 
-// unclaimedBoardSQL reads up to $2 of player $1's final standings in CLOSED
+// unclaimedWalkSQL reads up to $2 of player $1's final standings in CLOSED
 // periods of boards other than main that no claim holds, those that ended
-// last first: one range of board_final_ranks_player_idx in each partition,
-// then a probe of periods by id and one of claims by key per standing.
+// last first, among the $3 CLOSED periods of every board that ended last.
+// It walks periods_closed_ended_idx (migration 13) and probes each period
+// for the player's final rank (board_final_ranks_player_idx in the one
+// partition of the period's final_bucket: the LIMIT 1 keeps the probe a
+// parameterized one, which the planner would otherwise turn into a hash
+// join over all the player's periods) and for a claim, and stops at the
+// page: for a player who played the latest periods, a page of fifty is
+// about fifty probes whatever their number of periods. When it answers a
+// full page, that page is exact: the periods after the $3 come after each
+// of them in the order. When it does not, unclaimedBoardSQL answers.
+const unclaimedWalkSQL = `SELECT m.board_id, m.key, m.starts_at, m.ended, m.participants,
+		f.rank, f.score, f.subscore, f.reached_at, f.metadata
+	FROM (SELECT p.id, p.final_bucket, p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
+			p.participants
+		FROM periods p WHERE p.status = 'CLOSED'
+		ORDER BY ended DESC, p.board_id, p.key
+		LIMIT $3) m
+	CROSS JOIN LATERAL (SELECT f.rank, f.score, f.subscore, f.reached_at, f.metadata FROM board_final_ranks f
+		WHERE f.bucket = m.final_bucket AND f.period_id = m.id AND f.player_id = $1 LIMIT 1) f
+	WHERE NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = m.board_id AND c.period_key = m.key AND c.player_id = $1)
+	ORDER BY m.ended DESC, m.board_id, m.key
+	LIMIT $2`
+
+// unclaimedWalkPeriods is how many of the periods that ended last, per
+// standing asked for, unclaimedWalkSQL walks before it gives up on a page
+// to unclaimedBoardSQL: a player who has not played the latest periods
+// costs that many probes more than unclaimedBoardSQL alone.
+const unclaimedWalkPeriods = 10
+
+// unclaimedBoardSQL is unclaimedWalkSQL for a player whose page lies beyond
+// the periods that walk reads: one range of board_final_ranks_player_idx in
+// each partition, then a probe of periods by id and one of claims by key
+// per standing, and a sort of them all.
 const unclaimedBoardSQL = `SELECT p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
 		p.participants, r.rank, r.score, r.subscore, r.reached_at, r.metadata
 	FROM board_final_ranks r JOIN periods p ON p.id = r.period_id AND p.final_bucket = r.bucket
@@ -360,13 +391,41 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 	if first <= 0 {
 		return []leaderboard.Standing{}, nil
 	}
-	found, err := db.unclaimedOfBoards(ctx, playerID, first)
-	if err != nil {
+	// The boards' standings, main's months and the player's name: one
+	// round trip.
+	var (
+		found, months []unclaimed
+		name          *string
+	)
+	reads := &pgx.Batch{}
+	reads.Queue(unclaimedWalkSQL, playerID, first, unclaimedWalkPeriods*first).Query(func(rows pgx.Rows) error {
+		var err error
+		found, err = pgx.CollectRows(rows, scanUnclaimedOfBoard(playerID))
+		return err
+	})
+	reads.Queue(unclaimedMonthsSQL, playerID, first).Query(func(rows pgx.Rows) error {
+		var err error
+		months, err = pgx.CollectRows(rows, scanUnclaimedMonth)
+		return err
+	})
+	const readName = `SELECT name FROM players WHERE id = $1`
+	reads.Queue(readName, playerID).QueryRow(func(row pgx.Row) error {
+		if err := row.Scan(&name); !noRows(err) {
+			return err
+		}
+		return nil
+	})
+	if err := db.pool.SendBatch(ctx, reads).Close(); err != nil {
 		return nil, errorf("read the unclaimed rewards of %q: %w", playerID, err)
 	}
-	months, err := db.unclaimedMonths(ctx, playerID, first)
-	if err != nil {
-		return nil, errorf("read the unclaimed rewards of %q: %w", playerID, err)
+	if len(found) < first {
+		rows, err := db.pool.Query(ctx, unclaimedBoardSQL, playerID, first)
+		if err == nil {
+			found, err = pgx.CollectRows(rows, scanUnclaimedOfBoard(playerID))
+		}
+		if err != nil {
+			return nil, errorf("read the unclaimed rewards of %q: %w", playerID, err)
+		}
 	}
 	found = append(found, months...)
 	slices.SortStableFunc(found, func(x, y unclaimed) int {
@@ -374,11 +433,6 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 			cmp.Compare(x.standing.Period, y.standing.Period))
 	})
 	found = found[:min(first, len(found))]
-	var name *string
-	const readName = `SELECT name FROM players WHERE id = $1`
-	if err := db.pool.QueryRow(ctx, readName, playerID).Scan(&name); err != nil && !noRows(err) {
-		return nil, errorf("read the name of %q: %w", playerID, err)
-	}
 	standings := make([]leaderboard.Standing, len(found))
 	boards := map[string]*leaderboard.Board{}
 	for i, u := range found {
@@ -399,6 +453,7 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 		}
 		b, ok := boards[s.Board]
 		if !ok {
+			var err error
 			if b, err = db.Board(ctx, s.Board); err != nil {
 				return nil, err
 			}
@@ -416,14 +471,10 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 	return slices.DeleteFunc(standings, func(s leaderboard.Standing) bool { return s.Board == "" }), nil
 }
 
-// unclaimedOfBoards reads up to first of playerID's unclaimed standings on
-// boards other than main.
-func (db *DB) unclaimedOfBoards(ctx context.Context, playerID string, first int) ([]unclaimed, error) {
-	rows, err := db.pool.Query(ctx, unclaimedBoardSQL, playerID, first)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (unclaimed, error) {
+// scanUnclaimedOfBoard scans a row of unclaimedWalkSQL or unclaimedBoardSQL
+// for playerID.
+func scanUnclaimedOfBoard(playerID string) pgx.RowToFunc[unclaimed] {
+	return func(row pgx.CollectableRow) (unclaimed, error) {
 		var (
 			u        unclaimed
 			metadata []byte
@@ -436,23 +487,17 @@ func (db *DB) unclaimedOfBoards(ctx context.Context, playerID string, first int)
 			s.Metadata = json.RawMessage(metadata)
 		}
 		return u, err
-	})
+	}
 }
 
-// unclaimedMonths reads up to first of main's closed months in which
-// playerID has an unclaimed standing, without their ranks.
-func (db *DB) unclaimedMonths(ctx context.Context, playerID string, first int) ([]unclaimed, error) {
-	rows, err := db.pool.Query(ctx, unclaimedMonthsSQL, playerID, first)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (unclaimed, error) {
-		var (
-			u     unclaimed
-			month time.Time
-		)
-		err := row.Scan(&month, &u.ended)
-		u.standing.Board, u.standing.Period = leaderboard.MainBoard, leaderboard.MonthFromDate(month).String()
-		return u, err
-	})
+// scanUnclaimedMonth scans a row of unclaimedMonthsSQL: a month of main,
+// without its rank.
+func scanUnclaimedMonth(row pgx.CollectableRow) (unclaimed, error) {
+	var (
+		u     unclaimed
+		month time.Time
+	)
+	err := row.Scan(&month, &u.ended)
+	u.standing.Board, u.standing.Period = leaderboard.MainBoard, leaderboard.MonthFromDate(month).String()
+	return u, err
 }

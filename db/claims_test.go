@@ -368,3 +368,59 @@ func TestUnclaimedRewards_AcrossBoardsNewestFirstBeforeAndAfterClaims(t *testing
 	_, err := store.UnclaimedRewards(ctx, "", 50)
 	assertCode(t, err, leaderboard.EBADINPUT)
 }
+
+// TestUnclaimedRewards_PageBeyondTheLatestPeriods reads a page that the walk
+// of the periods that ended last does not fill (a player who stopped
+// playing, or claimed the latest) as well as one it does.
+func TestUnclaimedRewards_PageBeyondTheLatestPeriods(t *testing.T) {
+	now := *utc(11, 1, 12)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	mustCreateBoard(t, store, rewardBoard("daily", leaderboard.OrderDesc))
+	// bob plays the 1st to the 19th of November, ann the 1st and 2nd only.
+	const days = 19
+	for d := 1; d <= days; d++ {
+		now = *utc(11, d, 12)
+		events := []leaderboard.ScoreEvent{boardEvent("daily", fmt.Sprintf("b%d", d), "bob", leaderboard.ModeSet, d, utc(11, d, 0))}
+		if d <= 2 {
+			events = append(events, boardEvent("daily", fmt.Sprintf("a%d", d), "ann", leaderboard.ModeSet, 100+d, utc(11, d, 1)))
+		}
+		mustSubmit(t, store, events...)
+	}
+	now = testNow
+	for d := 1; d <= days; d++ {
+		if _, err := store.ClosePeriod(ctx, "daily", fmt.Sprintf("2026-11-%02d", d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unclaimed := func(player string, first int) []string {
+		t.Helper()
+		got, err := store.UnclaimedRewards(ctx, player, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := []string{}
+		for _, s := range got {
+			keys = append(keys, s.Period+" "+s.Player.ID)
+		}
+		return keys
+	}
+	assertList := func(got []string, want ...string) {
+		t.Helper()
+		if !slices.Equal(got, want) {
+			t.Fatalf("unclaimed:\n got  %q\n want %q", got, want)
+		}
+	}
+	// A page of one walks the ten periods that ended last: bob's is there,
+	// ann's is not.
+	assertList(unclaimed("bob", 1), "2026-11-19 bob")
+	assertList(unclaimed("ann", 1), "2026-11-02 ann")
+	assertList(unclaimed("ann", 50), "2026-11-02 ann", "2026-11-01 ann")
+	// bob claims the ten latest: his page lies beyond the walk.
+	for d := 10; d <= days; d++ {
+		assertClaim(t, mustClaim(t, store, "daily", fmt.Sprintf("2026-11-%02d", d), "bob", fmt.Sprintf("g%d", d)),
+			leaderboard.ClaimClaimed, fmt.Sprintf("g%d", d))
+	}
+	assertList(unclaimed("bob", 1), "2026-11-09 bob")
+	assertList(unclaimed("bob", 2), "2026-11-09 bob", "2026-11-08 bob")
+}

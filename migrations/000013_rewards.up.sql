@@ -1,4 +1,5 @@
--- claimReward of a board other than main in one round trip (db/claims.go).
+-- Rewards read fast (db/claims.go). First, claimReward of a board other than
+-- main in one round trip.
 --
 -- A claim was a client transaction of six statements: the period's row read,
 -- then FOR SHARE when CLOSED, the claim, the final rank, the insert and the
@@ -83,3 +84,14 @@ BEGIN
     RETURN NEXT;
 END
 $$;
+
+-- The CLOSED periods of every board, those that ended last first, in the
+-- order of unclaimedRewards: its page is read by walking this index and
+-- probing the player's final rank in each period
+-- (board_final_ranks_player_idx, one partition by the period's
+-- final_bucket) and the claims, so a page of fifty costs about fifty
+-- probes, whatever the player's number of periods (db/claims.go). Kept up
+-- at a period's close and when retention drops it; a period's row changes
+-- a few times in its life.
+CREATE INDEX periods_closed_ended_idx ON periods ((COALESCE(ends_at, closed_at)) DESC, board_id, key)
+    WHERE status = 'CLOSED';
