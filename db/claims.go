@@ -60,13 +60,14 @@ func (db *DB) ClaimReward(ctx context.Context, board, key, playerID, claimID str
 	if b == nil {
 		return gone(key)
 	}
-	if _, err := b.PeriodSpan(key); err != nil {
+	span, err := b.PeriodSpan(key)
+	if err != nil {
 		return nil, err
 	}
 	var c *leaderboard.Claim
 	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var err error
-		c, err = db.claimMonthTx(ctx, tx, b, key, playerID, claimID)
+		c, err = db.claimMonthTx(ctx, tx, b, key, span, playerID, claimID)
 		return err
 	})
 	if err != nil {
@@ -174,16 +175,13 @@ type claimMonth struct {
 }
 
 // claimMonthTx is ClaimReward's transaction on main.
-func (db *DB) claimMonthTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key, playerID, claimID string) (*leaderboard.Claim, error) {
+func (db *DB) claimMonthTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, span leaderboard.Span,
+	playerID, claimID string) (*leaderboard.Claim, error) {
 	p, err := db.lockClaimMonth(ctx, tx, key)
 	switch {
 	case err != nil:
 		return nil, err
 	case p == nil:
-		span, err := b.PeriodSpan(key)
-		if err != nil {
-			return nil, err
-		}
 		return &leaderboard.Claim{Status: db.missingPeriodStatus(b, span)}, nil
 	case p.status != string(leaderboard.PeriodClosed):
 		return &leaderboard.Claim{Status: leaderboard.ClaimNotFinal}, nil
