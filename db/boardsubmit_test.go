@@ -405,24 +405,7 @@ func TestBoardScores_ConcurrentMergedCallsMatchAPlainSort(t *testing.T) {
 			events = events[n:]
 		}
 	}
-	results := make([][][]leaderboard.ScoreResult, servers)
-	var wg sync.WaitGroup
-	for s := range servers {
-		wg.Go(func() {
-			for _, call := range calls[s] {
-				got, err := store.SubmitScores(context.Background(), call)
-				if err != nil {
-					t.Errorf("server %d: %v", s, err)
-					return
-				}
-				results[s] = append(results[s], got)
-			}
-		})
-	}
-	wg.Wait()
-	if t.Failed() {
-		t.FailNow()
-	}
+	results := submitConcurrently(t, store, calls)
 	for s := range servers {
 		for c, got := range results[s] {
 			for i, r := range got {
@@ -460,14 +443,7 @@ func TestBoardScores_RefusedCallFailsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `CREATE FUNCTION refuse_board_poison() RETURNS trigger LANGUAGE plpgsql AS $$
-		BEGIN IF NEW.event_id = 'poison' THEN RAISE EXCEPTION 'poisoned event'; END IF; RETURN NEW; END $$`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Exec(ctx, `CREATE TRIGGER refuse_board_poison BEFORE INSERT ON board_score_events
-		FOR EACH ROW EXECUTE FUNCTION refuse_board_poison()`); err != nil {
-		t.Fatal(err)
-	}
+	refusePoison(t, conn, "board_score_events")
 	// The first call waits for this lock on its row in the writer's
 	// transaction; the others queue behind it and are then written together.
 	tx, err := conn.Begin(ctx)

@@ -2,9 +2,13 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
@@ -56,4 +60,47 @@ func mustSubmit(tb testing.TB, store *db.DB, events ...leaderboard.ScoreEvent) [
 
 func event(id, player string, mode leaderboard.ScoreMode, value int, occurred *time.Time) leaderboard.ScoreEvent {
 	return leaderboard.ScoreEvent{EventID: id, PlayerID: player, Mode: mode, Value: value, OccurredAt: occurred}
+}
+
+// refusePoison makes PostgreSQL refuse, on conn's database, every insert
+// into table (an event log) of the event id "poison": a call that PostgreSQL
+// refuses for reasons of its own.
+func refusePoison(tb testing.TB, conn *pgx.Conn, table string) {
+	tb.Helper()
+	ctx := context.Background()
+	if _, err := conn.Exec(ctx, `CREATE OR REPLACE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN IF NEW.event_id = 'poison' THEN RAISE EXCEPTION 'poisoned event'; END IF; RETURN NEW; END $$`); err != nil {
+		tb.Fatal(err)
+	}
+	trigger := fmt.Sprintf(`CREATE TRIGGER refuse_poison BEFORE INSERT ON %s FOR EACH ROW EXECUTE FUNCTION refuse_poison()`,
+		pgx.Identifier{table}.Sanitize())
+	if _, err := conn.Exec(ctx, trigger); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// submitConcurrently submits each server's calls in order, the servers at
+// once, and returns each server's results call by call; it fails the test
+// on a call error.
+func submitConcurrently(t *testing.T, store *db.DB, calls [][][]leaderboard.ScoreEvent) [][][]leaderboard.ScoreResult {
+	t.Helper()
+	results := make([][][]leaderboard.ScoreResult, len(calls))
+	var wg sync.WaitGroup
+	for s := range calls {
+		wg.Go(func() {
+			for _, call := range calls[s] {
+				got, err := store.SubmitScores(context.Background(), call)
+				if err != nil {
+					t.Errorf("server %d: %v", s, err)
+					return
+				}
+				results[s] = append(results[s], got)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	return results
 }

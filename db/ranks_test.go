@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -286,24 +285,7 @@ func TestRanks_ConcurrentMergedCallsMatchPlainSortOracle(t *testing.T) {
 			events = events[n:]
 		}
 	}
-	results := make([][][]leaderboard.ScoreResult, servers)
-	var wg sync.WaitGroup
-	for s := range servers {
-		wg.Go(func() {
-			for _, call := range calls[s] {
-				got, err := store.SubmitScores(context.Background(), call)
-				if err != nil {
-					t.Errorf("server %d: %v", s, err)
-					return
-				}
-				results[s] = append(results[s], got)
-			}
-		})
-	}
-	wg.Wait()
-	if t.Failed() {
-		t.FailNow()
-	}
+	results := submitConcurrently(t, store, calls)
 	for s := range servers {
 		for i, got := range results[s] {
 			assertOutcomes(t, got, wants[s][i]...)

@@ -326,14 +326,7 @@ func TestSubmitScores_RefusedCallFailsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
-		BEGIN IF NEW.event_id = 'poison' THEN RAISE EXCEPTION 'poisoned event'; END IF; RETURN NEW; END $$`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Exec(ctx, `CREATE TRIGGER refuse_poison BEFORE INSERT ON score_events
-		FOR EACH ROW EXECUTE FUNCTION refuse_poison()`); err != nil {
-		t.Fatal(err)
-	}
+	refusePoison(t, conn, "score_events")
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
