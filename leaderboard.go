@@ -1,13 +1,12 @@
-// Package leaderboard holds the domain of the monthly event leaderboard: months,
-// scores, standings, the score rules and the error codes. It imports nothing of
-// the project; the db, resolvers and loaders packages implement and use it.
+// Package leaderboard is the domain of the service: boards and their
+// periods (main's periods are the months of the monthly event), score events
+// and their rules, standings, corrections, the close of a period, settlement
+// messages to the studio's reward system, reward claims, and the error codes.
+// It imports nothing of the project; db, resolvers, lifecycle and the rest
+// implement and use it. Each file holds one noun: board.go, period.go,
+// month.go, score.go, standings.go, corrections.go, close.go, settlement.go,
+// export.go, claims.go.
 package leaderboard
-
-import (
-	"context"
-	"encoding/json"
-	"time"
-)
 
 // Limits of the API contract.
 const (
@@ -22,147 +21,3 @@ const (
 	MaxPlayerNameLen  = 64    // longest display name, in characters
 	MaxEventIDLen     = 128   // longest event id, in characters
 )
-
-// MonthStatus is where a month is in its life: OPEN while scores are taken,
-// CLOSING while its final ranks are built, CLOSED once they are frozen.
-type MonthStatus string
-
-// The states of a month; they only ever move forward.
-const (
-	MonthOpen    MonthStatus = "OPEN"
-	MonthClosing MonthStatus = "CLOSING"
-	MonthClosed  MonthStatus = "CLOSED"
-)
-
-// MonthInfo describes one month of the event.
-type MonthInfo struct {
-	Month        Month
-	Status       MonthStatus
-	Participants int       // players with a score in the month
-	EndsAt       time.Time // first instant after the month in the event time zone
-	// ClosesAt is EndsAt plus the close grace: events are taken until then,
-	// and then the month is closed automatically.
-	ClosesAt time.Time
-	ClosedAt *time.Time // when the final standings were frozen; nil until then
-	// Digest is the sha256 (hex) of the final standings, one line
-	// "rank,playerId,score\n" per rank; "" until the month is CLOSED.
-	Digest string
-	// Settlement is the delivery of the month's messages to the studio's
-	// reward system; nil while the month is not CLOSED.
-	Settlement *Settlement
-}
-
-// Player is a player of the game, known by the game's own id.
-type Player struct {
-	ID   string
-	Name *string // display name; nil when the game never sent one
-}
-
-// RankEntry is one row of a period's table.
-type RankEntry struct {
-	Rank      int
-	Score     int
-	ReachedAt time.Time
-	// Player is read along with the rank, so that answering the entry's
-	// player needs no second read.
-	Player Player
-	// Subscore and Metadata are those of the newest event that changed the
-	// row, on boards other than main; nil when it carried none.
-	Subscore *int
-	Metadata json.RawMessage
-}
-
-// Standing is one player's place in a period, with the players around it,
-// all read from one snapshot of the period.
-type Standing struct {
-	RankEntry
-	// Month is the month of main's period; on another board, the month its
-	// period starts in.
-	Month Month
-	// Board and Period name the standing's period; on main Period is the
-	// month's key.
-	Board  string
-	Period string
-	Total  int  // players ranked in the period
-	Final  bool // true once the period is closed
-	// Tier is the board's reward tier of a final standing; nil while live
-	// and where no tier holds the rank.
-	Tier *string
-	// ClaimedAt is when the standing's reward was claimed (claimReward), if
-	// it was and the read knows it; nil otherwise.
-	ClaimedAt *time.Time
-	// Above holds up to the requested number of entries ranked just above, and
-	// Below those just below, both in rank order.
-	Above, Below []RankEntry
-}
-
-// Percentile is the share of the period's players the standing ranks level
-// with or above, in percent: 100 for the first, 100/total for the last.
-func (s *Standing) Percentile() float64 {
-	if s.Total <= 0 {
-		return 0
-	}
-	return 100 * float64(s.Total-s.Rank+1) / float64(s.Total)
-}
-
-// Neighbours returns at most above entries ranked just above s and at most
-// below entries just below it, in rank order, s itself excluded. It never
-// returns more than s was read with.
-func (s *Standing) Neighbours(above, below int) []RankEntry {
-	above = min(max(above, 0), len(s.Above))
-	below = min(max(below, 0), len(s.Below))
-	out := make([]RankEntry, 0, above+below)
-	out = append(out, s.Above[len(s.Above)-above:]...)
-	return append(out, s.Below[:below]...)
-}
-
-// Edge is one entry of a leaderboard page with its opaque cursor.
-type Edge struct {
-	Cursor string
-	Entry  RankEntry
-}
-
-// Page is one page of a month's table, from the top down.
-type Page struct {
-	Edges       []Edge
-	HasNextPage bool
-	Total       int
-}
-
-// StandingService reads standings and tables.
-type StandingService interface {
-	// Standing returns the standing of playerID in month m with up to above and
-	// below neighbours, or nil when the player has no score that month.
-	Standing(ctx context.Context, m Month, playerID string, above, below int) (*Standing, error)
-	// Leaderboard returns up to first entries after the cursor (from the top
-	// when after is ""). EBADINPUT for a malformed cursor.
-	Leaderboard(ctx context.Context, m Month, first int, after string) (*Page, error)
-}
-
-// MonthService reads and closes months.
-type MonthService interface {
-	// Month returns the month's info, or nil when no score was ever sent for it.
-	Month(ctx context.Context, m Month) (*MonthInfo, error)
-	// Months returns up to first months, newest first.
-	Months(ctx context.Context, first int) ([]MonthInfo, error)
-}
-
-// ScoreService takes score events.
-type ScoreService interface {
-	// SubmitScores applies events in order, each atomically on its own, and
-	// returns one result per event. EBADINPUT when there are more than MaxBatch.
-	SubmitScores(ctx context.Context, events []ScoreEvent) ([]ScoreResult, error)
-}
-
-// RankService reads live ranks.
-type RankService interface {
-	// LiveRanks returns the current rank of each (month, player) key that has a
-	// score; keys without one are absent.
-	LiveRanks(ctx context.Context, keys []PlayerMonth) (map[PlayerMonth]int, error)
-}
-
-// PlayerMonth names one player's row in one month.
-type PlayerMonth struct {
-	Month    Month
-	PlayerID string
-}

@@ -1,6 +1,7 @@
 package leaderboard
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -99,4 +100,41 @@ func (m Month) Prev() Month {
 		return Month{year: m.year - 1, month: time.December}
 	}
 	return Month{year: m.year, month: m.month - 1}
+}
+
+// MonthStatus is where a month is in its life: OPEN while scores are taken,
+// CLOSING while its final ranks are built, CLOSED once they are frozen.
+type MonthStatus string
+
+// The states of a month; they only ever move forward.
+const (
+	MonthOpen    MonthStatus = "OPEN"
+	MonthClosing MonthStatus = "CLOSING"
+	MonthClosed  MonthStatus = "CLOSED"
+)
+
+// MonthInfo describes one month of the event.
+type MonthInfo struct {
+	Month        Month
+	Status       MonthStatus
+	Participants int       // players with a score in the month
+	EndsAt       time.Time // first instant after the month in the event time zone
+	// ClosesAt is EndsAt plus the close grace: events are taken until then,
+	// and then the month is closed automatically.
+	ClosesAt time.Time
+	ClosedAt *time.Time // when the final standings were frozen; nil until then
+	// Digest is the sha256 (hex) of the final standings, one line
+	// "rank,playerId,score\n" per rank; "" until the month is CLOSED.
+	Digest string
+	// Settlement is the delivery of the month's messages to the studio's
+	// reward system; nil while the month is not CLOSED.
+	Settlement *Settlement
+}
+
+// MonthService reads and closes months.
+type MonthService interface {
+	// Month returns the month's info, or nil when no score was ever sent for it.
+	Month(ctx context.Context, m Month) (*MonthInfo, error)
+	// Months returns up to first months, newest first.
+	Months(ctx context.Context, first int) ([]MonthInfo, error)
 }

@@ -1,6 +1,7 @@
 package leaderboard
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 )
@@ -200,3 +201,10 @@ func ParseOccurredAt(s string) (time.Time, *Error) {
 // seconds: 18 hours, which holds every zone in use (-12:00..+14:00) and is
 // the range ISO 8601 libraries such as java.time accept.
 const MaxZoneOffset = 18 * 60 * 60
+
+// ScoreService takes score events.
+type ScoreService interface {
+	// SubmitScores applies events in order, each atomically on its own, and
+	// returns one result per event. EBADINPUT when there are more than MaxBatch.
+	SubmitScores(ctx context.Context, events []ScoreEvent) ([]ScoreResult, error)
+}

@@ -5,7 +5,42 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
+
+// SettlementStatus says whether a closed month's messages reached the
+// studio's reward system.
+type SettlementStatus string
+
+// The states of a settlement.
+const (
+	SettlementDisabled  SettlementStatus = "DISABLED"  // no webhook is configured
+	SettlementPending   SettlementStatus = "PENDING"   // a message waits to be delivered
+	SettlementDelivered SettlementStatus = "DELIVERED" // every message was answered with a 2xx
+)
+
+// Settlement is the delivery of a closed month's newest message
+// (month.closed, or month.corrected after a correction).
+type Settlement struct {
+	Status      SettlementStatus
+	Attempts    int
+	DeliveredAt *time.Time
+	LastError   *string
+}
+
+// Message is a settlement message to the studio's reward system, as stored:
+// its body is sent and signed byte for byte.
+type Message struct {
+	ID   string // stable across attempts: the receiver dedupes by it
+	Type string // month.closed, month.corrected, period.closed or period.corrected
+	// Month is the month of a message of main; zero for another board's.
+	Month Month
+	// Board and Period name the period of a message of a board other than
+	// main; both are empty for main's.
+	Board, Period string
+	Body          []byte
+	Attempts      int // attempts made before this one
+}
 
 // DeliveryError is why an attempt to deliver a settlement message failed,
 // told twice: Kind for anyone, Detail for the admin role. What it prints

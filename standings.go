@@ -1,0 +1,107 @@
+package leaderboard
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Player is a player of the game, known by the game's own id.
+type Player struct {
+	ID   string
+	Name *string // display name; nil when the game never sent one
+}
+
+// RankEntry is one row of a period's table.
+type RankEntry struct {
+	Rank      int
+	Score     int
+	ReachedAt time.Time
+	// Player is read along with the rank, so that answering the entry's
+	// player needs no second read.
+	Player Player
+	// Subscore and Metadata are those of the newest event that changed the
+	// row, on boards other than main; nil when it carried none.
+	Subscore *int
+	Metadata json.RawMessage
+}
+
+// Standing is one player's place in a period, with the players around it,
+// all read from one snapshot of the period.
+type Standing struct {
+	RankEntry
+	// Month is the month of main's period; on another board, the month its
+	// period starts in.
+	Month Month
+	// Board and Period name the standing's period; on main Period is the
+	// month's key.
+	Board  string
+	Period string
+	Total  int  // players ranked in the period
+	Final  bool // true once the period is closed
+	// Tier is the board's reward tier of a final standing; nil while live
+	// and where no tier holds the rank.
+	Tier *string
+	// ClaimedAt is when the standing's reward was claimed (claimReward), if
+	// it was and the read knows it; nil otherwise.
+	ClaimedAt *time.Time
+	// Above holds up to the requested number of entries ranked just above, and
+	// Below those just below, both in rank order.
+	Above, Below []RankEntry
+}
+
+// Percentile is the share of the period's players the standing ranks level
+// with or above, in percent: 100 for the first, 100/total for the last.
+func (s *Standing) Percentile() float64 {
+	if s.Total <= 0 {
+		return 0
+	}
+	return 100 * float64(s.Total-s.Rank+1) / float64(s.Total)
+}
+
+// Neighbours returns at most above entries ranked just above s and at most
+// below entries just below it, in rank order, s itself excluded. It never
+// returns more than s was read with.
+func (s *Standing) Neighbours(above, below int) []RankEntry {
+	above = min(max(above, 0), len(s.Above))
+	below = min(max(below, 0), len(s.Below))
+	out := make([]RankEntry, 0, above+below)
+	out = append(out, s.Above[len(s.Above)-above:]...)
+	return append(out, s.Below[:below]...)
+}
+
+// Edge is one entry of a leaderboard page with its opaque cursor.
+type Edge struct {
+	Cursor string
+	Entry  RankEntry
+}
+
+// Page is one page of a month's table, from the top down.
+type Page struct {
+	Edges       []Edge
+	HasNextPage bool
+	Total       int
+}
+
+// StandingService reads standings and tables.
+type StandingService interface {
+	// Standing returns the standing of playerID in month m with up to above and
+	// below neighbours, or nil when the player has no score that month.
+	Standing(ctx context.Context, m Month, playerID string, above, below int) (*Standing, error)
+	// Leaderboard returns up to first entries after the cursor (from the top
+	// when after is ""). EBADINPUT for a malformed cursor.
+	Leaderboard(ctx context.Context, m Month, first int, after string) (*Page, error)
+}
+
+// RankService reads live ranks.
+type RankService interface {
+	// LiveRanks returns the current rank of each (month, player) key that has a
+	// score; keys without one are absent.
+	LiveRanks(ctx context.Context, keys []PlayerMonth) (map[PlayerMonth]int, error)
+}
+
+// PlayerMonth names one player's row in one month.
+type PlayerMonth struct {
+	Month    Month
+	PlayerID string
+}
