@@ -224,6 +224,7 @@ func (r *runner) measureClaims(ctx context.Context, board, key string, result *R
 			r.fail("claimReward: run %d needs players up to %d, the period has %d", run+1, first+result.ClaimsPerRun-1, result.Players)
 			break
 		}
+		before := r.meter.Read()
 		stats := Each(ctx, result.ClaimsPerRun, r.cfg.ClaimClients, func(ctx context.Context, _, item int) error {
 			player := db.SeedPlayerID(first + item)
 			var data struct {
@@ -242,13 +243,16 @@ func (r *runner) measureClaims(ctx context.Context, board, key string, result *R
 			}
 			return nil
 		})
+		stats.CPU = r.meter.Read().Sub(before)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		result.Claims = append(result.Claims, stats)
 		result.Claimed += stats.Ops
+		service, postgres := claimCPU(stats)
 		r.log.Info("measured claimReward", "claims", result.ClaimsPerRun, "clients", r.cfg.ClaimClients,
-			"rate", fmt.Sprintf("%.0f/s", stats.Throughput()), "p50", stats.P50, "p99", stats.P99, "errors", stats.Errors)
+			"rate", fmt.Sprintf("%.0f/s", stats.Throughput()), "p50", stats.P50, "p99", stats.P99, "errors", stats.Errors,
+			"cpu_ms_per_claim_bench_process", cpuText(service), "cpu_ms_per_claim_postgres", cpuText(postgres))
 		if stats.Errors > 0 {
 			r.fail("claimReward: %d errors, first: %s", stats.Errors, stats.FirstError)
 		}
@@ -261,4 +265,13 @@ func (r *runner) measureClaims(ctx context.Context, board, key string, result *R
 		r.fail("claimReward: %d answered CLAIMED, %d claims stored", result.Claimed, result.Rows)
 	}
 	return nil
+}
+
+// claimCPU is the CPU time a claim of run s cost, in milliseconds: the
+// bench's own process (the service and its clients) and PostgreSQL.
+func claimCPU(s RunStats) (process, postgres float64) {
+	if s.AllOps == 0 {
+		return 0, 0
+	}
+	return milliseconds(s.CPU.Process) / float64(s.AllOps), milliseconds(s.CPU.Postgres) / float64(s.AllOps)
 }

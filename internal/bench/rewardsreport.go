@@ -96,11 +96,12 @@ func (r *Report) writeRewards(p printer) {
 			thousands(float64(w.ClaimsPerRun)), w.Claims[0].Clients)
 		p("as its answer is in. Every answer must be CLAIMED with its own claimId, and leave one claims row.")
 		p("")
-		p("| Run | Claims | Claims/s | p50 ms | p99 ms | Slowest ms | Errors |")
-		p("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+		p("| Run | Claims | Claims/s | p50 ms | p99 ms | Slowest ms | Errors | CPU ms a claim: bench process | CPU ms a claim: PostgreSQL |")
+		p("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 		for i, s := range w.Claims {
-			p("| %d | %d | %s | %s | %s | %s | %d |", i+1, s.Ops, thousands(s.Throughput()), fixed(milliseconds(s.P50)),
-				fixed(milliseconds(s.P99)), fixed(milliseconds(s.Max)), s.Errors)
+			process, postgres := claimCPU(s)
+			p("| %d | %d | %s | %s | %s | %s | %d | %s | %s |", i+1, s.Ops, thousands(s.Throughput()), fixed(milliseconds(s.P50)),
+				fixed(milliseconds(s.P99)), fixed(milliseconds(s.Max)), s.Errors, cpuText(process), cpuText(postgres))
 		}
 		rates, p50s, p99s := w.claimSpreads()
 		p("")
