@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/closedmonths"
+	"github.com/gamebackend/leaderboard/closedperiods"
 	"github.com/gamebackend/leaderboard/db"
 )
 
@@ -16,7 +16,7 @@ type periodSource struct{ *db.DB }
 
 // LoadClosedPeriod loads the period as the db does, as a FrozenPeriod.
 func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key string,
-	admit func(participants int, end time.Time) bool) (closedmonths.FrozenPeriod, error) {
+	admit func(participants int, end time.Time) bool) (closedperiods.FrozenPeriod, error) {
 	p, err := s.DB.LoadClosedPeriod(ctx, b, key, admit)
 	if p == nil {
 		return nil, err // a nil *db.ClosedPeriod is no FrozenPeriod

@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/closedmonths"
+	"github.com/gamebackend/leaderboard/closedperiods"
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
 	"github.com/gamebackend/leaderboard/settlement"
@@ -97,13 +97,13 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	}
 	var (
 		mu    sync.Mutex
-		built = map[leaderboard.Month]*closedmonths.Frozen{}
+		built = map[leaderboard.Month]*closedperiods.Frozen{}
 	)
 	hooks.Ranks = func(month leaderboard.Month, participants int, ranks leaderboard.RankStream) error {
 		if participants > m.Config.SnapshotPlayers {
 			return ranks(func(leaderboard.RankEntry) error { return nil }, nil)
 		}
-		f, err := closedmonths.Build(month, participants, ranks)
+		f, err := closedperiods.Build(month, participants, ranks)
 		if err != nil {
 			return err
 		}
@@ -367,25 +367,25 @@ func (m *Main) registerStateMetrics(registry prometheus.Registerer) {
 			Help: "Time spent waiting for connections."}, func() float64 { return m.DB.PoolStats().AcquireWait.Seconds() }),
 	)
 	if m.ClosedMonths != nil {
-		stat := func(value func(closedmonths.Stats) float64) func() float64 {
+		stat := func(value func(closedperiods.Stats) float64) func() float64 {
 			return func() float64 { return value(m.ClosedMonths.Stats()) }
 		}
 		registry.MustRegister(
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_players",
 				Help: "Players of closed months held in memory."},
-				stat(func(s closedmonths.Stats) float64 { return float64(s.Players) })),
+				stat(func(s closedperiods.Stats) float64 { return float64(s.Players) })),
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_bytes",
 				Help: "Memory held by the tables of closed months."},
-				stat(func(s closedmonths.Stats) float64 { return float64(s.Bytes) })),
+				stat(func(s closedperiods.Stats) float64 { return float64(s.Bytes) })),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_closed_month_loads_total",
 				Help: "Loads of closed months from the database into memory that ended (a close installs its month without one)."},
-				stat(func(s closedmonths.Stats) float64 { return float64(s.Loads) })),
+				stat(func(s closedperiods.Stats) float64 { return float64(s.Loads) })),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_closed_month_load_failures_total",
 				Help: "Loads of closed months that failed; a later read tries again."},
-				stat(func(s closedmonths.Stats) float64 { return float64(s.FailedLoads) })),
+				stat(func(s closedperiods.Stats) float64 { return float64(s.FailedLoads) })),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_closed_month_load_seconds_total",
 				Help: "Time spent loading closed months into memory."},
-				stat(func(s closedmonths.Stats) float64 { return s.LoadTime.Seconds() })),
+				stat(func(s closedperiods.Stats) float64 { return s.LoadTime.Seconds() })),
 		)
 	}
 }

@@ -11,13 +11,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/closedmonths"
+	"github.com/gamebackend/leaderboard/closedperiods"
 )
 
 // noSource is a closed months' source that must not be asked: every read
 // of the month under test is to be answered from memory.
 type noSource struct {
-	closedmonths.Source
+	closedperiods.Source
 	t *testing.T
 }
 
@@ -32,7 +32,7 @@ func (s noSource) Standing(context.Context, leaderboard.Month, string, int, int)
 func TestCloseHooks_AnswerTheClosingMonthFromMemory(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	m := &Main{Config: Config{SnapshotPlayers: 10}, Logger: logger,
-		ClosedMonths: closedmonths.New(noSource{t: t}, 10, logger),
+		ClosedMonths: closedperiods.New(noSource{t: t}, 10, logger),
 		ranks:        &ranksWatcher{seen: map[leaderboard.Month]int{}, onChange: func(leaderboard.Month) {}}}
 	defer m.ClosedMonths.Close()
 	hooks := m.closeHooks(newCloseMetrics(prometheus.NewRegistry()))

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/boardcache"
-	"github.com/gamebackend/leaderboard/closedmonths"
+	"github.com/gamebackend/leaderboard/closedperiods"
 	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/lifecycle"
 	"github.com/gamebackend/leaderboard/server"
@@ -28,10 +28,10 @@ type Main struct {
 	Logger *slog.Logger
 	DB     *db.DB
 	// ClosedMonths serves closed months from memory; nil when disabled.
-	ClosedMonths *closedmonths.Cache
+	ClosedMonths *closedperiods.Cache
 	// ClosedPeriods serves the closed periods of other boards from memory,
 	// in ClosedMonths' budget; nil when disabled.
-	ClosedPeriods *closedmonths.Boards
+	ClosedPeriods *closedperiods.Boards
 	Server        *server.Server
 	// Closer runs month closes as background jobs.
 	Closer *lifecycle.Closer
@@ -80,7 +80,7 @@ func (m *Main) Run(ctx context.Context) error {
 	var standings leaderboard.StandingService = reader
 	ready := func() bool { return true }
 	if m.Config.SnapshotPlayers > 0 {
-		m.ClosedMonths = closedmonths.New(replicaSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, m.Logger)
+		m.ClosedMonths = closedperiods.New(replicaSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, m.Logger)
 		standings, ready = m.ClosedMonths, m.ClosedMonths.Ready
 	}
 	var boardStandings leaderboard.BoardStandingService = m.DB

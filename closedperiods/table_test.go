@@ -1,4 +1,4 @@
-package closedmonths
+package closedperiods
 
 import (
 	"fmt"

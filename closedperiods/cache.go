@@ -1,18 +1,15 @@
-// Package closedmonths serves the standings of closed months from memory. A
-// closed month never changes, so its final ranks are loaded once: at start
-// (Preload), when the month closes (Install of a table the close built from
-// its own output, or Load), or in the background after the first read that
-// finds the month closed. The instance that closes a month answers it from
-// the table its close built as soon as it is built (Stage), while the month
-// is CLOSING: its scores are frozen then. Until a month is loaded, and for
-// months that do not fit the memory budget, reads go to the store's index
-// range scans, which stay the source of truth.
-//
-// The closed periods of the other boards share the months' budget
-// (periods.go).
-//
-// Player names are those of the moment the month or period was loaded.
-package closedmonths
+// Package closedperiods serves the standings of closed periods from memory:
+// main's months (cache.go) and the periods of every other board (periods.go),
+// within one memory budget. A closed period never changes unless an admin
+// corrects it, so its final ranks are loaded once: at start (Preload), when
+// the period closes (Install of a table the close built from its own output,
+// or Load), or in the background after the first read that finds it closed.
+// The instance that closes a month answers it from the table its close built
+// as soon as it is built (Stage), while the month is CLOSING: its scores are
+// frozen then. Until a period is loaded, and for periods that do not fit the
+// budget, reads go to the store's index range scans, which stay the source
+// of truth.
+package closedperiods
 
 import (
 	"cmp"
