@@ -157,12 +157,14 @@ func (a *Archived) exec(tb testing.TB, cmd ...string) {
 }
 
 // CreateRestorePoint records a named restore point in the WAL, a target for
-// Restore, and returns its location.
-func (a *Archived) CreateRestorePoint(tb testing.TB, name string) string {
+// Restore, and returns the server's clock just after it: restoring to that
+// time gives the same database as restoring to the name, unless another
+// session committed in between.
+func (a *Archived) CreateRestorePoint(tb testing.TB, name string) time.Time {
 	tb.Helper()
-	var lsn string
-	a.query(tb, `SELECT pg_create_restore_point($1)::text`, []any{name}, &lsn)
-	return lsn
+	var at time.Time
+	a.query(tb, `SELECT clock_timestamp() FROM pg_create_restore_point($1)`, []any{name}, &at)
+	return at
 }
 
 // ArchiveCurrentWAL ends the WAL segment being written and waits, for up to
