@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/gamebackend/leaderboard"
 )
@@ -26,17 +28,30 @@ import (
 // winner.
 //
 // A claim of a board other than main runs that transaction inside the
-// server, as the function claim_board_reward (migration 13), sent in one
-// round trip with the board's row: six statements a claim from the client
-// made it a round trip each. The row lock stays: the insert's foreign key
-// takes the same row FOR KEY SHARE anyway, so a lighter guard (an advisory
-// lock) would not spare claimers their shared lock on the row.
-
-// claimBoardRewardSQL is a claim of a board other than main (migration 13).
-// Its row without a claim has no rank, score, participants or reached_at.
-const claimBoardRewardSQL = `SELECT status, starts_at, claim_id, claimed_at, COALESCE(rank, 0), COALESCE(score, 0),
-		subscore, tier, COALESCE(participants, 0), reached_at, player_name
-	FROM claim_board_reward($1, $2, $3, $4, $5)`
+// server, as the function claim_board_reward (migration 13): six statements
+// a claim from the client made it a round trip each. The row lock stays:
+// the insert's foreign key takes the same row FOR KEY SHARE anyway, so a
+// lighter guard (an advisory lock) would not spare claimers their shared
+// lock on the row.
+//
+// And the claims of boards other than main that arrive together share a
+// transaction, as submissions do (submitqueue.go): a call joins the
+// claims' queue, and a writer sends every claim waiting as one statement
+// that calls claim_board_reward for each, with the rows of their boards,
+// in one round trip. One commit, one flush to the WAL, acknowledges them
+// all. claim_board_reward keeps its per-claim order (the period's row FOR
+// SHARE, then the final rank read with a new snapshot, the insert, the
+// read-back), so a merged claim holds what a claim alone holds. The claims
+// of a transaction run in the order of their key (board, period, player),
+// the same in every transaction of every instance: one that waits for
+// another's insert of the same key never holds a key that one waits for,
+// so claims cannot deadlock each other. Two calls of the same key in one
+// transaction are decided as two transactions would decide them: the
+// first inserts, the second reads the first's row. When the database
+// refuses the transaction (a period CLOSED without final ranks, a lock
+// waited for past lock_timeout, a deadlock with retention), nothing was
+// written, and each claim is tried again alone, so that none fails
+// another.
 
 // ClaimReward claims playerID's final standing in period key of board for
 // claimID, as leaderboard.RewardService promises.
@@ -87,57 +102,196 @@ func gone(key string) (*leaderboard.Claim, error) {
 	return &leaderboard.Claim{Status: leaderboard.ClaimGone}, nil
 }
 
-// claimBoardReward is ClaimReward on a board other than main: the board's
-// row and claim_board_reward in one batch. The claim runs before the key is
-// checked against the board's reset; a key the board cannot have names no
-// period's row, so that claim finds no period and changes nothing.
+// maxMergedClaims is the most claims one transaction takes.
+const maxMergedClaims = 256
+
+// claimCall is a claimReward call of a board other than main, waiting in
+// the claims' queue for its transaction.
+type claimCall struct {
+	board, key, playerID, claimID string
+}
+
+func (*claimCall) size() int { return 1 }
+
+// newClaimQueue is the queue of claimReward calls of boards other than
+// main, written by writers transactions at once (Limits.SubmitWriters, as
+// many as each submit queue has).
+func (db *DB) newClaimQueue(writers int) *mergeQueue[*claimCall, *leaderboard.Claim] {
+	return newMergeQueue(writers, maxMergedClaims, "claim rewards", db.writeClaims)
+}
+
+// claimBoardRewardsSQL claims $1..$4 (boards, period keys, players, claim
+// ids, in the order of their key) at $5: a row for each, in their order,
+// of claim_board_reward's columns (migration 13), whose status is NULL for
+// a claim of a period without a row. The nested loop over unnest calls the
+// function once a claim, in the arrays' order; a VOLATILE function's calls
+// are neither cached nor merged.
+const claimBoardRewardsSQL = `SELECT r.status, r.starts_at, r.claim_id, r.claimed_at, COALESCE(r.rank, 0),
+		COALESCE(r.score, 0), r.subscore, r.tier, COALESCE(r.participants, 0), r.reached_at, r.player_name
+	FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS c (board, key, player, claim, i)
+	LEFT JOIN LATERAL claim_board_reward(c.board, c.key, c.player, c.claim, $5) r ON true
+	ORDER BY c.i`
+
+// claimBoardReward is ClaimReward on a board other than main: its call
+// waits in the claims' queue and is claimed with the calls written with it.
 func (db *DB) claimBoardReward(ctx context.Context, board, key, playerID, claimID string) (*leaderboard.Claim, error) {
-	var (
-		b        *leaderboard.Board
-		found    bool
-		status   string
-		startsAt *time.Time
-		stored   storedClaim
-		reached  *time.Time
-	)
-	batch := &pgx.Batch{}
-	batch.Queue(`SELECT `+boardColumns+` FROM boards WHERE id = $1`, board).QueryRow(func(row pgx.Row) error {
-		var err error
-		if b, err = db.scanBoard(row); noRows(err) {
-			return nil
-		}
-		return err
-	})
-	batch.Queue(claimBoardRewardSQL, board, key, playerID, claimID, db.now()).QueryRow(func(row pgx.Row) error {
-		err := row.Scan(&status, &startsAt, &stored.claimID, &stored.claimedAt, &stored.rank, &stored.score,
-			&stored.subscore, &stored.tier, &stored.participants, &reached, &stored.name)
-		if noRows(err) {
-			return nil
-		}
-		if reached != nil {
-			stored.reachedAt = *reached
-		}
-		found = err == nil
-		return err
-	})
-	if err := db.pool.SendBatch(ctx, batch).Close(); err != nil {
+	c, err := db.claims.submit(ctx, &claimCall{board: board, key: key, playerID: playerID, claimID: claimID})
+	if err != nil {
 		return nil, errorf("claim the reward of %q in period %s of %s: %w", playerID, key, board, err)
 	}
-	if b == nil {
-		return gone(key)
+	return c, nil
+}
+
+// writeClaims claims a group of calls in one transaction and answers each;
+// calls whose caller has gone are answered without a write. A refusal by
+// the database is tried again call by call, so that no claim fails
+// another.
+func (db *DB) writeClaims(group []*queuedCall[*claimCall, *leaderboard.Claim]) {
+	defer answerOnPanic(group)
+	live := make([]*queuedCall[*claimCall, *leaderboard.Claim], 0, len(group))
+	for _, s := range group {
+		if err := s.ctx.Err(); err != nil {
+			s.finish(nil, errorf("claim rewards: %w", err))
+			continue
+		}
+		live = append(live, s)
 	}
-	span, err := b.PeriodSpan(key)
+	if len(live) == 0 {
+		return
+	}
+	ctx, cancel := whileAnyWaits(live)
+	defer cancel()
+	calls := make([]*claimCall, len(live))
+	for i, s := range live {
+		calls[i] = s.batch
+	}
+	answers, err := db.claimBoardRewards(ctx, calls)
+	var refused *pgconn.PgError
+	if err != nil && len(live) > 1 && errors.As(err, &refused) {
+		for _, s := range live {
+			alone, err := db.claimBoardRewards(s.ctx, []*claimCall{s.batch})
+			if err != nil {
+				s.finish(nil, err)
+				continue
+			}
+			s.finish(alone[0].claim, alone[0].err)
+		}
+		return
+	}
+	for i, s := range live {
+		if err != nil {
+			s.finish(nil, err)
+			continue
+		}
+		s.finish(answers[i].claim, answers[i].err)
+	}
+}
+
+// claimAnswer is the answer to one claim of a transaction: a refusal of
+// its input (a malformed period key of a board not there, or one its board
+// cannot have) fails only its own call.
+type claimAnswer struct {
+	claim *leaderboard.Claim
+	err   error
+}
+
+// claimedRow is a row of claimBoardRewardsSQL.
+type claimedRow struct {
+	found    bool // the period has a row
+	status   string
+	startsAt *time.Time
+	stored   storedClaim
+}
+
+// claimBoardRewards claims calls in one transaction, one round trip: the
+// rows of their boards and claimBoardRewardsSQL. It answers each call, in
+// the order of calls, or fails as a whole when the database refuses the
+// transaction; then nothing was written.
+func (db *DB) claimBoardRewards(ctx context.Context, calls []*claimCall) ([]claimAnswer, error) {
+	sorted := slices.Clone(calls)
+	slices.SortStableFunc(sorted, func(x, y *claimCall) int {
+		return cmp.Or(cmp.Compare(x.board, y.board), cmp.Compare(x.key, y.key), cmp.Compare(x.playerID, y.playerID))
+	})
+	n := len(sorted)
+	boardIDs, keys, players, claimIDs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	for i, c := range sorted {
+		boardIDs[i], keys[i], players[i], claimIDs[i] = c.board, c.key, c.playerID, c.claimID
+	}
+	boards := map[string]*leaderboard.Board{}
+	rows := make([]claimedRow, 0, n)
+	batch := &pgx.Batch{}
+	batch.Queue(`SELECT `+boardColumns+` FROM boards WHERE id = ANY($1)`, slices.Compact(slices.Clone(boardIDs))).
+		Query(func(r pgx.Rows) error {
+			for r.Next() {
+				b, err := db.scanBoard(r)
+				if err != nil {
+					return err
+				}
+				boards[b.ID] = b
+			}
+			return r.Err()
+		})
+	batch.Queue(claimBoardRewardsSQL, boardIDs, keys, players, claimIDs, db.now()).Query(func(r pgx.Rows) error {
+		for r.Next() {
+			var (
+				row     claimedRow
+				status  *string
+				reached *time.Time
+				s       = &row.stored
+			)
+			err := r.Scan(&status, &row.startsAt, &s.claimID, &s.claimedAt, &s.rank, &s.score, &s.subscore, &s.tier,
+				&s.participants, &reached, &s.name)
+			if err != nil {
+				return err
+			}
+			if status != nil {
+				row.found, row.status = true, *status
+			}
+			if reached != nil {
+				s.reachedAt = *reached
+			}
+			rows = append(rows, row)
+		}
+		return r.Err()
+	})
+	if err := db.pool.SendBatch(ctx, batch).Close(); err != nil {
+		return nil, errorf("claim %d rewards: %w", n, err)
+	}
+	if len(rows) != n {
+		return nil, errorf("claim %d rewards: %d answers", n, len(rows))
+	}
+	answers := make(map[*claimCall]claimAnswer, n)
+	for i, c := range sorted {
+		claim, err := db.claimOfRow(boards[c.board], c, rows[i])
+		answers[c] = claimAnswer{claim, err}
+	}
+	out := make([]claimAnswer, n)
+	for i, c := range calls {
+		out[i] = answers[c]
+	}
+	return out, nil
+}
+
+// claimOfRow is the answer to call c of board b (nil when it is not there)
+// whose claim_board_reward answered row. The claim ran before the key was
+// checked against the board's reset; a key the board cannot have names no
+// period's row, so that claim found no period and changed nothing.
+func (db *DB) claimOfRow(b *leaderboard.Board, c *claimCall, row claimedRow) (*leaderboard.Claim, error) {
+	if b == nil {
+		return gone(c.key)
+	}
+	span, err := b.PeriodSpan(c.key)
 	switch {
 	case err != nil:
 		return nil, err
-	case !found:
+	case !row.found:
 		return &leaderboard.Claim{Status: db.missingPeriodStatus(b, span)}, nil
-	case status != string(leaderboard.PeriodClosed):
+	case row.status != string(leaderboard.PeriodClosed):
 		return &leaderboard.Claim{Status: leaderboard.ClaimNotFinal}, nil
-	case stored.claimID == nil:
+	case row.stored.claimID == nil:
 		return &leaderboard.Claim{Status: leaderboard.ClaimNoStanding}, nil
 	}
-	return stored.claim(b, key, leaderboard.MonthOf(*startsAt, b.Location), playerID, claimID), nil
+	return row.stored.claim(b, c.key, leaderboard.MonthOf(*row.startsAt, b.Location), c.playerID, c.claimID), nil
 }
 
 // storedClaim is a claims row, with the name of its player.

@@ -53,6 +53,8 @@ type DB struct {
 	// main's events, and those of the other boards.
 	submits      *submitQueue[*batch]
 	boardSubmits *submitQueue[*boardBatch]
+	// claims merges concurrent claimReward calls of boards other than main.
+	claims *mergeQueue[*claimCall, *leaderboard.Claim]
 }
 
 // Option configures a DB.
@@ -131,6 +133,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	writers, mergeEvents := cmp.Or(l.SubmitWriters, defaultSubmitWriters), cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents)
 	db.submits = newSubmitQueue(writers, mergeEvents, db.writeSubmissions)
 	db.boardSubmits = newSubmitQueue(writers, mergeEvents, db.writeBoardSubmissions)
+	db.claims = db.newClaimQueue(writers)
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = cmp.Or(l.MaxConns, 10)
 	}

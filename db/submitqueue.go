@@ -38,45 +38,57 @@ type queuedBatch interface {
 
 func (b *batch) size() int { return len(b.events) }
 
-// submission is one submitScores call waiting for its write.
-type submission[B queuedBatch] struct {
+// queuedCall is one call waiting for its write, answered by an R: a
+// submitScores call (submission) or a claimReward call (claims.go).
+type queuedCall[B queuedBatch, R any] struct {
 	ctx   context.Context
 	batch B
 	// results and err are the call's answer, set before done is closed.
-	results []leaderboard.ScoreResult
+	results R
 	err     error
 	done    chan struct{}
 }
 
+// submission is one submitScores call waiting for its write.
+type submission[B queuedBatch] = queuedCall[B, []leaderboard.ScoreResult]
+
 // finish answers the call.
-func (s *submission[B]) finish(results []leaderboard.ScoreResult, err error) {
+func (s *queuedCall[B, R]) finish(results R, err error) {
 	s.results, s.err = results, err
 	close(s.done)
 }
 
-// submitQueue holds the calls waiting for a writer. A writer is a goroutine
+// mergeQueue holds the calls waiting for a writer. A writer is a goroutine
 // that exists while calls wait: the first call that finds fewer than
 // writers of them running starts one, and a writer that finds the queue
 // empty ends.
-type submitQueue[B queuedBatch] struct {
-	writers   int // writers at most, each with one transaction in flight
-	maxEvents int // events one transaction takes at most; a call is never split
-	write     func([]*submission[B])
+type mergeQueue[B queuedBatch, R any] struct {
+	writers   int    // writers at most, each with one transaction in flight
+	maxEvents int    // events one transaction takes at most; a call is never split
+	what      string // what the calls do, for the error of a caller that left
+	write     func([]*queuedCall[B, R])
 
 	mu      sync.Mutex
-	waiting []*submission[B]
+	waiting []*queuedCall[B, R]
 	running int
 }
 
+// submitQueue is the queue of submitScores calls.
+type submitQueue[B queuedBatch] = mergeQueue[B, []leaderboard.ScoreResult]
+
 func newSubmitQueue[B queuedBatch](writers, maxEvents int, write func([]*submission[B])) *submitQueue[B] {
-	return &submitQueue[B]{writers: max(writers, 1), maxEvents: maxEvents, write: write}
+	return newMergeQueue(writers, maxEvents, "submit scores", write)
+}
+
+func newMergeQueue[B queuedBatch, R any](writers, maxEvents int, what string, write func([]*queuedCall[B, R])) *mergeQueue[B, R] {
+	return &mergeQueue[B, R]{writers: max(writers, 1), maxEvents: maxEvents, what: what, write: write}
 }
 
 // submit queues the call of b and returns its answer once its transaction
 // committed or failed. A caller that leaves first gets ctx's error at once,
 // and its call is not written if no writer has taken it yet.
-func (q *submitQueue[B]) submit(ctx context.Context, b B) ([]leaderboard.ScoreResult, error) {
-	s := &submission[B]{ctx: ctx, batch: b, done: make(chan struct{})}
+func (q *mergeQueue[B, R]) submit(ctx context.Context, b B) (R, error) {
+	s := &queuedCall[B, R]{ctx: ctx, batch: b, done: make(chan struct{})}
 	q.add(s)
 	select {
 	case <-s.done:
@@ -84,14 +96,15 @@ func (q *submitQueue[B]) submit(ctx context.Context, b B) ([]leaderboard.ScoreRe
 		select {
 		case <-s.done:
 		default:
-			return nil, errorf("submit scores: %w", ctx.Err())
+			var none R
+			return none, errorf("%s: %w", q.what, ctx.Err())
 		}
 	}
 	return s.results, s.err
 }
 
 // add queues s and starts a writer if fewer than writers are running.
-func (q *submitQueue[B]) add(s *submission[B]) {
+func (q *mergeQueue[B, R]) add(s *queuedCall[B, R]) {
 	q.mu.Lock()
 	q.waiting = append(q.waiting, s)
 	start := q.running < q.writers
@@ -105,7 +118,7 @@ func (q *submitQueue[B]) add(s *submission[B]) {
 }
 
 // run writes groups of calls until none wait.
-func (q *submitQueue[B]) run() {
+func (q *mergeQueue[B, R]) run() {
 	for group := q.next(); group != nil; group = q.next() {
 		q.write(group)
 	}
@@ -114,7 +127,7 @@ func (q *submitQueue[B]) run() {
 // next takes the calls waiting, oldest first, as many as fit in maxEvents
 // events and at least one. When none wait it returns nil, and the writer
 // that asked ends.
-func (q *submitQueue[B]) next() []*submission[B] {
+func (q *mergeQueue[B, R]) next() []*queuedCall[B, R] {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	n, events := 0, 0
@@ -129,7 +142,7 @@ func (q *submitQueue[B]) next() []*submission[B] {
 		return nil
 	}
 	group := q.waiting[:n:n]
-	q.waiting = append([]*submission[B](nil), q.waiting[n:]...)
+	q.waiting = append([]*queuedCall[B, R](nil), q.waiting[n:]...)
 	return group
 }
 
@@ -186,16 +199,17 @@ func writeMerged[B queuedBatch](group []*submission[B], merge func([]B) B,
 // answerOnPanic fails the calls of group not answered yet when the writer
 // panics, as the request's own goroutine would have: the panic reaches
 // neither the other calls nor the process.
-func answerOnPanic[B queuedBatch](group []*submission[B]) {
+func answerOnPanic[B queuedBatch, R any](group []*queuedCall[B, R]) {
 	p := recover()
 	if p == nil {
 		return
 	}
+	var none R
 	for _, s := range group {
 		select {
 		case <-s.done:
 		default:
-			s.finish(nil, fmt.Errorf("submit scores: panic: %v\n%s", p, debug.Stack()))
+			s.finish(none, fmt.Errorf("write merged calls: panic: %v\n%s", p, debug.Stack()))
 		}
 	}
 }
@@ -203,7 +217,7 @@ func answerOnPanic[B queuedBatch](group []*submission[B]) {
 // whileAnyWaits returns a context that ends when every call of group has
 // ended its own: the write stops when nobody waits for it any more, and
 // keeps the latest of the callers' deadlines.
-func whileAnyWaits[B queuedBatch](group []*submission[B]) (context.Context, context.CancelFunc) {
+func whileAnyWaits[B queuedBatch, R any](group []*queuedCall[B, R]) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var waiting atomic.Int32
 	waiting.Store(int32(len(group)))
