@@ -3,10 +3,14 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
@@ -423,4 +427,218 @@ func TestUnclaimedRewards_PageBeyondTheLatestPeriods(t *testing.T) {
 	}
 	assertList(unclaimed("bob", 1), "2026-11-09 bob")
 	assertList(unclaimed("bob", 2), "2026-11-09 bob", "2026-11-08 bob")
+}
+
+// Many game servers claim every standing of several periods of two boards
+// at once, through two instances that merge their claims into shared
+// transactions: each standing has one winner, every answer names it with
+// the same claimedAt and standing, and the claims that cannot be made
+// (NOT_FINAL, NO_STANDING, GONE) are answered as alone.
+func TestClaimReward_MergedClaimsOverPeriodsOneWinnerEach(t *testing.T) {
+	now := *utc(11, 18, 1)
+	clock := db.WithClock(func() time.Time { return now })
+	limits := db.WithLimits(db.Limits{SubmitWriters: 1})
+	store := mustOpenDB(t, clock, limits)
+	ctx := context.Background()
+	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderDesc))
+	mustCreateBoard(t, store, rewardBoard("arena", leaderboard.OrderDesc))
+	type period struct{ board, key string }
+	periods := []period{{"laps", "2026-11-18"}, {"laps", "2026-11-19"}, {"laps", "2026-11-20"}, {"arena", "2026-11-20"}}
+	const players = 6
+	for day := 18; day <= 21; day++ {
+		now = *utc(11, day, 1)
+		for _, p := range append(periods, period{"laps", "2026-11-21"}) {
+			if p.key != fmt.Sprintf("2026-11-%d", day) {
+				continue
+			}
+			for i := range players {
+				mustSubmit(t, store, boardEvent(p.board, fmt.Sprint(p.board, day, i), fmt.Sprint("p", i), leaderboard.ModeSet,
+					10*(i+1), utc(11, day, 0)))
+			}
+		}
+	}
+	for _, p := range periods {
+		if _, err := store.ClosePeriod(ctx, p.board, p.key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other, err := db.Open(ctx, pg.URL, clock, limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.Close)
+	instances := []*db.DB{store, other}
+
+	type standing struct{ board, key, player string }
+	var standings []standing
+	for _, p := range periods {
+		for i := range players {
+			standings = append(standings, standing{p.board, p.key, fmt.Sprint("p", i)})
+		}
+	}
+	unclaimable := map[standing]leaderboard.ClaimStatus{
+		{"laps", "2026-11-21", "p0"}:     leaderboard.ClaimNotFinal,
+		{"laps", "2026-11-18", "nobody"}: leaderboard.ClaimNoStanding,
+		{"laps", "2026-11-02", "p0"}:     leaderboard.ClaimGone,
+		{"nope", "2026-11-18", "p0"}:     leaderboard.ClaimGone,
+	}
+	const claimers = 32
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		answers = map[standing]map[string][]*leaderboard.Claim{}
+		start   = make(chan struct{})
+	)
+	for g := range claimers {
+		wg.Go(func() {
+			<-start
+			order := slices.Clone(standings)
+			for u := range unclaimable {
+				order = append(order, u)
+			}
+			rng := rand.New(rand.NewPCG(uint64(g), 27))
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			// The last claim retries the first, on the other instance.
+			order = append(order, order[0])
+			id := fmt.Sprintf("g%02d", g)
+			for i, s := range order {
+				c, err := instances[(g+i)%2].ClaimReward(ctx, s.board, s.key, s.player, id)
+				if err != nil {
+					t.Errorf("claim %s of %v: %v", id, s, err)
+					return
+				}
+				mu.Lock()
+				if answers[s] == nil {
+					answers[s] = map[string][]*leaderboard.Claim{}
+				}
+				answers[s][id] = append(answers[s][id], c)
+				mu.Unlock()
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+
+	for u, status := range unclaimable {
+		for _, cs := range answers[u] {
+			for _, c := range cs {
+				assertClaim(t, c, status, "")
+			}
+		}
+	}
+	winners := map[standing]string{}
+	for _, s := range standings {
+		for id, cs := range answers[s] {
+			if cs[0].Status == leaderboard.ClaimClaimed {
+				if w, ok := winners[s]; ok {
+					t.Fatalf("%v won by %s and %s", s, w, id)
+				}
+				winners[s] = id
+			}
+		}
+		winner, ok := winners[s]
+		if !ok {
+			t.Fatalf("%v won by nobody", s)
+		}
+		first := answers[s][winner][0]
+		var i int
+		fmt.Sscanf(s.player, "p%d", &i)
+		if want := fmt.Sprintf("%s/%s %s #%d/%d %d", s.board, s.key, s.player, players-i, players, 10*(i+1)); !strings.HasPrefix(
+			standingKey(*first.Standing), want+" ") {
+			t.Fatalf("%v claimed as %s, want %s", s, standingKey(*first.Standing), want)
+		}
+		for id, cs := range answers[s] {
+			want := leaderboard.ClaimAlreadyClaimed
+			if id == winner {
+				want = leaderboard.ClaimClaimed
+			}
+			for _, c := range cs {
+				assertClaim(t, c, want, winner)
+				if !c.ClaimedAt.Equal(*first.ClaimedAt) || standingKey(*c.Standing) != standingKey(*first.Standing) {
+					t.Fatalf("%s of %v answered %v %s, the winner %v %s", id, s, c.ClaimedAt, standingKey(*c.Standing),
+						first.ClaimedAt, standingKey(*first.Standing))
+				}
+			}
+		}
+	}
+	rows := mustQuery(t, `SELECT board_id, period_key, player_id, claim_id FROM claims`)
+	if len(rows) != len(standings) {
+		t.Fatalf("%d claims rows, want %d", len(rows), len(standings))
+	}
+	for _, r := range rows {
+		if w := winners[standing{r[0], r[1], r[2]}]; r[3] != w {
+			t.Fatalf("claims row %v, want the claim of %s", r, w)
+		}
+	}
+	// The claims were merged: some transaction wrote more than one.
+	if got := mustQuery(t, `SELECT max(n) FROM (SELECT count(*) AS n FROM claims GROUP BY xmin::text) t`); got[0][0] == "1" {
+		t.Fatalf("every claim was written in its own transaction")
+	}
+}
+
+// A claim PostgreSQL refuses fails alone: the claims merged into its
+// transaction are claimed again one by one, and succeed.
+func TestClaimReward_RefusedClaimFailsAlone(t *testing.T) {
+	now := *utc(11, 19, 1)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithLimits(db.Limits{SubmitWriters: 1}))
+	ctx := context.Background()
+	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderDesc))
+	for i := range 4 {
+		mustSubmit(t, store, boardEvent("laps", fmt.Sprint("e", i), fmt.Sprint("p", i), leaderboard.ModeSet, 10*(i+1), utc(11, 19, 0)))
+	}
+	if _, err := store.ClosePeriod(ctx, "laps", "2026-11-19"); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN IF NEW.claim_id = 'poison' THEN RAISE EXCEPTION 'poisoned claim'; END IF; RETURN NEW; END $$`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE TRIGGER refuse_poison BEFORE INSERT ON claims FOR EACH ROW EXECUTE FUNCTION refuse_poison()`); err != nil {
+		t.Fatal(err)
+	}
+	// The first claim waits for this lock on its period's row in the
+	// writer's transaction; the others queue behind it and are then
+	// claimed together.
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM periods WHERE board_id = 'laps' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	calls := [][2]string{{"p0", "blocked"}, {"p1", "poison"}, {"p2", "good"}, {"p3", "good"}}
+	claims, errs := make([]*leaderboard.Claim, len(calls)), make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		wg.Go(func() { claims[i], errs[i] = store.ClaimReward(ctx, "laps", "2026-11-19", c[0], c[1]) })
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	for i, c := range calls {
+		if c[1] == "poison" {
+			if errs[i] == nil {
+				t.Errorf("the poisoned claim answered %+v, want an error", claims[i])
+			}
+			continue
+		}
+		if errs[i] != nil {
+			t.Fatalf("claim %v: %v", c, errs[i])
+		}
+		assertClaim(t, claims[i], leaderboard.ClaimClaimed, c[1])
+	}
+	if got := mustQuery(t, `SELECT player_id FROM claims ORDER BY player_id`); fmt.Sprint(got) != "[[p0] [p2] [p3]]" {
+		t.Fatalf("claims of %v, want p0, p2 and p3", got)
+	}
 }
