@@ -229,46 +229,72 @@ func TestFault_DatabaseRestartUnderWritesLosesAndDoublesNothing(t *testing.T) {
 // half a second in; then it checks every player's total against the calls
 // answered.
 func writeThroughFaults(t *testing.T, s *server, faults string, fault func()) {
+	w := submitThroughFault(t, s, 4, 3*time.Second, fault)
+	t.Logf("%d calls of %d events answered, %d failed attempts (UNAVAILABLE) sent again, %s", w.answered, perWriterCall, w.failures, faults)
+	if w.failures == 0 {
+		t.Errorf("no call was disturbed by the %s", faults)
+	}
+	checkTotals(t, s, w.calls)
+}
+
+// perWriterCall is how many events each call of submitThroughFault carries.
+const perWriterCall = 20
+
+// writes is what submitThroughFault's writers got answered.
+type writes struct {
+	calls              []int // calls each writer got answered
+	answered, failures int   // calls answered; attempts answered UNAVAILABLE
+	// answers holds when each answered call's last attempt was sent and
+	// answered, in no order.
+	answers []answerTimes
+}
+
+// answerTimes is when an attempt was sent and when it was answered.
+type answerTimes struct{ sent, answered time.Time }
+
+// submitThroughFault has writers submit batches of perWriterCall events to
+// s for the given time, each call sent again with the same event ids until
+// it is answered, while fault runs half a second in. Event e of a writer's
+// call adds 1 to the writer's player e.
+func submitThroughFault(t *testing.T, s *server, writers int, duration time.Duration, fault func()) writes {
 	submit := `mutation($e: [ScoreEvent!]!) { submitScores(events: $e) { eventId status } }`
-	const writers, perCall = 4, 20
 	var (
-		wg                 sync.WaitGroup
-		mu                 sync.Mutex
-		failures, answered int
-		calls              [writers]int // calls each writer got answered
+		wg sync.WaitGroup
+		mu sync.Mutex
+		w  = writes{calls: make([]int, writers)}
 	)
-	stop := time.Now().Add(3 * time.Second)
-	for w := range writers {
+	stop := time.Now().Add(duration)
+	for writer := range writers {
 		wg.Go(func() {
 			for call := 0; time.Now().Before(stop); call++ {
-				events := make([]any, perCall)
+				events := make([]any, perWriterCall)
 				for i := range events {
-					// Each event adds 1 to a player of its own writer and index.
-					events[i] = map[string]any{"eventId": fmt.Sprintf("w%d-c%d-e%d", w, call, i),
-						"playerId": fmt.Sprintf("w%d-p%d", w, i), "mode": "ADD", "value": 1}
+					events[i] = map[string]any{"eventId": fmt.Sprintf("w%d-c%d-e%d", writer, call, i),
+						"playerId": fmt.Sprintf("w%d-p%d", writer, i), "mode": "ADD", "value": 1}
 				}
 				for attempt := 0; ; attempt++ {
 					o := s.call(context.Background(), serverToken, submit, map[string]any{"e": events})
 					if o.err == nil && len(o.codes) == 0 {
 						mu.Lock()
-						answered++
+						w.answered++
+						w.calls[writer]++
+						w.answers = append(w.answers, answerTimes{sent: time.Now().Add(-o.took), answered: time.Now()})
 						mu.Unlock()
-						calls[w]++
-						if len(o.applied)+o.duplicates != perCall {
+						if len(o.applied)+o.duplicates != perWriterCall {
 							t.Errorf("writer %d call %d (attempt %d): %d APPLIED, %d DUPLICATE of %d events: %s",
-								w, call, attempt, len(o.applied), o.duplicates, perCall, o.body)
+								writer, call, attempt, len(o.applied), o.duplicates, perWriterCall, o.body)
 						}
 						break
 					}
 					mu.Lock()
-					failures++
+					w.failures++
 					mu.Unlock()
 					if o.err != nil || !allUnavailable(o.codes) {
-						t.Errorf("writer %d call %d: status %d codes %v err %v", w, call, o.status, o.codes, o.err)
+						t.Errorf("writer %d call %d: status %d codes %v err %v", writer, call, o.status, o.codes, o.err)
 						return
 					}
 					if attempt > 400 { // 20 s
-						t.Errorf("writer %d call %d never got through", w, call)
+						t.Errorf("writer %d call %d never got through", writer, call)
 						return
 					}
 					time.Sleep(50 * time.Millisecond)
@@ -279,13 +305,16 @@ func writeThroughFaults(t *testing.T, s *server, faults string, fault func()) {
 	time.Sleep(500 * time.Millisecond)
 	fault()
 	wg.Wait()
-	t.Logf("%d calls of %d events answered, %d failed attempts (UNAVAILABLE) sent again, %s", answered, perCall, failures, faults)
-	if failures == 0 {
-		t.Errorf("no call was disturbed by the %s", faults)
-	}
+	return w
+}
+
+// checkTotals checks, through s, that each player of submitThroughFault's
+// writers has as many points as its writer got calls answered.
+func checkTotals(t *testing.T, s *server, calls []int) {
+	t.Helper()
 	c := currentMonth(t)
-	for w := range writers {
-		for i := range perCall {
+	for w := range calls {
+		for i := range perWriterCall {
 			player := fmt.Sprintf("w%d-p%d", w, i)
 			var st *standing
 			for range 100 { // the first reads after a fault may find broken connections

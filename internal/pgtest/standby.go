@@ -3,9 +3,13 @@ package pgtest
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/modules/postgres"
@@ -19,11 +23,16 @@ import (
 // pg_hba.conf admits ordinary connections only.
 const allowReplication = `echo "host replication all all scram-sha-256" >>"$PGDATA/pg_hba.conf"` + "\n"
 
+// standbyName is the standby's application_name, by which the primary's
+// synchronous_standby_names names it.
+const standbyName = "standby"
+
 // cloneAndFollow is the standby's entrypoint: a base backup of the primary
-// that writes the standby's recovery settings (-R), then the server, which
-// streams the primary's WAL from there on.
+// that writes the standby's recovery settings (-R), its application_name in
+// their primary_conninfo, then the server, which streams the primary's WAL
+// from there on.
 const cloneAndFollow = `set -e
-pg_basebackup --host=primary --username=leaderboard --pgdata="$PGDATA" --write-recovery-conf --wal-method=stream --checkpoint=fast
+pg_basebackup --dbname="application_name=` + standbyName + `" --host=primary --username=leaderboard --pgdata="$PGDATA" --write-recovery-conf --wal-method=stream --checkpoint=fast
 exec postgres -c jit=off
 `
 
@@ -32,15 +41,37 @@ type Pair struct {
 	// PrimaryURL connects to the migrated primary.
 	PrimaryURL string
 	// StandbyURL connects to the standby, which is read-only and follows the
-	// primary.
+	// primary until Promote.
 	StandbyURL string
+	// FailoverURL names both, the primary first, in libpq's multi-host form
+	// with target_session_attrs=read-write: it connects to whichever of the
+	// two takes writes.
+	FailoverURL string
+
+	primary, standby testcontainers.Container
 }
 
+// PairOption configures StartPair.
+type PairOption func(*pairConfig)
+
+type pairConfig struct{ synchronous bool }
+
+// Synchronous makes the primary wait for the standby's flush of each commit
+// (synchronous_standby_names names the standby; the service's sessions run
+// with synchronous_commit=on): a commit the primary acknowledged is on the
+// standby.
+func Synchronous() PairOption { return func(c *pairConfig) { c.synchronous = true } }
+
 // StartPair runs a primary and a standby cloned from it with pg_basebackup
-// -R, on a Docker network of their own, and migrates the primary. Both are
-// removed when the test ends.
-func StartPair(tb testing.TB) Pair {
+// -R, on a Docker network of their own, and migrates the primary. The
+// standby is asynchronous unless Synchronous is given. Both are removed when
+// the test ends.
+func StartPair(tb testing.TB, options ...PairOption) *Pair {
 	tb.Helper()
+	var cfg pairConfig
+	for _, option := range options {
+		option(&cfg)
+	}
 	setTestcontainersDefaults()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -67,7 +98,7 @@ func StartPair(tb testing.TB) Pair {
 	if err != nil {
 		tb.Fatalf("start the primary: %v", err)
 	}
-	var pair Pair
+	pair := &Pair{primary: primary}
 	if pair.PrimaryURL, err = primary.ConnectionString(ctx, "sslmode=disable"); err != nil {
 		tb.Fatal(err)
 	}
@@ -89,12 +120,79 @@ func StartPair(tb testing.TB) Pair {
 	if err != nil {
 		tb.Fatalf("start the standby: %v", err)
 	}
-	endpoint, err := standby.PortEndpoint(ctx, "5432/tcp", "")
+	pair.standby = standby
+	primaryAt, err := primary.PortEndpoint(ctx, "5432/tcp", "")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	pair.StandbyURL = "postgres://leaderboard:leaderboard@" + endpoint + "/leaderboard?sslmode=disable"
+	standbyAt, err := standby.PortEndpoint(ctx, "5432/tcp", "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pair.StandbyURL = "postgres://leaderboard:leaderboard@" + standbyAt + "/leaderboard?sslmode=disable"
+	pair.FailoverURL = "postgres://leaderboard:leaderboard@" + primaryAt + "," + standbyAt +
+		"/leaderboard?sslmode=disable&target_session_attrs=read-write"
+	if cfg.synchronous {
+		pair.makeSynchronous(ctx, tb)
+	}
 	return pair
+}
+
+// makeSynchronous names the standby in the primary's
+// synchronous_standby_names and waits until the primary reports it
+// synchronous. It is set once the standby streams: before, every commit of
+// the migrations would wait for a standby that does not exist yet.
+func (p *Pair) makeSynchronous(ctx context.Context, tb testing.TB) {
+	tb.Helper()
+	conn, err := pgx.Connect(ctx, p.PrimaryURL)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, `ALTER SYSTEM SET synchronous_standby_names = '`+standbyName+`'`); err != nil {
+		tb.Fatalf("name the synchronous standby: %v", err)
+	}
+	if _, err := conn.Exec(ctx, `SELECT pg_reload_conf()`); err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		var state string
+		err := conn.QueryRow(ctx, `SELECT sync_state FROM pg_stat_replication WHERE application_name = $1`, standbyName).Scan(&state)
+		if err == nil && state == "sync" {
+			return
+		}
+		if ctx.Err() != nil {
+			tb.Fatalf("the standby did not become synchronous: state %q, %v", state, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// KillPrimary kills the primary's container with SIGKILL (docker kill): the
+// primary's server dies at once, with whatever it had not sent the standby.
+func (p *Pair) KillPrimary(tb testing.TB) {
+	tb.Helper()
+	out, err := exec.Command("docker", "kill", "--signal=KILL", p.primary.GetContainerID()).CombinedOutput()
+	if err != nil {
+		tb.Fatalf("docker kill the primary: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+}
+
+// Promote makes the standby a primary (pg_promote()) and returns once it
+// takes writes.
+func (p *Pair) Promote(tb testing.TB) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, p.StandbyURL)
+	if err != nil {
+		tb.Fatalf("connect to the standby: %v", err)
+	}
+	defer conn.Close(context.Background())
+	var promoted bool
+	if err := conn.QueryRow(ctx, `SELECT pg_promote(wait => true, wait_seconds => 60)`).Scan(&promoted); err != nil || !promoted {
+		tb.Fatalf("promote the standby: %t, %v", promoted, err)
+	}
 }
 
 // terminateAtEnd removes c, if it was created, when the test ends.
