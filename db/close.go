@@ -425,29 +425,19 @@ func (d *digest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
 
 // ListenMonths calls fn with each month whose final ranks change, a close or
 // a correction committing, as it is announced, until ctx ends or the
-// connection fails; it then returns why. Announcements made while no one
-// listens are lost: RanksVersions tells what changed meanwhile.
+// connection fails or its server stops answering (a lost primary); it then
+// returns why. Announcements made while no one listens are lost:
+// RanksVersions tells what changed meanwhile.
 func (db *DB) ListenMonths(ctx context.Context, fn func(m leaderboard.Month, version int)) error {
-	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
-	if err != nil {
-		return errorf("listen for closed months: %w", err)
-	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, `LISTEN `+monthsChannel); err != nil {
-		return errorf("listen for closed months: %w", err)
-	}
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			return errorf("listen for closed months: %w", err)
-		}
-		month, version, ok := strings.Cut(n.Payload, " ")
+	err := db.listen(ctx, monthsChannel, func(payload string) {
+		month, version, ok := strings.Cut(payload, " ")
 		m, err := leaderboard.ParseMonth(month)
 		v, verr := strconv.Atoi(version)
 		if ok && err == nil && verr == nil {
 			fn(m, v)
 		}
-	}
+	})
+	return errorf("listen for closed months: %w", err)
 }
 
 // ForgetClosedMonth drops what this instance remembers of closed month m,

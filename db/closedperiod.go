@@ -168,31 +168,21 @@ func (db *DB) ClosedPeriodVersions(ctx context.Context, boards, keys []string, f
 
 // ListenPeriods calls fn with each closed period of a board other than main
 // whose final ranks change, as the correction that changed them is
-// announced, until ctx ends or the connection fails; it then returns why.
-// Announcements made while no one listens are lost: ClosedPeriodVersions
-// tells what changed meanwhile.
+// announced, until ctx ends or the connection fails or its server stops
+// answering (a lost primary); it then returns why. Announcements made while
+// no one listens are lost: ClosedPeriodVersions tells what changed
+// meanwhile.
 func (db *DB) ListenPeriods(ctx context.Context, fn func(board, key string, version int)) error {
-	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
-	if err != nil {
-		return errorf("listen for corrected periods: %w", err)
-	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, `LISTEN `+periodsChannel); err != nil {
-		return errorf("listen for corrected periods: %w", err)
-	}
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			return errorf("listen for corrected periods: %w", err)
-		}
-		fields := strings.Fields(n.Payload)
+	err := db.listen(ctx, periodsChannel, func(payload string) {
+		fields := strings.Fields(payload)
 		if len(fields) != 3 {
-			continue
+			return
 		}
 		if version, err := strconv.Atoi(fields[2]); err == nil {
 			fn(fields[0], fields[1], version)
 		}
-	}
+	})
+	return errorf("listen for corrected periods: %w", err)
 }
 
 // AnnouncePeriod announces period key of board's ranks version to every
