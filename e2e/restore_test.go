@@ -25,7 +25,8 @@ import (
 // restored database answers every query about the closed month as it did at
 // the point, the open month holds the events written before the point and
 // none of those after it, and nothing that had completed before the point
-// runs again: no close, no webhook message.
+// runs again: no close, no webhook message. The one message recorded before
+// the point and delivered after it is sent again with the same id.
 func TestRestore_ToAPointAfterACloseRepeatsNothing(t *testing.T) {
 	primary := pgtest.StartArchived(t)
 	receiver := newWebhookReceiver(t, 0)
@@ -34,14 +35,19 @@ func TestRestore_ToAPointAfterACloseRepeatsNothing(t *testing.T) {
 	for _, target := range []pgtest.RestoreTarget{{Name: h.point}, {Time: h.pointAt}} {
 		restored = append(restored, restoreAndCompare(t, primary, h, target, receiver))
 	}
+	for _, r := range restored {
+		waitForSettlement(t, r, arenaBoard, h.period, "DELIVERED")
+	}
 	// Both restored instances run their scheduler and deliverer every
-	// 100 ms: 20 of their rounds repeat nothing.
+	// 100 ms: 20 of their rounds repeat nothing more.
 	time.Sleep(2 * time.Second)
-	if got := receiver.received(); len(got) != len(h.sent) {
-		t.Fatalf("after the restores the receiver got %s", describe(got[len(h.sent):]))
+	got := receiver.received()[len(h.sent):]
+	if len(got) != len(restored) || got[0].id != h.pending || got[1].id != h.pending {
+		t.Fatalf("after the restores the receiver got %s; want the message pending at the point, %s, once from each",
+			describe(got), h.pending)
 	}
 	r := restored[0]
-	checkDeliveryAfterRestore(t, r, receiver, h.past, h.atPoint.closed[1].Player.ID, h.sent)
+	checkDeliveryAfterRestore(t, r, receiver, h.past, h.atPoint.closed[1].Player.ID, receiver.received())
 	// The game server may resend what it was told was stored after the
 	// point: the events are new to the restored database, the earlier ones
 	// duplicates.
@@ -68,16 +74,22 @@ type history struct {
 	digest        string // the closed month's, at the point
 	version       int    // its ranks version at the point
 	before, after []scoreEvent
-	sent          []delivery // every message the receiver got from the primary
+	period        string     // the arena board's period, closed before the point
+	pending       string     // the id of its message, delivered after the point
+	sent          []delivery // every request the receiver got from the primary
 }
+
+// arenaBoard is the board whose period.closed is pending at the point.
+const arenaBoard = "arena"
 
 // runPastThePoint runs the service on primary: a past month seeded with 3000
 // players; round a, 300 players in the open month; the base backup; the past
 // month closed and its message delivered; round b, 100 of the players gain
-// points and 100 join; the restore point, read back through the service;
-// round c, 100 others gain points and 100 more join; the past month's winner
-// removed, which sends month.corrected. Then the WAL is archived and the
-// service stopped.
+// points and 100 join; a board's period closed, its period.closed refused
+// by the receiver until after the point; the restore point, read back
+// through the service; round c, 100 others gain points and 100 more join;
+// the past month's winner removed, which sends month.corrected. Then the WAL
+// is archived and the service stopped.
 func runPastThePoint(t *testing.T, primary *pgtest.Archived, receiver *webhookReceiver) history {
 	t.Helper()
 	past, open := previousMonth(t), currentMonth(t)
@@ -98,9 +110,13 @@ func runPastThePoint(t *testing.T, primary *pgtest.Archived, receiver *webhookRe
 	waitForMonth(t, s, past.month, delivered)
 	h.before = append(round(open, "b", 300, 0, 100), round(open, "b", 400, 300, 400)...)
 	s.submit(t, h.before...)
+	refuse(receiver, true)
+	h.period = arena(t, s, arenaBoard, "DESC", 4)
 	h.pointAt = primary.CreateRestorePoint(t, h.point)
 	h.atPoint = readAnswers(t, s, past.month, open.month)
 	h.version = ranksVersion(t, primary.URL, past.month)
+	refuse(receiver, false)
+	waitForSettlement(t, s, arenaBoard, h.period, "DELIVERED")
 
 	h.after = append(round(open, "c", 500, 100, 200), round(open, "c", 600, 400, 500)...)
 	s.submit(t, h.after...)
@@ -113,9 +129,17 @@ func runPastThePoint(t *testing.T, primary *pgtest.Archived, receiver *webhookRe
 		t.Fatal(err)
 	}
 	h.sent = receiver.received()
-	if len(h.sent) != 2 || h.sent[0].eventType != "month.closed" || h.sent[1].eventType != "month.corrected" {
+	ids := map[string]string{} // type: id
+	for _, d := range h.sent {
+		if id, ok := ids[d.eventType]; ok && id != d.id {
+			t.Fatalf("before the restore the receiver got two messages of type %s: %s", d.eventType, describe(h.sent))
+		}
+		ids[d.eventType] = d.id
+	}
+	if len(ids) != 3 || ids["month.closed"] == "" || ids["period.closed"] == "" || ids["month.corrected"] == "" {
 		t.Fatalf("before the restore the receiver got %s", describe(h.sent))
 	}
+	h.pending = ids["period.closed"]
 	return h
 }
 
@@ -155,6 +179,41 @@ func describe(deliveries []delivery) string {
 		list = append(list, d.eventType+" "+d.id)
 	}
 	return "[" + strings.Join(list, ", ") + "]"
+}
+
+// refuse makes receiver answer 500 to every request while on.
+func refuse(receiver *webhookReceiver, on bool) {
+	receiver.mu.Lock()
+	defer receiver.mu.Unlock()
+	receiver.failures = 0
+	if on {
+		receiver.failures = 1 << 30
+	}
+}
+
+// waitForSettlement waits, up to a minute, until the settlement of board's
+// period has status.
+func waitForSettlement(t *testing.T, s *server, board, period, status string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var data struct {
+			Period struct {
+				Settlement *struct {
+					Status string `json:"status"`
+				} `json:"settlement"`
+			} `json:"period"`
+		}
+		s.mustDo(t, "", `query($b: ID!, $k: String!) { period(board: $b, key: $k) { settlement { status } } }`,
+			map[string]any{"b": board, "k": period}, &data)
+		if st := data.Period.Settlement; st != nil && st.Status == status {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the settlement of %s/%s is not %s after a minute: %+v", board, period, status, data.Period.Settlement)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // delivered says a month's settlement is done.
