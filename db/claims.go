@@ -28,30 +28,30 @@ import (
 // winner.
 //
 // A claim of a board other than main runs that transaction inside the
-// server, as the function claim_board_reward (migration 13): six statements
-// a claim from the client made it a round trip each. The row lock stays:
-// the insert's foreign key takes the same row FOR KEY SHARE anyway, so a
-// lighter guard (an advisory lock) would not spare claimers their shared
-// lock on the row.
+// server, as the function claim_board_rewards (migration 14; migration 13's
+// claim_board_reward did it a claim at a time): six statements a claim from
+// the client made it a round trip each. The row lock stays: the insert's
+// foreign key takes the same row FOR KEY SHARE anyway, so a lighter guard
+// (an advisory lock) would not spare claimers their shared lock on the row.
 //
 // And the claims of boards other than main that arrive together share a
 // transaction, as submissions do (submitqueue.go): a call joins the
-// claims' queue, and a writer sends every claim waiting as one statement
-// that calls claim_board_reward for each, with the rows of their boards,
-// in one round trip. One commit, one flush to the WAL, acknowledges them
-// all. claim_board_reward keeps its per-claim order (the period's row FOR
-// SHARE, then the final rank read with a new snapshot, the insert, the
-// read-back), so a merged claim holds what a claim alone holds. The claims
-// of a transaction run in the order of their key (board, period, player),
-// the same in every transaction of every instance: one that waits for
-// another's insert of the same key never holds a key that one waits for,
-// so claims cannot deadlock each other. Two calls of the same key in one
-// transaction are decided as two transactions would decide them: the
-// first inserts, the second reads the first's row. When the database
-// refuses the transaction (a period CLOSED without final ranks, a lock
-// waited for past lock_timeout, a deadlock with retention), nothing was
-// written, and each claim is tried again alone, so that none fails
-// another.
+// claims' queue, and a writer sends every claim waiting to
+// claim_board_rewards, with the rows of their boards, in one round trip.
+// One commit, one flush to the WAL, acknowledges them all, and the
+// function runs its statements once a period, not once a claim. It keeps
+// the order of a claim alone (the period's row FOR SHARE, then the final
+// ranks read with a new snapshot, the insert, the read-back), so a merged
+// claim holds what a claim alone holds. The claims of a transaction run in
+// the order of their key (board, period, player), the same in every
+// transaction of every instance: one that waits for another's insert of
+// the same key never holds a key that one waits for, so claims cannot
+// deadlock each other. Two calls of the same key in one transaction are
+// decided as two transactions would decide them: the first inserts, the
+// second reads the first's row. When the database refuses the transaction
+// (a period CLOSED without final ranks, a lock waited for past
+// lock_timeout, a deadlock with retention), nothing was written, and each
+// claim is tried again alone, so that none fails another.
 
 // ClaimReward claims playerID's final standing in period key of board for
 // claimID, as leaderboard.RewardService promises.
@@ -121,16 +121,13 @@ func (db *DB) newClaimQueue(writers int) *mergeQueue[*claimCall, *leaderboard.Cl
 }
 
 // claimBoardRewardsSQL claims $1..$4 (boards, period keys, players, claim
-// ids, in the order of their key) at $5: a row for each, in their order,
-// of claim_board_reward's columns (migration 13), whose status is NULL for
-// a claim of a period without a row. The nested loop over unnest calls the
-// function once a claim, in the arrays' order; a VOLATILE function's calls
-// are neither cached nor merged.
-const claimBoardRewardsSQL = `SELECT r.status, r.starts_at, r.claim_id, r.claimed_at, COALESCE(r.rank, 0),
-		COALESCE(r.score, 0), r.subscore, r.tier, COALESCE(r.participants, 0), r.reached_at, r.player_name
-	FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS c (board, key, player, claim, i)
-	LEFT JOIN LATERAL claim_board_reward(c.board, c.key, c.player, c.claim, $5) r ON true
-	ORDER BY c.i`
+// ids, in the order of their key) at $5, with claim_board_rewards
+// (migration 14): a row for each claim whose period has a row, with its
+// ordinal in the arrays, from 1. Its row without a claim has no rank,
+// score, participants or reached_at.
+const claimBoardRewardsSQL = `SELECT i, status, starts_at, claim_id, claimed_at, COALESCE(rank, 0), COALESCE(score, 0),
+		subscore, tier, COALESCE(participants, 0), reached_at, player_name
+	FROM claim_board_rewards($1, $2, $3, $4, $5)`
 
 // claimBoardReward is ClaimReward on a board other than main: its call
 // waits in the claims' queue and is claimed with the calls written with it.
@@ -218,7 +215,7 @@ func (db *DB) claimBoardRewards(ctx context.Context, calls []*claimCall) ([]clai
 		boardIDs[i], keys[i], players[i], claimIDs[i] = c.board, c.key, c.playerID, c.claimID
 	}
 	boards := map[string]*leaderboard.Board{}
-	rows := make([]claimedRow, 0, n)
+	rows := make([]claimedRow, n)
 	batch := &pgx.Batch{}
 	batch.Queue(`SELECT `+boardColumns+` FROM boards WHERE id = ANY($1)`, slices.Compact(slices.Clone(boardIDs))).
 		Query(func(r pgx.Rows) error {
@@ -234,31 +231,28 @@ func (db *DB) claimBoardRewards(ctx context.Context, calls []*claimCall) ([]clai
 	batch.Queue(claimBoardRewardsSQL, boardIDs, keys, players, claimIDs, db.now()).Query(func(r pgx.Rows) error {
 		for r.Next() {
 			var (
-				row     claimedRow
-				status  *string
+				i       int
+				row     = claimedRow{found: true}
 				reached *time.Time
 				s       = &row.stored
 			)
-			err := r.Scan(&status, &row.startsAt, &s.claimID, &s.claimedAt, &s.rank, &s.score, &s.subscore, &s.tier,
-				&s.participants, &reached, &s.name)
+			err := r.Scan(&i, &row.status, &row.startsAt, &s.claimID, &s.claimedAt, &s.rank, &s.score, &s.subscore,
+				&s.tier, &s.participants, &reached, &s.name)
 			if err != nil {
 				return err
 			}
-			if status != nil {
-				row.found, row.status = true, *status
+			if i < 1 || i > n {
+				return errorf("claim %d rewards: an answer for claim %d", n, i)
 			}
 			if reached != nil {
 				s.reachedAt = *reached
 			}
-			rows = append(rows, row)
+			rows[i-1] = row
 		}
 		return r.Err()
 	})
 	if err := db.pool.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, errorf("claim %d rewards: %w", n, err)
-	}
-	if len(rows) != n {
-		return nil, errorf("claim %d rewards: %d answers", n, len(rows))
 	}
 	answers := make(map[*claimCall]claimAnswer, n)
 	for i, c := range sorted {
@@ -273,7 +267,7 @@ func (db *DB) claimBoardRewards(ctx context.Context, calls []*claimCall) ([]clai
 }
 
 // claimOfRow is the answer to call c of board b (nil when it is not there)
-// whose claim_board_reward answered row. The claim ran before the key was
+// whose claim_board_rewards answered row. The claim ran before the key was
 // checked against the board's reset; a key the board cannot have names no
 // period's row, so that claim found no period and changed nothing.
 func (db *DB) claimOfRow(b *leaderboard.Board, c *claimCall, row claimedRow) (*leaderboard.Claim, error) {
@@ -388,8 +382,8 @@ func (db *DB) lockClaimMonth(ctx context.Context, tx pgx.Tx, key string) (*claim
 // lockIfClosed reads a period's row with read, without a lock, and again FOR
 // SHARE when it is CLOSED: a close (or a correction) holds the row FOR
 // UPDATE for as long as it ranks, and a claim of a period not yet CLOSED is
-// answered NOT_FINAL at once instead of waiting for it. claim_board_reward
-// (migration 13) does the same.
+// answered NOT_FINAL at once instead of waiting for it. claim_board_rewards
+// (migration 14) does the same.
 func lockIfClosed(read func(lock string) error, status *string) error {
 	if err := read(""); err != nil || *status != string(leaderboard.PeriodClosed) {
 		return err
