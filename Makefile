@@ -5,7 +5,7 @@ export LEADERBOARD_PG_IMAGE ?= $(PG_IMAGE)
 # No registry here: the reaper image cannot be pulled; tests remove their own containers.
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: run build test test-deps test-image bench fuzz lint generate clean
+.PHONY: run build test test-deps test-image bench soak fuzz lint generate clean
 
 ## run: serve on :8080 (LISTEN_ADDR=:9090 make run for another port) with two demo months;
 ##      without DATABASE_URL on a local PostgreSQL of its own, whose data LEADERBOARD_DATA_DIR
@@ -41,6 +41,16 @@ test-image:
 ##        (BENCH_FLAGS="--players 10000000" for the 10M targets); never part of make test
 bench:
 	$(GO) run ./cmd/leaderboard-bench $(BENCH_FLAGS)
+
+SOAK_DURATION ?= 30m
+SOAK_TIMEOUT  ?= 2h
+
+## soak: two instances for SOAK_DURATION (default 30m; make test runs 3m) under steady writes
+##       and reads, one-minute seasons closing every minute, a PostgreSQL and a service
+##       restart; checks nothing is lost or leaks and rewrites docs/soak.md and docs/soak.svg
+soak: test-image
+	LEADERBOARD_SOAK_DURATION=$(SOAK_DURATION) LEADERBOARD_SOAK_REPORT=$(CURDIR)/docs \
+		$(GO) test -count=1 -v -run '^TestSoak_' -timeout $(SOAK_TIMEOUT) ./e2e/
 
 # Each fuzz target as package:name. Their seed corpora (testdata/fuzz) run in make test.
 FUZZ_TARGETS := .:FuzzParseMonth .:FuzzScoreEvent_Validate ./auth:FuzzAuthorizationHeader \
