@@ -63,7 +63,8 @@ type Backup struct {
 }
 
 // RestoreTarget says where recovery stops: at the restore point Name (made
-// by CreateRestorePoint), or else at the first commit after Time.
+// by CreateRestorePoint), or else just before the first transaction that
+// committed after Time.
 type RestoreTarget struct {
 	Name string
 	Time time.Time
