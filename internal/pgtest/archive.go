@@ -26,7 +26,7 @@ const archiveMount = "/archive"
 
 // archiveCommand copies a finished WAL segment into the archive, never over
 // an archived one, through a temporary name so that a half-copied file is
-// never taken for a segment (docs/OPERATIONS.md has the same command).
+// never taken for a segment (docs/OPERATIONS.md has it with /backup).
 const archiveCommand = `test ! -f /archive/wal/%f && cp %p /archive/wal/%f.tmp && mv /archive/wal/%f.tmp /archive/wal/%f`
 
 // restoreScript is the restored server's entrypoint: it unpacks the base
