@@ -6,13 +6,39 @@
 # `create ... --run` creates the node on the first start and runs the
 # existing one on later starts.
 #
+# PGAF_EXTRA_CONF: postgresql.conf lines for this node's PostgreSQL, such as
+# the monitor's pgautofailover.* timings. With it, `create ... --run` is done
+# as `create ...` (which leaves PostgreSQL stopped), the lines are written to
+# $PGDATA/leaderboard.conf (included from postgresql.conf), then `run`.
+set -eu
+
 # pg_autoctl refuses to start while its pid file names a live process. After
 # docker kill and docker start the file is still in /tmp and names pid 1,
 # which is this very process again: the runtime files of the previous run are
 # removed first (one pg_autoctl per container, so none of them is live).
-set -eu
 rm -rf "${XDG_RUNTIME_DIR:-/tmp}/pg_autoctl"
+
 if [ "$#" -eq 0 ]; then
 	set -- --help
 fi
-exec pg_autoctl "$@"
+if [ -z "${PGAF_EXTRA_CONF:-}" ] || [ "$1" != create ]; then
+	exec pg_autoctl "$@"
+fi
+
+run=false
+for arg; do
+	shift
+	if [ "$arg" = --run ]; then
+		run=true
+	else
+		set -- "$@" "$arg"
+	fi
+done
+pg_autoctl "$@"
+printf '# from PGAF_EXTRA_CONF, rewritten at every start\n%s\n' "$PGAF_EXTRA_CONF" >"$PGDATA/leaderboard.conf"
+if ! grep -qx "include_if_exists = 'leaderboard.conf'" "$PGDATA/postgresql.conf"; then
+	printf "\ninclude_if_exists = 'leaderboard.conf'\n" >>"$PGDATA/postgresql.conf"
+fi
+if "$run"; then
+	exec pg_autoctl run
+fi
