@@ -25,6 +25,12 @@
 -- decided as two calls would decide them: the first inserts, the second
 -- finds its row.
 --
+-- Each claim's final rank and claim are probes by key, a LATERAL subquery
+-- each: its LIMIT 1 keeps the planner from joining the claims to a range of
+-- the period's claims or final ranks, which the statistics of a table
+-- analyzed before the claims began make look cheap, and which grows with
+-- every claim.
+--
 -- One row a claim whose period has a row: its ordinal in the arrays, the
 -- period's status, and the claim when there is one (claim_id NULL: none, the
 -- period is not CLOSED or the player has no final standing). No row for a
@@ -81,7 +87,8 @@ BEGIN
                     ORDER BY t.n LIMIT 1),
                 v_count, f.reached_at, v_id
             FROM unnest(p_boards, p_keys, p_players, p_claims) WITH ORDINALITY AS c (board, key, player, claim, i)
-            JOIN board_final_ranks f ON f.bucket = v_bucket AND f.period_id = v_id AND f.player_id = c.player
+            CROSS JOIN LATERAL (SELECT f.rank, f.score, f.subscore, f.reached_at FROM board_final_ranks f
+                WHERE f.bucket = v_bucket AND f.period_id = v_id AND f.player_id = c.player LIMIT 1) f
             WHERE c.board = v_board AND c.key = v_key
             ORDER BY c.i
             ON CONFLICT ON CONSTRAINT claims_pkey DO NOTHING;
@@ -89,7 +96,9 @@ BEGIN
                 cl.tier, cl.participants, cl.reached_at,
                 CASE WHEN cl.claim_id IS NOT NULL THEN (SELECT pl.name FROM players pl WHERE pl.id = c.player) END
             FROM unnest(p_boards, p_keys, p_players) WITH ORDINALITY AS c (board, key, player, i)
-            LEFT JOIN claims cl ON cl.board_id = v_board AND cl.period_key = v_key AND cl.player_id = c.player
+            LEFT JOIN LATERAL (SELECT cl.claim_id, cl.claimed_at, cl.rank, cl.score, cl.subscore, cl.tier,
+                    cl.participants, cl.reached_at FROM claims cl
+                WHERE cl.board_id = v_board AND cl.period_key = v_key AND cl.player_id = c.player LIMIT 1) cl ON true
             WHERE c.board = v_board AND c.key = v_key;
     END LOOP;
 END
