@@ -18,13 +18,13 @@ import (
 )
 
 // The soak's shape: a SEASON board whose one-minute seasons close two
-// seconds after their end and of which the four newest closed are kept,
+// seconds after their end and of which the newest closed one is kept,
 // main's open month beside it, writers and readers at a steady pace.
 const (
 	soakBoard       = "soak"
 	soakSeason      = time.Minute
 	soakCloseGrace  = 2 // seconds
-	soakRetain      = 4
+	soakRetain      = 1
 	soakPlayers     = 2000
 	soakWriters     = 4
 	soakBatch       = 10
@@ -32,7 +32,7 @@ const (
 	soakReaders     = 2
 	soakReadEvery   = 100 * time.Millisecond // per reader: 20 reads/s
 	soakRetryFor    = 45 * time.Second       // a call is sent again with the same event ids until answered, this long
-	soakSampleEvery = 5 * time.Second
+	soakSampleEvery = 2 * time.Second
 	soakSeasonsHead = 3 // seasons created ahead of the current one
 )
 
@@ -74,6 +74,9 @@ func TestSoak_TwoInstancesStayFlatThroughSeasonClosesAndRestarts(t *testing.T) {
 	seasons.ensure(t, instances, seasons.start)
 
 	load := newSoakLoad(instances, seasons)
+	run := &soakRun{t: t, database: database, instances: instances, seasons: seasons, load: load, duration: duration}
+	run.measureStart()
+	run.start = time.Now()
 	ctx, stopLoad := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for w := range soakWriters {
@@ -82,8 +85,6 @@ func TestSoak_TwoInstancesStayFlatThroughSeasonClosesAndRestarts(t *testing.T) {
 	for r := range soakReaders {
 		wg.Go(func() { load.read(ctx, r) })
 	}
-	run := &soakRun{t: t, database: database, instances: instances, seasons: seasons, load: load,
-		start: time.Now(), duration: duration, checked: map[string]bool{}}
 	run.loop()
 	stopLoad()
 	wg.Wait()
@@ -195,11 +196,25 @@ func (i *soakInstance) logTail() string {
 	return strings.Join(lines[max(0, len(lines)-20):], "\n")
 }
 
-// logLevels counts the log's WARN and ERROR lines.
-func (i *soakInstance) logLevels() (warnings, errors int) {
+// logWarnings counts the log's WARN and ERROR lines by level and message.
+func (i *soakInstance) logWarnings() map[string]int {
 	raw, _ := os.ReadFile(i.logs.Name())
-	text := string(raw)
-	return strings.Count(text, "level=WARN"), strings.Count(text, "level=ERROR")
+	out := map[string]int{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		_, level, _ := strings.Cut(line, "level=")
+		level, _, _ = strings.Cut(level, " ")
+		if level != "WARN" && level != "ERROR" {
+			continue
+		}
+		_, msg, _ := strings.Cut(line, "msg=")
+		if strings.HasPrefix(msg, `"`) {
+			msg, _, _ = strings.Cut(msg[1:], `"`)
+		} else {
+			msg, _, _ = strings.Cut(msg, " ")
+		}
+		out[level+" "+msg]++
+	}
+	return out
 }
 
 // getStatus fetches path and returns the status and body, or the error.

@@ -26,6 +26,8 @@ type soakLoad struct {
 	// player and value.
 	acked      map[soakPeriod]map[string]soakEvent
 	ackedCount int
+	// pending counts the calls of each season not answered yet.
+	pending    map[string]int
 	duplicates int
 	rejected   map[string]int // code → events
 	resent     int            // attempts that failed and were sent again
@@ -43,7 +45,7 @@ type soakEvent struct {
 
 func newSoakLoad(instances []*soakInstance, seasons soakSeasons) *soakLoad {
 	return &soakLoad{instances: instances, seasons: seasons, acked: map[soakPeriod]map[string]soakEvent{},
-		rejected: map[string]int{}, readErrors: map[string]int{}}
+		rejected: map[string]int{}, readErrors: map[string]int{}, pending: map[string]int{}}
 }
 
 // write submits a call of soakBatch ADD events every soakCallEvery until ctx
@@ -72,7 +74,17 @@ func (l *soakLoad) write(ctx context.Context, writer int) {
 				"playerId": fmt.Sprintf("p%04d", rng.IntN(soakPlayers)), "mode": "ADD", "value": 1 + rng.IntN(5),
 				"occurredAt": now}
 		}
+		season := ""
+		if board == soakBoard {
+			season = l.seasons.key(l.seasons.index(now))
+		}
+		l.mu.Lock()
+		l.pending[season]++
+		l.mu.Unlock()
 		l.submit(servers, writer+call, events)
+		l.mu.Lock()
+		l.pending[season]--
+		l.mu.Unlock()
 	}
 }
 
@@ -236,6 +248,13 @@ func (l *soakLoad) snapshot(p soakPeriod) map[string]soakEvent {
 		out[id] = e
 	}
 	return out
+}
+
+// unanswered counts the calls for season not answered yet.
+func (l *soakLoad) unanswered(season string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.pending[season]
 }
 
 // counts returns the events acknowledged so far.

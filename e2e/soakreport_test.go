@@ -34,8 +34,7 @@ func (r *soakRun) report() {
 		}
 	}
 	for _, inst := range r.instances {
-		warnings, errors := inst.logLevels()
-		t.Logf("instance %s logged %d warnings and %d errors", inst.name, warnings, errors)
+		t.Logf("instance %s logged %v", inst.name, inst.logWarnings())
 	}
 	dir := os.Getenv("LEADERBOARD_SOAK_REPORT")
 	if dir == "" {
@@ -72,11 +71,13 @@ func (r *soakRun) markdown() string {
 	for _, p := range r.problems {
 		fmt.Fprintf(&b, "\nProblem: %s\n", p)
 	}
-	b.WriteString("\n## Minute by minute\n\nEach instance's figures are the medians of the minute's samples (one every 5 s): " +
-		"RSS (MiB), heap in use (MiB), goroutines, database sessions (pool / pg_stat_activity). Rows and relations at the minute's end.\n\n")
+	fmt.Fprintf(&b, "\n## Minute by minute\n\nEach instance's figures come from the minute's samples (one every %s): "+
+		"the medians of RSS (MiB), heap in use (MiB), goroutines and database sessions (the pool's / pg_stat_activity's); "+
+		"the floors (least of any sample) of the heap allocated (MiB: the live heap after a collection) and of the goroutines. "+
+		"Rows and relations at the minute's end.\n\n", soakSampleEvery)
 	b.WriteString("| min |")
 	for _, inst := range r.instances {
-		fmt.Fprintf(&b, " %s RSS | %s heap | %s gor. | %s conns |", inst.name, inst.name, inst.name, inst.name)
+		fmt.Fprintf(&b, " %s RSS | %s heap (floor) | %s gor. (floor) | %s conns |", inst.name, inst.name, inst.name, inst.name)
 	}
 	b.WriteString(" db sessions | relations | events acked | seasons closed |")
 	for _, name := range soakRowTables {
@@ -90,7 +91,8 @@ func (r *soakRun) markdown() string {
 				b.WriteString(" down | | | |")
 				continue
 			}
-			fmt.Fprintf(&b, " %.1f | %.1f | %.0f | %.0f / %.0f |", p.RSS/(1<<20), p.HeapInuse/(1<<20), p.Goroutines, p.PoolConns, p.Sessions)
+			fmt.Fprintf(&b, " %.1f | %.1f (%.1f) | %.0f (%.0f) | %.0f / %.0f |", p.RSS/(1<<20), p.HeapInuse/(1<<20), p.HeapFloor/(1<<20),
+				p.Goroutines, p.GoroutinesFloor, p.PoolConns, p.Sessions)
 		}
 		fmt.Fprintf(&b, " %d | %d | %d | %d |", m.Backends, m.Relations, m.Acked, m.Closed)
 		for _, name := range soakRowTables {
@@ -106,6 +108,9 @@ func (r *soakRun) markdown() string {
 	fmt.Fprintf(&b, "\nReads: %d, failed: %v (during the restarts). Events rejected, by code: %v (events of a season that reached it after its close).\n",
 		r.load.reads, r.load.readErrors, r.load.rejected)
 	r.load.mu.Unlock()
+	for _, inst := range r.instances {
+		fmt.Fprintf(&b, "\nInstance %s's log, warnings and errors by message: %v\n", inst.name, inst.logWarnings())
+	}
 	return b.String()
 }
 
@@ -114,9 +119,9 @@ var soakPanels = []struct {
 	title string
 	value func(*soakProc) float64
 }{
-	{"heap in use (MiB)", func(p *soakProc) float64 { return p.HeapInuse / (1 << 20) }},
+	{"live heap: least allocated of the minute (MiB)", func(p *soakProc) float64 { return p.HeapFloor / (1 << 20) }},
 	{"RSS (MiB)", func(p *soakProc) float64 { return p.RSS / (1 << 20) }},
-	{"goroutines", func(p *soakProc) float64 { return p.Goroutines }},
+	{"goroutines: fewest of the minute", func(p *soakProc) float64 { return p.GoroutinesFloor }},
 	{"database sessions (pg_stat_activity)", func(p *soakProc) float64 { return p.Sessions }},
 }
 
@@ -129,7 +134,7 @@ func (r *soakRun) plot() string {
 	total := top + len(soakPanels)*(height+gap)
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n",
 		left+width+120, total)
-	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/><text x="%d" y="18" font-size="14">Soak, %s: medians of each minute</text>`+"\n",
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/><text x="%d" y="18" font-size="14">Soak, %s, minute by minute</text>`+"\n",
 		left, r.duration)
 	n := len(r.minutes)
 	x := func(minute int) float64 { return left + float64(width)*float64(minute-1)/float64(max(1, n-1)) }

@@ -46,9 +46,15 @@ type soakRun struct {
 }
 
 // soakProc is one process's figures: from its /metrics, and its sessions in
-// pg_stat_activity.
+// pg_stat_activity. A minute's figures are the medians of its samples, but
+// for the floors: the least heap allocated and the fewest goroutines of any
+// sample. The heap's floor is the live heap just after a collection (a GC
+// runs every few seconds under the load), the goroutines' those that exist
+// with no request in flight: what a leak raises, free of the sawtooth of
+// the heap and of the requests in flight.
 type soakProc struct {
 	RSS, HeapAlloc, HeapInuse, Goroutines, PoolConns, Sessions float64
+	HeapFloor, GoroutinesFloor                                 float64
 }
 
 // soakSample is one sampling of every instance; a nil entry: the instance
@@ -85,10 +91,6 @@ type soakVerdict struct {
 // loop samples every soakSampleEvery until the duration is over, closes
 // each minute's record, restarts the database at 40 % and instance b at 60 %.
 func (r *soakRun) loop() {
-	r.faults, r.restartedIn = map[int][]string{}, map[string]int{}
-	conn := r.conn()
-	r.first = r.tables(conn)
-	conn.Close(context.Background())
 	restartDatabase := r.start.Add(r.duration * 4 / 10)
 	restartInstance := r.start.Add(r.duration * 6 / 10)
 	tick := time.NewTicker(soakSampleEvery)
@@ -108,6 +110,15 @@ func (r *soakRun) loop() {
 			r.closeMinute(minute)
 			minute++
 		}
+	}
+}
+
+// measureStart records the tables before the load starts.
+func (r *soakRun) measureStart() {
+	r.faults, r.restartedIn, r.checked = map[int][]string{}, map[string]int{}, map[string]bool{}
+	if conn := r.conn(); conn != nil {
+		r.first = r.tables(conn)
+		conn.Close(context.Background())
 	}
 }
 
@@ -164,25 +175,48 @@ func (r *soakRun) sample() {
 	for i, inst := range r.instances {
 		s.procs[i] = inst.scrape()
 	}
-	if sessions, err := r.sessions(); err == nil {
+	r.samples = append(r.samples, s)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, r.database.URL+"&application_name=soak-monitor")
+	if err != nil {
+		return // the database is restarting
+	}
+	defer conn.Close(context.Background())
+	if sessions, err := sessions(ctx, conn); err == nil {
 		for i, inst := range r.instances {
 			if s.procs[i] != nil {
 				s.procs[i].Sessions = float64(sessions["soak-"+inst.name])
 			}
 		}
 	}
-	r.samples = append(r.samples, s)
+	r.checkClosedSeasons(conn)
+}
+
+// checkClosedSeasons checks each season that stopped taking events once it
+// is closed and settled and no call for it is unanswered: before retention
+// drops it, about a minute after its close. A season still not there
+// soakRetryFor after its close is checked as it is, and fails.
+func (r *soakRun) checkClosedSeasons(conn *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i := 0; r.seasons.closesAt(i).Before(time.Now()); i++ {
+		key := r.seasons.key(i)
+		if r.checked[key] || r.load.unanswered(key) > 0 {
+			continue
+		}
+		var settled bool
+		err := conn.QueryRow(ctx, `SELECT p.status = 'CLOSED' AND EXISTS (SELECT FROM outbox o
+			WHERE o.board_id = p.board_id AND o.period_id = p.id AND o.delivered_at IS NOT NULL)
+			FROM periods p WHERE p.board_id = $1 AND p.key = $2`, soakBoard, key).Scan(&settled)
+		if err == nil && settled || time.Since(r.seasons.closesAt(i)) > soakRetryFor {
+			r.checkSeason(conn, i, true)
+		}
+	}
 }
 
 // sessions counts the database's sessions by application_name.
-func (r *soakRun) sessions() (map[string]int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, r.database.URL+"&application_name=soak-monitor")
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close(context.Background())
+func sessions(ctx context.Context, conn *pgx.Conn) (map[string]int, error) {
 	rows, _ := conn.Query(ctx, `SELECT application_name, count(*) FROM pg_stat_activity
 		WHERE datname = current_database() GROUP BY application_name`)
 	out := map[string]int{}
@@ -190,7 +224,7 @@ func (r *soakRun) sessions() (map[string]int, error) {
 		name string
 		n    int
 	)
-	_, err = pgx.ForEachRow(rows, []any{&name, &n}, func() error { out[name] = n; return nil })
+	_, err := pgx.ForEachRow(rows, []any{&name, &n}, func() error { out[name] = n; return nil })
 	return out, err
 }
 
@@ -236,13 +270,6 @@ func (r *soakRun) closeMinute(minute int) {
 			(SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 			 WHERE n.nspname NOT IN ('pg_catalog', 'information_schema'))`).Scan(&m.Backends, &m.Relations)
 		cancel()
-		// A season's last acknowledgement can come soakRetryFor after it
-		// stopped taking events: check it once that is past.
-		for i := 0; r.seasons.closesAt(i).Add(soakRetryFor + 15*time.Second).Before(time.Now()); i++ {
-			if !r.checked[r.seasons.key(i)] {
-				r.checkSeason(conn, i, true)
-			}
-		}
 		m.Closed = r.closedSeasons(conn)
 		conn.Close(context.Background())
 	}
@@ -284,23 +311,29 @@ func (r *soakRun) median(minute, i int) *soakProc {
 	if len(procs) == 0 {
 		return nil
 	}
-	of := func(f func(*soakProc) float64) float64 {
+	sorted := func(f func(*soakProc) float64) []float64 {
 		v := make([]float64, len(procs))
 		for j, p := range procs {
 			v[j] = f(p)
 		}
 		sort.Float64s(v)
+		return v
+	}
+	of := func(f func(*soakProc) float64) float64 {
+		v := sorted(f)
 		if len(v)%2 == 1 {
 			return v[len(v)/2]
 		}
 		return (v[len(v)/2-1] + v[len(v)/2]) / 2
 	}
 	return &soakProc{RSS: of(func(p *soakProc) float64 { return p.RSS }),
-		HeapAlloc:  of(func(p *soakProc) float64 { return p.HeapAlloc }),
-		HeapInuse:  of(func(p *soakProc) float64 { return p.HeapInuse }),
-		Goroutines: of(func(p *soakProc) float64 { return p.Goroutines }),
-		PoolConns:  of(func(p *soakProc) float64 { return p.PoolConns }),
-		Sessions:   of(func(p *soakProc) float64 { return p.Sessions })}
+		HeapAlloc:       of(func(p *soakProc) float64 { return p.HeapAlloc }),
+		HeapInuse:       of(func(p *soakProc) float64 { return p.HeapInuse }),
+		Goroutines:      of(func(p *soakProc) float64 { return p.Goroutines }),
+		PoolConns:       of(func(p *soakProc) float64 { return p.PoolConns }),
+		Sessions:        of(func(p *soakProc) float64 { return p.Sessions }),
+		HeapFloor:       sorted(func(p *soakProc) float64 { return p.HeapAlloc })[0],
+		GoroutinesFloor: sorted(func(p *soakProc) float64 { return p.Goroutines })[0]}
 }
 
 // tables returns every table of the service (partitioned ones as one) with
@@ -318,7 +351,8 @@ func (r *soakRun) tables(conn *pgx.Conn) map[string]soakTable {
 	out := map[string]soakTable{}
 	for _, name := range names {
 		var t soakTable
-		err := conn.QueryRow(ctx, `WITH t AS (SELECT relid FROM pg_partition_tree($1::regclass))
+		// pg_partition_tree lists nothing for a table without partitions.
+		err := conn.QueryRow(ctx, `WITH t AS (SELECT $1::regclass AS relid UNION SELECT relid FROM pg_partition_tree($1::regclass))
 			SELECT (SELECT count(*) FROM t)
 				+ (SELECT count(*) FROM pg_index WHERE indrelid IN (SELECT relid FROM t))
 				+ (SELECT 2 * count(*) FROM pg_class WHERE oid IN (SELECT relid FROM t) AND reltoastrelid <> 0)`,
@@ -551,8 +585,8 @@ func (r *soakRun) judge() {
 			r.verdict(false, "instance "+inst.name, "no figures for its first or last minute")
 			continue
 		}
-		r.within("instance "+inst.name+": heap in use", ref, a.HeapInuse/(1<<20), b.HeapInuse/(1<<20), " MiB")
-		r.within("instance "+inst.name+": goroutines", ref, a.Goroutines, b.Goroutines, "")
+		r.within("instance "+inst.name+": live heap (floor)", ref, a.HeapFloor/(1<<20), b.HeapFloor/(1<<20), " MiB")
+		r.within("instance "+inst.name+": goroutines (floor)", ref, a.GoroutinesFloor, b.GoroutinesFloor, "")
 	}
 	// The first close makes the month's partition of board_final_ranks;
 	// after it, closed seasons make no relation.
@@ -587,8 +621,8 @@ func (r *soakRun) minuteRow(m soakMinute) string {
 	fmt.Fprintf(&b, "minute %2d:", m.Minute)
 	for i, inst := range r.instances {
 		if p := m.Procs[i]; p != nil {
-			fmt.Fprintf(&b, " %s: RSS %.1f MiB heap %.1f MiB %.0f goroutines %.0f/%.0f conns;", inst.name,
-				p.RSS/(1<<20), p.HeapInuse/(1<<20), p.Goroutines, p.PoolConns, p.Sessions)
+			fmt.Fprintf(&b, " %s: RSS %.1f MiB, heap %.1f (floor %.1f) MiB, %.0f (floor %.0f) goroutines, %.0f/%.0f conns;", inst.name,
+				p.RSS/(1<<20), p.HeapInuse/(1<<20), p.HeapFloor/(1<<20), p.Goroutines, p.GoroutinesFloor, p.PoolConns, p.Sessions)
 		} else {
 			fmt.Fprintf(&b, " %s: down;", inst.name)
 		}
