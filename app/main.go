@@ -43,7 +43,7 @@ type Main struct {
 	stopBackground context.CancelFunc
 	startScheduler func()
 	// ranks follows the versions of closed months' final ranks.
-	ranks *ranksWatcher
+	ranks *closedperiods.Watcher
 	// releaseDatabase lets go of the database once the pool is closed; it
 	// stops the project-local PostgreSQL when this was its last user.
 	releaseDatabase func(context.Context) error

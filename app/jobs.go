@@ -85,46 +85,14 @@ func (c *closeMetrics) forget(m leaderboard.Month) {
 }
 
 // closeHooks are the hooks of the close jobs this instance runs: progress to
-// logs and metrics and, with closed months in memory, the month's table built
-// from the close's own read of its ranks and names. The table answers the
-// month's reads as soon as it is built, while the close still copies and
-// indexes (the month is CLOSING, its scores frozen), and is installed as
-// final the moment the close commits.
+// logs and metrics and, with closed months in memory, the month's table
+// built from the close's own read (closedperiods.Cache.CloseHooks).
 func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
-	hooks := leaderboard.CloseHooks{Phase: metrics.observer(m.Logger)}
-	if m.ClosedMonths == nil {
-		return hooks
+	hooks := leaderboard.CloseHooks{}
+	if m.ClosedMonths != nil {
+		hooks = m.ClosedMonths.CloseHooks(m.ranks)
 	}
-	var (
-		mu    sync.Mutex
-		built = map[leaderboard.Month]*closedperiods.Frozen{}
-	)
-	hooks.Ranks = func(month leaderboard.Month, participants int, ranks leaderboard.RankStream) error {
-		if participants > m.Config.SnapshotPlayers {
-			return ranks(func(leaderboard.RankEntry) error { return nil }, nil)
-		}
-		f, err := closedperiods.Build(month, participants, ranks)
-		if err != nil {
-			return err
-		}
-		mu.Lock()
-		built[month] = f
-		mu.Unlock()
-		if m.ClosedMonths.Stage(f) {
-			m.Logger.Info("closing month answered from memory while its close commits", "month", month.String())
-		}
-		return nil
-	}
-	hooks.Closed = func(month leaderboard.Month, version int) {
-		mu.Lock()
-		f := built[month]
-		delete(built, month)
-		mu.Unlock()
-		if f != nil && m.ClosedMonths.Install(f) {
-			m.Logger.Info("closed month installed in memory from its close", "month", month.String())
-		}
-		m.ranks.record(month, version)
-	}
+	hooks.Phase = metrics.observer(m.Logger)
 	return hooks
 }
 
@@ -134,8 +102,7 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopBackground = cancel
-	m.ranks = &ranksWatcher{seen: map[leaderboard.Month]int{},
-		onChange: func(month leaderboard.Month) { m.ranksChanged(ctx, month) }}
+	m.ranks = closedperiods.NewWatcher(func(month leaderboard.Month) { m.ranksChanged(ctx, month) })
 	metrics := newCloseMetrics(registry)
 	m.Closer = lifecycle.NewCloser(m.DB, m.Logger, lifecycle.CloserOptions{
 		MaxWait: m.Config.CloseWait,
@@ -202,7 +169,7 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 	tasks := []lifecycle.Task{{Name: "check the versions of closed months", Run: func(ctx context.Context) error {
 		versions, err := m.DB.RanksVersions(ctx)
 		if err == nil {
-			m.ranks.check(versions)
+			m.ranks.Check(versions)
 		}
 		return err
 	}}}
@@ -264,59 +231,11 @@ func (c *Config) dbOptions(loc *time.Location) []db.Option {
 	}
 }
 
-// ranksWatcher keeps this instance's memory of closed months true to the
-// database: told of each month's final ranks version, by announcement or by
-// the scheduler's check, it has a month whose version changed read afresh.
-//
-// The first check only records the versions: at start, nothing of those
-// months is in memory yet, and the preload of closed months loads them.
-type ranksWatcher struct {
-	mu       sync.Mutex
-	seen     map[leaderboard.Month]int
-	primed   bool
-	onChange func(leaderboard.Month)
-}
-
-// changed tells the watcher month m's final ranks are at version.
-func (w *ranksWatcher) changed(m leaderboard.Month, version int) {
-	w.mu.Lock()
-	known, ok := w.seen[m]
-	w.seen[m] = version
-	w.mu.Unlock()
-	if !ok || known != version {
-		w.onChange(m)
-	}
-}
-
-// check tells the watcher every closed month's version, as read from the
-// database.
-func (w *ranksWatcher) check(versions map[leaderboard.Month]int) {
-	w.mu.Lock()
-	primed := w.primed
-	w.primed = true
-	w.mu.Unlock()
-	for m, version := range versions {
-		if primed {
-			w.changed(m, version)
-		} else {
-			w.record(m, version)
-		}
-	}
-}
-
-// record notes month m's version without a change: what this instance holds
-// of m is already of that version.
-func (w *ranksWatcher) record(m leaderboard.Month, version int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.seen[m] = version
-}
-
 // listenForRanks follows the announcements of closes and corrections until
 // ctx ends, reconnecting after a failure.
 func (m *Main) listenForRanks(ctx context.Context) {
 	for ctx.Err() == nil {
-		err := m.DB.ListenMonths(ctx, m.ranks.changed)
+		err := m.DB.ListenMonths(ctx, m.ranks.Changed)
 		if ctx.Err() != nil {
 			return
 		}
