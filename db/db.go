@@ -144,6 +144,13 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = cmp.Or(l.ConnectTimeout, 5*time.Second)
 	}
+	if !strings.Contains(dsn, "pool_ping_timeout") {
+		// A connection idle for a second is pinged before it is handed out;
+		// one to a server that no longer answers (a primary lost without a
+		// reset) is given up after this, and the request takes another,
+		// instead of spending its whole deadline on it.
+		cfg.PingTimeout = time.Second
+	}
 	params := cfg.ConnConfig.RuntimeParams
 	params["statement_timeout"] = strconv.FormatInt(cmp.Or(l.StatementTimeout, 10*time.Second).Milliseconds(), 10)
 	params["lock_timeout"] = strconv.FormatInt(cmp.Or(l.LockTimeout, 3*time.Second).Milliseconds(), 10)
@@ -240,18 +247,38 @@ func (db *DB) Reader() *DB {
 	return db
 }
 
-// Ping checks that the database answers, on a connection of its own: a
-// pool whose connections are all busy is not an unreachable database.
+// Ping checks that the database answers: on a connection of its own, as a
+// pool whose connections are all busy is not an unreachable database, and
+// at the same time through the pool; either answering is enough. A new
+// connection tries the hosts of a multi-host DATABASE_URL in their order, so
+// while the first one hangs (a primary lost without a reset, its standby
+// promoted) it spends the whole connect timeout there, longer than a
+// readiness probe waits; the pool's connections, made in the background,
+// reach the new primary meanwhile and answer for it.
 func (db *DB) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	answers := make(chan error, 2)
+	go func() { answers <- db.pingAlone(ctx) }()
+	go func() { answers <- db.pool.Ping(ctx) }()
+	first := <-answers
+	if first == nil {
+		return nil
+	}
+	if second := <-answers; second == nil {
+		return nil
+	}
+	return errorf("reach database: %w", first)
+}
+
+// pingAlone pings the database on a new connection.
+func (db *DB) pingAlone(ctx context.Context) error {
 	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
 	if err != nil {
-		return errorf("reach database: %w", err)
+		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if err := conn.Ping(ctx); err != nil {
-		return errorf("reach database: %w", err)
-	}
-	return nil
+	return conn.Ping(ctx)
 }
 
 // MigrateDirection says which way Migrate moves the schema.

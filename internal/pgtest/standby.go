@@ -130,12 +130,20 @@ func StartPair(tb testing.TB, options ...PairOption) *Pair {
 		tb.Fatal(err)
 	}
 	pair.StandbyURL = "postgres://leaderboard:leaderboard@" + standbyAt + "/leaderboard?sslmode=disable"
-	pair.FailoverURL = "postgres://leaderboard:leaderboard@" + primaryAt + "," + standbyAt +
+	// One address a host, as for servers on machines of their own: localhost
+	// would be tried as ::1 and 127.0.0.1, each with its own connect timeout.
+	pair.FailoverURL = "postgres://leaderboard:leaderboard@" + ipv4(primaryAt) + "," + ipv4(standbyAt) +
 		"/leaderboard?sslmode=disable&target_session_attrs=read-write"
 	if cfg.synchronous {
 		pair.makeSynchronous(ctx, tb)
 	}
 	return pair
+}
+
+// ipv4 returns endpoint, a host:port on this machine, as 127.0.0.1:port.
+func ipv4(endpoint string) string {
+	_, port, _ := strings.Cut(endpoint, ":")
+	return "127.0.0.1:" + port
 }
 
 // makeSynchronous names the standby in the primary's
@@ -172,9 +180,24 @@ func (p *Pair) makeSynchronous(ctx context.Context, tb testing.TB) {
 // primary's server dies at once, with whatever it had not sent the standby.
 func (p *Pair) KillPrimary(tb testing.TB) {
 	tb.Helper()
-	out, err := exec.Command("docker", "kill", "--signal=KILL", p.primary.GetContainerID()).CombinedOutput()
+	p.docker(tb, "kill")
+}
+
+// FreezePrimary freezes the primary's processes (docker pause): its
+// connections stay open and its port takes new ones, but nothing answers, as
+// with a primary whose host hangs or is cut off without a reset. It is let
+// go only when the test ends, after which the pair is removed.
+func (p *Pair) FreezePrimary(tb testing.TB) {
+	tb.Helper()
+	p.docker(tb, "pause")
+	tb.Cleanup(func() { p.docker(tb, "unpause") })
+}
+
+func (p *Pair) docker(tb testing.TB, verb string) {
+	tb.Helper()
+	out, err := exec.Command("docker", verb, p.primary.GetContainerID()).CombinedOutput()
 	if err != nil {
-		tb.Fatalf("docker kill the primary: %v: %s", err, strings.TrimSpace(string(out)))
+		tb.Fatalf("docker %s the primary: %v: %s", verb, err, strings.TrimSpace(string(out)))
 	}
 }
 
