@@ -5,7 +5,7 @@ export LEADERBOARD_PG_IMAGE ?= $(PG_IMAGE)
 # No registry here: the reaper image cannot be pulled; tests remove their own containers.
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: run build test test-deps test-image bench soak fuzz lint generate clean
+.PHONY: run build test test-deps test-image pgaf-image bench soak fuzz lint generate clean
 
 ## run: serve on :8080 (LISTEN_ADDR=:9090 make run for another port) with two demo months;
 ##      without DATABASE_URL on a local PostgreSQL of its own, whose data LEADERBOARD_DATA_DIR
@@ -26,7 +26,7 @@ image:
 	@bash scripts/docker-image/build.sh
 
 ## test: lint, then every test (unit, db integration, end to end, browser) against real PostgreSQL
-test: lint test-deps test-image
+test: lint test-deps test-image pgaf-image
 	$(GO) test -count=1 -timeout 20m ./...
 
 ## test-deps: install chromium (for the browser test) when it is missing
@@ -36,6 +36,11 @@ test-deps:
 ## test-image: build the local PostgreSQL image when it is missing or stale
 test-image:
 	@if [ "$(LEADERBOARD_PG_IMAGE)" = "$(PG_IMAGE)" ]; then bash scripts/postgres-image/build.sh; fi
+
+## pgaf-image: build localhost/leaderboard-pg-auto-failover:15 (pg_auto_failover from Debian's
+##             packages on the test image) for compose's profile "failover" and its e2e test
+pgaf-image:
+	@bash scripts/auto-failover-image/build.sh
 
 ## bench: measure the service against the Redis design and rewrite docs/PERFORMANCE.md
 ##        (BENCH_FLAGS="--players 10000000" for the 10M targets); never part of make test

@@ -38,6 +38,19 @@ candidate() {
 	printf '%s\n' "$version"
 }
 
+# pg_autoctl's libraries are copied from the host (as the base image's are):
+# installs those PostgreSQL itself does not need when they are missing.
+ensure_host_libraries() {
+	local pkg missing=()
+	for pkg in libncurses6 libtinfo6 libpq5; do
+		[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)" = "install ok installed" ] || missing+=("$pkg")
+	done
+	[ "${#missing[@]}" -eq 0 ] && return 0
+	log "installing ${missing[*]} with apt-get"
+	env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+		die "apt-get install ${missing[*]} failed"
+}
+
 # Files of the base image among the given paths, one a line.
 present_in_base() {
 	docker run --rm --entrypoint /bin/sh "$BASE_IMAGE" -c 'for f; do [ -e "$f" ] && echo "$f"; done; true' sh "$@"
@@ -78,7 +91,8 @@ stage_layer() {
 main() {
 	command -v docker >/dev/null || die "docker is not installed"
 	local start=$SECONDS
-	bash "$HERE/../postgres-image/build.sh" >&2
+	LEADERBOARD_PG_IMAGE="$BASE_IMAGE" bash "$HERE/../postgres-image/build.sh" >&2
+	ensure_host_libraries
 
 	local versions="" pkg base_id hash current
 	for pkg in "${PACKAGES[@]}"; do versions+="$pkg $(candidate "$pkg")"$'\n'; done
