@@ -117,14 +117,14 @@ main() {
 	if [ "${DRILL_RESTART:-1}" = 1 ]; then
 		log "starting $old_primary again: it should rejoin as the standby"
 		docker start "$container" >/dev/null
-		local until=$((SECONDS + 180))
+		local started=$SECONDS until=$((SECONDS + 180))
 		until "${COMPOSE[@]}" exec -T pgaf-monitor pg_autoctl show state 2>/dev/null |
 			awk -v n="$old_primary" '$1 == n && $(NF-2) == "secondary" && $NF == "secondary" { ok = 1 } END { exit !ok }'; do
 			[ "$SECONDS" -lt "$until" ] || die "$old_primary did not become a secondary within 180s"
 			sleep 2
 		done
 		"${COMPOSE[@]}" exec -T pgaf-monitor pg_autoctl show state >&2
-		echo "$old_primary is the standby again"
+		echo "$old_primary is the standby again, $((SECONDS - started)) s after its start"
 	fi
 	[ "$lost" = 0 ] || exit 1
 }
