@@ -57,9 +57,10 @@ func soakDuration(t *testing.T) time.Duration {
 // connections and the database's relations and rows. At the end: every
 // acknowledged event is stored once and every total is the sum of the
 // acknowledged events; every season that ended was closed once, with the
-// digest of its scores, and its message delivered once; the heap and the
-// goroutines of the last minute are within 10 % of the first minute's and the
-// relations did not grow with the closed seasons.
+// digest of its scores, and its message delivered once; each process's live
+// heap and goroutines (their floors over a minute) in the last minute are
+// within 10 % of its first minute's, and the relations did not grow with the
+// closed seasons.
 func TestSoak_TwoInstancesStayFlatThroughSeasonClosesAndRestarts(t *testing.T) {
 	duration := soakDuration(t)
 	database := pgtest.StartStoppable(t)
@@ -85,9 +86,13 @@ func TestSoak_TwoInstancesStayFlatThroughSeasonClosesAndRestarts(t *testing.T) {
 	for r := range soakReaders {
 		wg.Go(func() { load.read(ctx, r) })
 	}
+	stop := func() {
+		stopLoad()
+		wg.Wait()
+	}
+	t.Cleanup(stop) // before the instances stop, should the test fail early
 	run.loop()
-	stopLoad()
-	wg.Wait()
+	stop()
 
 	run.finish(receiver)
 	run.report()

@@ -64,8 +64,8 @@ type soakSample struct {
 	procs []*soakProc
 }
 
-// soakMinute is a minute's medians of the samples and the database's state
-// at its end.
+// soakMinute is a minute's figures of each process and the database's
+// state at its end.
 type soakMinute struct {
 	Minute    int
 	Procs     []*soakProc
@@ -250,8 +250,8 @@ func (i *soakInstance) scrape() *soakProc {
 		PoolConns: values["leaderboard_db_pool_acquired_connections"] + values["leaderboard_db_pool_idle_connections"]}
 }
 
-// closeMinute records minute's medians and the database's state, checks the
-// seasons closed long enough ago, and creates the seasons ahead.
+// closeMinute records minute's figures and the database's state, and
+// creates the seasons ahead.
 func (r *soakRun) closeMinute(minute int) {
 	m := soakMinute{Minute: minute, Procs: make([]*soakProc, len(r.instances)), Acked: r.load.counts()}
 	for i := range r.instances {
@@ -299,8 +299,8 @@ func (r *soakRun) closedSeasons(conn *pgx.Conn) int {
 	return closed
 }
 
-// median is the median of each figure of instance i over minute's samples;
-// nil when the instance answered none.
+// median is instance i's figures over minute's samples (medians and
+// floors); nil when the instance answered none.
 func (r *soakRun) median(minute, i int) *soakProc {
 	var procs []*soakProc
 	for _, s := range r.samples {
@@ -568,15 +568,19 @@ func (r *soakRun) checkDeliveries(receiver *webhookReceiver, ended int) {
 	}
 }
 
-// judge compares the last minute with the first: each instance's heap in
-// use and goroutines within 10 %, and the relations after the first closes
-// with those at the end.
+// judge compares the last minute with the first after the warm-up: each
+// instance's live heap and goroutines within 10 %, and the relations after
+// the first close with those at the end.
 func (r *soakRun) judge() {
 	first, last := r.minutes[0], r.minutes[len(r.minutes)-1]
 	for i, inst := range r.instances {
-		// A restarted instance is a new process: its first minute is the
-		// first whole one after the restart.
-		ref := 1
+		// Minute 1 is the warm-up: the first season closes at its end, and
+		// what a process holds once it did every kind of work comes with
+		// it (the settlement's keep-alive connection to the webhook: two
+		// goroutines; a closed season in memory). A restarted instance is a
+		// new process: its first minute is the first whole one after the
+		// restart.
+		ref := 2
 		if m, ok := r.restartedIn[inst.name]; ok {
 			ref = min(m+1, last.Minute)
 		}
