@@ -2,6 +2,7 @@ package pgtest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -180,7 +181,7 @@ func (p *Pair) makeSynchronous(ctx context.Context, tb testing.TB) {
 // primary's server dies at once, with whatever it had not sent the standby.
 func (p *Pair) KillPrimary(tb testing.TB) {
 	tb.Helper()
-	p.docker(tb, "kill")
+	docker(tb, "kill", p.primary)
 }
 
 // FreezePrimary freezes the primary's processes (docker pause): its
@@ -189,33 +190,63 @@ func (p *Pair) KillPrimary(tb testing.TB) {
 // go only when the test ends, after which the pair is removed.
 func (p *Pair) FreezePrimary(tb testing.TB) {
 	tb.Helper()
-	p.docker(tb, "pause")
-	tb.Cleanup(func() { p.docker(tb, "unpause") })
+	docker(tb, "pause", p.primary)
+	tb.Cleanup(func() { docker(tb, "unpause", p.primary) })
 }
 
-func (p *Pair) docker(tb testing.TB, verb string) {
+// FreezeStandby freezes the standby (docker pause) until ThawStandby: it
+// receives no WAL meanwhile, as a standby that falls behind. A synchronous
+// primary's commits wait for it; an asynchronous one's do not.
+func (p *Pair) FreezeStandby(tb testing.TB) { docker(tb, "pause", p.standby) }
+
+// ThawStandby lets a frozen standby run again.
+func (p *Pair) ThawStandby(tb testing.TB) { docker(tb, "unpause", p.standby) }
+
+func docker(tb testing.TB, verb string, c testcontainers.Container) {
 	tb.Helper()
-	out, err := exec.Command("docker", verb, p.primary.GetContainerID()).CombinedOutput()
+	out, err := exec.Command("docker", verb, c.GetContainerID()).CombinedOutput()
 	if err != nil {
-		tb.Fatalf("docker %s the primary: %v: %s", verb, err, strings.TrimSpace(string(out)))
+		tb.Fatalf("docker %s: %v: %s", verb, err, strings.TrimSpace(string(out)))
 	}
 }
 
 // Promote makes the standby a primary (pg_promote()) and returns once it
-// takes writes.
+// takes writes. A standby still replaying may cancel the call (a conflict
+// with recovery): it is asked again.
 func (p *Pair) Promote(tb testing.TB) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	conn, err := pgx.Connect(ctx, p.StandbyURL)
+	for {
+		err := promote(ctx, p.StandbyURL)
+		if err == nil {
+			return
+		}
+		if ctx.Err() != nil {
+			tb.Fatalf("promote the standby: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func promote(ctx context.Context, url string) error {
+	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
-		tb.Fatalf("connect to the standby: %v", err)
+		return err
 	}
 	defer conn.Close(context.Background())
-	var promoted bool
-	if err := conn.QueryRow(ctx, `SELECT pg_promote(wait => true, wait_seconds => 60)`).Scan(&promoted); err != nil || !promoted {
-		tb.Fatalf("promote the standby: %t, %v", promoted, err)
+	var recovering bool
+	if err := conn.QueryRow(ctx, `SELECT pg_is_in_recovery()`).Scan(&recovering); err != nil || !recovering {
+		return err // an earlier call cancelled while it waited may have promoted it
 	}
+	var promoted bool
+	if err := conn.QueryRow(ctx, `SELECT pg_promote(wait => true, wait_seconds => 60)`).Scan(&promoted); err != nil {
+		return err
+	}
+	if !promoted {
+		return errors.New("pg_promote() answered false: not promoted within 60 s")
+	}
+	return nil
 }
 
 // terminateAtEnd removes c, if it was created, when the test ends.
