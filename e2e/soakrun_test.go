@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -319,13 +320,7 @@ func (r *soakRun) median(minute, i int) *soakProc {
 		sort.Float64s(v)
 		return v
 	}
-	of := func(f func(*soakProc) float64) float64 {
-		v := sorted(f)
-		if len(v)%2 == 1 {
-			return v[len(v)/2]
-		}
-		return (v[len(v)/2-1] + v[len(v)/2]) / 2
-	}
+	of := func(f func(*soakProc) float64) float64 { return medianOf(sorted(f)) }
 	return &soakProc{RSS: of(func(p *soakProc) float64 { return p.RSS }),
 		HeapAlloc:       of(func(p *soakProc) float64 { return p.HeapAlloc }),
 		HeapInuse:       of(func(p *soakProc) float64 { return p.HeapInuse }),
@@ -568,29 +563,33 @@ func (r *soakRun) checkDeliveries(receiver *webhookReceiver, ended int) {
 	}
 }
 
-// judge compares the last minute with the first after the warm-up: each
-// instance's live heap and goroutines within 10 %, and the relations after
-// the first close with those at the end.
+// judge compares each process's first third of minutes with its last
+// third: live heap and goroutines within 10 %; and the relations after the
+// first close with those at the end.
 func (r *soakRun) judge() {
 	first, last := r.minutes[0], r.minutes[len(r.minutes)-1]
 	for i, inst := range r.instances {
 		// Minute 1 is the warm-up: the first season closes at its end, and
-		// what a process holds once it did every kind of work comes with
-		// it (the settlement's keep-alive connection to the webhook: two
-		// goroutines; a closed season in memory). A restarted instance is a
-		// new process: its first minute is the first whole one after the
-		// restart.
-		ref := 2
+		// with it what a process holds once it did every kind of work (a
+		// closed season in memory, more pooled connections). A restarted
+		// instance is a new process: its minutes start with the first whole
+		// one after the restart.
+		from := 2
 		if m, ok := r.restartedIn[inst.name]; ok {
-			ref = min(m+1, last.Minute)
+			from = min(m+1, last.Minute)
 		}
-		a, b := r.minutes[ref-1].Procs[i], last.Procs[i]
-		if a == nil || b == nil {
-			r.verdict(false, "instance "+inst.name, "no figures for its first or last minute")
+		third := max(1, (last.Minute-from+1)/3)
+		early, late := r.thirds(i, from, from+third-1), r.thirds(i, last.Minute-third+1, last.Minute)
+		if early == nil || late == nil {
+			r.verdict(false, "instance "+inst.name, "no figures for its first or last minutes")
 			continue
 		}
-		r.within("instance "+inst.name+": live heap (floor)", ref, a.HeapFloor/(1<<20), b.HeapFloor/(1<<20), " MiB")
-		r.within("instance "+inst.name+": goroutines (floor)", ref, a.GoroutinesFloor, b.GoroutinesFloor, "")
+		span := fmt.Sprintf("minutes %d–%d, %d–%d", from, from+third-1, last.Minute-third+1, last.Minute)
+		r.within("instance "+inst.name+": live heap (floor)", span, early.HeapFloor/(1<<20), late.HeapFloor/(1<<20), " MiB", 0)
+		// The settlement's keep-alive connection to the webhook (two
+		// goroutines) lives 90 s after each delivery, and the instances
+		// take turns: two goroutines more or less are no trend.
+		r.within("instance "+inst.name+": goroutines (floor)", span, early.GoroutinesFloor, late.GoroutinesFloor, "", 2)
 	}
 	// The first close makes the month's partition of board_final_ranks;
 	// after it, closed seasons make no relation.
@@ -605,11 +604,36 @@ func (r *soakRun) judge() {
 	r.load.mu.Unlock()
 }
 
-// within records whether last is within 10 % of first, minute ref's.
-func (r *soakRun) within(name string, ref int, first, last float64, unit string) {
-	ratio := last / first
-	r.verdict(ratio >= 0.9 && ratio <= 1.1, name, fmt.Sprintf("%.1f%s in minute %d, %.1f%s in the last: %+.1f %%",
-		first, unit, ref, last, unit, 100*(ratio-1)))
+// thirds returns instance i's floors over minutes from..to: the median of
+// each minute's; nil when it has none.
+func (r *soakRun) thirds(i, from, to int) *soakProc {
+	var heaps, goroutines []float64
+	for _, m := range r.minutes[from-1 : to] {
+		if p := m.Procs[i]; p != nil {
+			heaps, goroutines = append(heaps, p.HeapFloor), append(goroutines, p.GoroutinesFloor)
+		}
+	}
+	if len(heaps) == 0 {
+		return nil
+	}
+	return &soakProc{HeapFloor: medianOf(heaps), GoroutinesFloor: medianOf(goroutines)}
+}
+
+// medianOf returns the median of v, which it sorts.
+func medianOf(v []float64) float64 {
+	sort.Float64s(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+// within records whether late is within 10 % of early (or within slack).
+func (r *soakRun) within(name, span string, early, late float64, unit string, slack float64) {
+	ratio := late / early
+	ok := ratio >= 0.9 && ratio <= 1.1 || math.Abs(late-early) <= slack
+	r.verdict(ok, name, fmt.Sprintf("%.1f%s, then %.1f%s (medians of the floors of %s): %+.1f %%",
+		early, unit, late, unit, span, 100*(ratio-1)))
 }
 
 func (r *soakRun) verdict(ok bool, name, detail string) {
