@@ -218,7 +218,7 @@ func sampleLag(t *testing.T, pair *pgtest.Pair) func() string {
 		defer conn.Close(context.Background())
 		var samples, sum, most int64
 		for {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 			var behind int64
 			err := conn.QueryRow(ctx, `SELECT coalesce(max(pg_wal_lsn_diff(pg_current_wal_lsn(), flush_lsn)), 0)::bigint
 				FROM pg_stat_replication`).Scan(&behind)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/modules/postgres"
 	"github.com/testcontainers/testcontainers-go/network"
@@ -197,7 +196,13 @@ func (p *Pair) FreezePrimary(tb testing.TB) {
 // FreezeStandby freezes the standby (docker pause) until ThawStandby: it
 // receives no WAL meanwhile, as a standby that falls behind. A synchronous
 // primary's commits wait for it; an asynchronous one's do not.
-func (p *Pair) FreezeStandby(tb testing.TB) { docker(tb, "pause", p.standby) }
+func (p *Pair) FreezeStandby(tb testing.TB) {
+	tb.Helper()
+	docker(tb, "pause", p.standby)
+	// A test that ends before ThawStandby must not leave a paused container,
+	// which cannot be removed; unpausing a running one only fails.
+	tb.Cleanup(func() { exec.Command("docker", "unpause", p.standby.GetContainerID()).Run() })
+}
 
 // ThawStandby lets a frozen standby run again.
 func (p *Pair) ThawStandby(tb testing.TB) { docker(tb, "unpause", p.standby) }
