@@ -31,6 +31,12 @@ pgautofailover.node_considered_unhealthy_timeout = 6s
 pgautofailover.primary_demote_timeout = 10s
 `
 
+// pgafNodeHBA is the nodes' extra pg_hba.conf rules, as in compose.yaml.
+const pgafNodeHBA = `host replication pgautofailover_replicator samenet trust
+host all pgautofailover_replicator samenet trust
+host all pgautofailover_monitor samenet trust
+`
+
 // pgafImage is the pg_auto_failover image that `make pgaf-image` builds.
 func pgafImage() string {
 	if image := os.Getenv("LEADERBOARD_PGAF_IMAGE"); image != "" {
@@ -70,12 +76,9 @@ func startPGAF(t *testing.T) *pgafCluster {
 			WithStartupTimeout(2*time.Minute)))
 
 	c.nodes["node1"] = runPGAFNode(ctx, t, nw, "node1")
-	c.waitForStates(ctx, t, map[string]string{"node1": "single"}, nil)
+	c.waitForStates(ctx, t, map[string]string{"node1": "single"})
 	c.nodes["node2"] = runPGAFNode(ctx, t, nw, "node2")
-	// pg_autoctl clones node2 with pg_basebackup, which waits for a spread
-	// checkpoint on node1 (seen: 94 s); a CHECKPOINT makes it finish now.
-	checkpoint := func() { c.trySQL(ctx, "node1", "leaderboard", "CHECKPOINT") }
-	c.waitForStates(ctx, t, map[string]string{"node1": "primary", "node2": "secondary"}, checkpoint)
+	c.waitForStates(ctx, t, map[string]string{"node1": "primary", "node2": "secondary"})
 
 	hosts := make([]string, 0, 2)
 	for _, name := range []string{"node1", "node2"} {
@@ -99,6 +102,7 @@ func runPGAFNode(ctx context.Context, t *testing.T, nw *testcontainers.DockerNet
 			"--monitor", "postgres://autoctl_node@monitor:5432/pg_auto_failover?sslmode=disable",
 			"--username", "leaderboard", "--dbname", "leaderboard",
 			"--auth", "trust", "--no-ssl", "--pg-hba-lan", "--replication-quorum", "true", "--run"),
+		testcontainers.WithEnv(map[string]string{"PGAF_EXTRA_HBA": pgafNodeHBA}),
 		testcontainers.WithExposedPorts("5432/tcp"))
 }
 
@@ -166,18 +170,14 @@ func (c *pgafCluster) states(ctx context.Context) (map[string]string, error) {
 }
 
 // waitForStates waits until the monitor reports each named node in the given
-// state, both reported and assigned, calling meanwhile (when not nil) between
-// looks.
-func (c *pgafCluster) waitForStates(ctx context.Context, t *testing.T, want map[string]string, meanwhile func()) {
+// state, both reported and assigned.
+func (c *pgafCluster) waitForStates(ctx context.Context, t *testing.T, want map[string]string) {
 	t.Helper()
 	var got map[string]string
 	var err error
 	for {
 		if got, err = c.states(ctx); err == nil && statesReached(got, want) {
 			return
-		}
-		if meanwhile != nil {
-			meanwhile()
 		}
 		select {
 		case <-ctx.Done():
