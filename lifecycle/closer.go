@@ -23,6 +23,16 @@ type CloseStore interface {
 	TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (info *leaderboard.MonthInfo, ran bool, err error)
 }
 
+// LockWatcher tells whether a month's close lock is held on the server that
+// takes writes; a CloseStore that implements it lets a Closer notice that
+// its close runs on a server that is no longer the primary.
+type LockWatcher interface {
+	CloseLockHeld(ctx context.Context, m leaderboard.Month) (bool, error)
+}
+
+// errLostLock ends a try whose close lock the primary no longer shows.
+var errLostLock = errors.New("the close's database session is gone")
+
 // CloserOptions tune a Closer.
 type CloserOptions struct {
 	// MaxWait is how long CloseMonth waits for the close before it answers
@@ -47,6 +57,13 @@ type CloserOptions struct {
 	// close cut off resumes within seconds of the database's return, not
 	// at the scheduler's next look.
 	Retry, RetryMax time.Duration
+	// Watch is how often a running try asks the primary whether its close
+	// lock is still held, when the store is a LockWatcher (default 5 s).
+	// Twice in a row not held, and the try is cancelled and tried again: its
+	// session is on a server that is no longer the primary, lost without a
+	// reset (its host down or hung, its standby promoted), where it would
+	// otherwise wait until TCP gives up or Timeout.
+	Watch time.Duration
 }
 
 // Closer runs month closes as background jobs, at most one per month in this
@@ -99,6 +116,9 @@ func NewCloser(store CloseStore, logger *slog.Logger, opts CloserOptions) *Close
 	}
 	if opts.RetryMax <= 0 {
 		opts.RetryMax = 30 * time.Second
+	}
+	if opts.Watch <= 0 {
+		opts.Watch = 5 * time.Second
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Closer{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
@@ -268,8 +288,13 @@ func (c *Closer) tryClose(m leaderboard.Month) (closeTry, error) {
 		return closeTry{}, c.ctx.Err()
 	}
 	defer func() { <-c.turn }()
-	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
+	timed, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
 	defer cancel()
+	ctx, lose := context.WithCancelCause(timed)
+	defer lose(nil)
+	if watcher, ok := c.store.(LockWatcher); ok {
+		go c.watchLock(ctx, watcher, m, lose)
+	}
 	var try closeTry
 	hooks := c.opts.Hooks
 	hooks.Closed = func(m leaderboard.Month, version int) {
@@ -280,11 +305,47 @@ func (c *Closer) tryClose(m leaderboard.Month) (closeTry, error) {
 	}
 	info, ran, err := c.store.TryCloseMonth(ctx, m, hooks)
 	try.info, try.ran = info, ran
+	if err != nil && errors.Is(context.Cause(ctx), errLostLock) {
+		return try, leaderboard.Errorf(leaderboard.EUNAVAILABLE,
+			"the close of %s lost its database session (the primary it ran on is gone): it is tried again", m)
+	}
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return try, leaderboard.Errorf(leaderboard.EUNAVAILABLE,
 			"the close of %s took longer than %s: it was rolled back, and is tried again", m, c.opts.Timeout)
 	}
 	return try, err
+}
+
+// watchLock asks, every Watch until ctx ends, whether month m's close lock
+// is held on the primary, and ends the try with errLostLock when it is not,
+// twice in a row. A check that gets no answer counts neither way.
+func (c *Closer) watchLock(ctx context.Context, watcher LockWatcher, m leaderboard.Month, lose context.CancelCauseFunc) {
+	ticker := time.NewTicker(c.opts.Watch)
+	defer ticker.Stop()
+	missing := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		checkCtx, cancel := context.WithTimeout(ctx, c.opts.Watch)
+		held, err := watcher.CloseLockHeld(checkCtx, m)
+		cancel()
+		switch {
+		case err != nil:
+		case held:
+			missing = 0
+		default:
+			missing++
+		}
+		if missing == 2 {
+			c.logger.Warn("the primary no longer holds the lock of a running close: its session is on a lost server; cancelling it",
+				"month", m.String())
+			lose(errLostLock)
+			return
+		}
+	}
 }
 
 // Close cancels the running close jobs and waits for them. A cancelled close

@@ -123,12 +123,21 @@ func RedactURL(raw string) string {
 	return shown
 }
 
+// deliverStatements is what one delivery gives its two statements, the
+// claim and the outcome's update, besides the webhook's Timeout: each is
+// bounded by the service's statement timeout (10 s by default).
+const deliverStatements = 20 * time.Second
+
 // Run delivers messages until ctx ends: every due message, then it waits
 // Interval and looks again.
 func (d *Deliverer) Run(ctx context.Context) {
 	for {
 		for ctx.Err() == nil {
-			found, err := d.outbox.DeliverNext(ctx, d.send, d.cfg.Backoff.Delay)
+			// Bounded: on a primary lost without a reset (its standby
+			// promoted) the claim would wait on its connection for ever.
+			deliverCtx, cancel := context.WithTimeout(ctx, d.cfg.Timeout+deliverStatements)
+			found, err := d.outbox.DeliverNext(deliverCtx, d.send, d.cfg.Backoff.Delay)
+			cancel()
 			if err != nil && ctx.Err() == nil {
 				d.logger.Warn("settlement: read the outbox", "err", err)
 			}

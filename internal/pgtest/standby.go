@@ -45,7 +45,7 @@ type Pair struct {
 	StandbyURL string
 	// FailoverURL names both, the primary first, in libpq's multi-host form
 	// with target_session_attrs=read-write: it connects to whichever of the
-	// two takes writes.
+	// two takes writes, spending at most 5 s on each.
 	FailoverURL string
 
 	primary, standby testcontainers.Container
@@ -133,7 +133,7 @@ func StartPair(tb testing.TB, options ...PairOption) *Pair {
 	// One address a host, as for servers on machines of their own: localhost
 	// would be tried as ::1 and 127.0.0.1, each with its own connect timeout.
 	pair.FailoverURL = "postgres://leaderboard:leaderboard@" + ipv4(primaryAt) + "," + ipv4(standbyAt) +
-		"/leaderboard?sslmode=disable&target_session_attrs=read-write"
+		"/leaderboard?sslmode=disable&target_session_attrs=read-write&connect_timeout=5"
 	if cfg.synchronous {
 		pair.makeSynchronous(ctx, tb)
 	}
