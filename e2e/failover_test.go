@@ -47,13 +47,13 @@ func failoverFrom(t *testing.T, s *server, pair *pgtest.Pair, lose func(testing.
 	pair.Promote(t)
 	promoted = time.Now()
 	t.Logf("the standby was promoted %s after the primary's death", promoted.Sub(killed).Round(time.Millisecond))
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
 		status, _ := s.get(t, "/readyz")
 		if status == http.StatusOK {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("/readyz still %d 30 s after the promotion", status)
+			t.Fatalf("/readyz still %d a minute after the promotion", status)
 		}
 	}
 	t.Logf("/readyz said 200 %s after the promotion", time.Since(promoted).Round(time.Millisecond))
