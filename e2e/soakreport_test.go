@@ -72,12 +72,14 @@ func (r *soakRun) markdown() string {
 		fmt.Fprintf(&b, "\nProblem: %s\n", p)
 	}
 	fmt.Fprintf(&b, "\n## Minute by minute\n\nEach instance's figures come from the minute's samples (one every %s): "+
-		"the medians of RSS (MiB), heap in use (MiB), goroutines and database sessions (the pool's / pg_stat_activity's); "+
-		"the floors (least of any sample) of the heap allocated (MiB: the live heap after a collection) and of the goroutines. "+
+		"the medians of RSS (MiB), heap in use (MiB), the heap goal (MiB: go_memstats_next_gc_bytes, set by each collection from the heap it found live), "+
+		"goroutines and database sessions (the pool's / pg_stat_activity's); the floor (fewest of any sample) of the goroutines. "+
+		"Flatness compares the medians of these minutes' heap goals and goroutine floors over the first and the last third of each process's minutes, "+
+		"minute 1 (warm-up) left out. "+
 		"Rows and relations at the minute's end.\n\n", soakSampleEvery)
 	b.WriteString("| min |")
 	for _, inst := range r.instances {
-		fmt.Fprintf(&b, " %s RSS | %s heap (floor) | %s gor. (floor) | %s conns |", inst.name, inst.name, inst.name, inst.name)
+		fmt.Fprintf(&b, " %s RSS | %s heap (goal) | %s gor. (floor) | %s conns |", inst.name, inst.name, inst.name, inst.name)
 	}
 	b.WriteString(" db sessions | relations | events acked | seasons closed |")
 	for _, name := range soakRowTables {
@@ -91,7 +93,7 @@ func (r *soakRun) markdown() string {
 				b.WriteString(" down | | | |")
 				continue
 			}
-			fmt.Fprintf(&b, " %.1f | %.1f (%.1f) | %.0f (%.0f) | %.0f / %.0f |", p.RSS/(1<<20), p.HeapInuse/(1<<20), p.HeapFloor/(1<<20),
+			fmt.Fprintf(&b, " %.1f | %.1f (%.1f) | %.0f (%.0f) | %.0f / %.0f |", p.RSS/(1<<20), p.HeapInuse/(1<<20), p.HeapGoal/(1<<20),
 				p.Goroutines, p.GoroutinesFloor, p.PoolConns, p.Sessions)
 		}
 		fmt.Fprintf(&b, " %d | %d | %d | %d |", m.Backends, m.Relations, m.Acked, m.Closed)
@@ -119,7 +121,7 @@ var soakPanels = []struct {
 	title string
 	value func(*soakProc) float64
 }{
-	{"live heap: least allocated of the minute (MiB)", func(p *soakProc) float64 { return p.HeapFloor / (1 << 20) }},
+	{"heap goal: the collector's target, from the live heap (MiB)", func(p *soakProc) float64 { return p.HeapGoal / (1 << 20) }},
 	{"RSS (MiB)", func(p *soakProc) float64 { return p.RSS / (1 << 20) }},
 	{"goroutines: fewest of the minute", func(p *soakProc) float64 { return p.GoroutinesFloor }},
 	{"database sessions (pg_stat_activity)", func(p *soakProc) float64 { return p.Sessions }},

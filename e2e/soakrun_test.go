@@ -48,14 +48,14 @@ type soakRun struct {
 
 // soakProc is one process's figures: from its /metrics, and its sessions in
 // pg_stat_activity. A minute's figures are the medians of its samples, but
-// for the floors: the least heap allocated and the fewest goroutines of any
-// sample. The heap's floor is the live heap just after a collection (a GC
-// runs every few seconds under the load), the goroutines' those that exist
-// with no request in flight: what a leak raises, free of the sawtooth of
-// the heap and of the requests in flight.
+// for the goroutines' floor, the fewest of any sample: those that exist with
+// no request in flight, what a leak raises. The heap goal
+// (go_memstats_next_gc_bytes) is what the collector set at its last cycle
+// from the heap it found live (with GOGC=100, twice it plus the stacks): it
+// follows the live heap, free of the sawtooth of the heap allocated.
 type soakProc struct {
-	RSS, HeapAlloc, HeapInuse, Goroutines, PoolConns, Sessions float64
-	HeapFloor, GoroutinesFloor                                 float64
+	RSS, HeapInuse, HeapGoal, Goroutines, PoolConns, Sessions float64
+	GoroutinesFloor                                           float64
 }
 
 // soakSample is one sampling of every instance; a nil entry: the instance
@@ -246,7 +246,7 @@ func (i *soakInstance) scrape() *soakProc {
 			}
 		}
 	}
-	return &soakProc{RSS: values["process_resident_memory_bytes"], HeapAlloc: values["go_memstats_heap_alloc_bytes"],
+	return &soakProc{RSS: values["process_resident_memory_bytes"], HeapGoal: values["go_memstats_next_gc_bytes"],
 		HeapInuse: values["go_memstats_heap_inuse_bytes"], Goroutines: values["go_goroutines"],
 		PoolConns: values["leaderboard_db_pool_acquired_connections"] + values["leaderboard_db_pool_idle_connections"]}
 }
@@ -322,12 +322,11 @@ func (r *soakRun) median(minute, i int) *soakProc {
 	}
 	of := func(f func(*soakProc) float64) float64 { return medianOf(sorted(f)) }
 	return &soakProc{RSS: of(func(p *soakProc) float64 { return p.RSS }),
-		HeapAlloc:       of(func(p *soakProc) float64 { return p.HeapAlloc }),
 		HeapInuse:       of(func(p *soakProc) float64 { return p.HeapInuse }),
 		Goroutines:      of(func(p *soakProc) float64 { return p.Goroutines }),
 		PoolConns:       of(func(p *soakProc) float64 { return p.PoolConns }),
 		Sessions:        of(func(p *soakProc) float64 { return p.Sessions }),
-		HeapFloor:       sorted(func(p *soakProc) float64 { return p.HeapAlloc })[0],
+		HeapGoal:        of(func(p *soakProc) float64 { return p.HeapGoal }),
 		GoroutinesFloor: sorted(func(p *soakProc) float64 { return p.Goroutines })[0]}
 }
 
@@ -585,7 +584,7 @@ func (r *soakRun) judge() {
 			continue
 		}
 		span := fmt.Sprintf("minutes %d–%d, %d–%d", from, from+third-1, last.Minute-third+1, last.Minute)
-		r.within("instance "+inst.name+": live heap (floor)", span, early.HeapFloor/(1<<20), late.HeapFloor/(1<<20), " MiB", 0)
+		r.within("instance "+inst.name+": heap goal", span, early.HeapGoal/(1<<20), late.HeapGoal/(1<<20), " MiB", 0)
 		// The settlement's keep-alive connection to the webhook (two
 		// goroutines) lives 90 s after each delivery, and the instances
 		// take turns: two goroutines more or less are no trend.
@@ -604,19 +603,19 @@ func (r *soakRun) judge() {
 	r.load.mu.Unlock()
 }
 
-// thirds returns instance i's floors over minutes from..to: the median of
-// each minute's; nil when it has none.
+// thirds returns instance i's heap goal and goroutines' floor over minutes
+// from..to: the median of each minute's; nil when it has none.
 func (r *soakRun) thirds(i, from, to int) *soakProc {
 	var heaps, goroutines []float64
 	for _, m := range r.minutes[from-1 : to] {
 		if p := m.Procs[i]; p != nil {
-			heaps, goroutines = append(heaps, p.HeapFloor), append(goroutines, p.GoroutinesFloor)
+			heaps, goroutines = append(heaps, p.HeapGoal), append(goroutines, p.GoroutinesFloor)
 		}
 	}
 	if len(heaps) == 0 {
 		return nil
 	}
-	return &soakProc{HeapFloor: medianOf(heaps), GoroutinesFloor: medianOf(goroutines)}
+	return &soakProc{HeapGoal: medianOf(heaps), GoroutinesFloor: medianOf(goroutines)}
 }
 
 // medianOf returns the median of v, which it sorts.
@@ -632,7 +631,7 @@ func medianOf(v []float64) float64 {
 func (r *soakRun) within(name, span string, early, late float64, unit string, slack float64) {
 	ratio := late / early
 	ok := ratio >= 0.9 && ratio <= 1.1 || math.Abs(late-early) <= slack
-	r.verdict(ok, name, fmt.Sprintf("%.1f%s, then %.1f%s (medians of the floors of %s): %+.1f %%",
+	r.verdict(ok, name, fmt.Sprintf("%.1f%s, then %.1f%s (medians over %s): %+.1f %%",
 		early, unit, late, unit, span, 100*(ratio-1)))
 }
 
@@ -649,8 +648,8 @@ func (r *soakRun) minuteRow(m soakMinute) string {
 	fmt.Fprintf(&b, "minute %2d:", m.Minute)
 	for i, inst := range r.instances {
 		if p := m.Procs[i]; p != nil {
-			fmt.Fprintf(&b, " %s: RSS %.1f MiB, heap %.1f (floor %.1f) MiB, %.0f (floor %.0f) goroutines, %.0f/%.0f conns;", inst.name,
-				p.RSS/(1<<20), p.HeapInuse/(1<<20), p.HeapFloor/(1<<20), p.Goroutines, p.GoroutinesFloor, p.PoolConns, p.Sessions)
+			fmt.Fprintf(&b, " %s: RSS %.1f MiB, heap %.1f (goal %.1f) MiB, %.0f (floor %.0f) goroutines, %.0f/%.0f conns;", inst.name,
+				p.RSS/(1<<20), p.HeapInuse/(1<<20), p.HeapGoal/(1<<20), p.Goroutines, p.GoroutinesFloor, p.PoolConns, p.Sessions)
 		} else {
 			fmt.Fprintf(&b, " %s: down;", inst.name)
 		}
