@@ -9,12 +9,16 @@
 # Both packages are only downloaded and unpacked into the image, never
 # installed on the host. The image is labelled with a hash of this recipe,
 # the package versions and the base image's id; when the existing image
-# carries the same label nothing is built.
+# carries the same label nothing is built. It holds the base image's lock
+# while it works, so two builds, or this one and a rebuild of the base, take
+# turns.
 set -euo pipefail
 umask 022
 
 IMAGE="${LEADERBOARD_PGAF_IMAGE:-localhost/leaderboard-pg-auto-failover:15}"
 BASE_IMAGE=localhost/leaderboard-postgres:15
+# scripts/postgres-image/build.sh's lock.
+LOCK_FILE="${LEADERBOARD_PG_IMAGE_LOCK:-/tmp/leaderboard-postgres-image.lock}"
 LABEL_KEY=com.gamebackend.leaderboard.pgaf-image.recipe
 PACKAGES=(pg-auto-failover-cli postgresql-15-auto-failover)
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -47,8 +51,39 @@ ensure_host_libraries() {
 	done
 	[ "${#missing[@]}" -eq 0 ] && return 0
 	log "installing ${missing[*]} with apt-get"
-	env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+	local install=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}")
+	# Package lists that are empty or older than the archive: read them
+	# again and try once more.
+	"${install[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null && "${install[@]}" >/dev/null; } ||
 		die "apt-get install ${missing[*]} failed"
+}
+
+# "package version" lines, one for each of PACKAGES, as apt would fetch them.
+package_versions() {
+	local pkg version
+	for pkg in "${PACKAGES[@]}"; do
+		version="$(candidate "$pkg")" || return 1 # set -e is off in $(...)
+		printf '%s %s\n' "$pkg" "$version"
+	done
+}
+
+# The image's label: a hash of the recipe, the package versions ($1) and the
+# base image's id ($2).
+recipe_hash() {
+	{
+		cat "$HERE/build.sh" "$HERE/Dockerfile" "$HERE/entrypoint.sh"
+		printf '%s\n%s\n' "$1" "$2"
+	} | sha256sum | cut -c1-64
+}
+
+# Downloads the packages at the versions ($2) into the directory $1.
+download() {
+	local specs=() pkg version
+	while read -r pkg version; do
+		[ -n "$pkg" ] && specs+=("$pkg=$version")
+	done <<<"$2"
+	(cd "$1" && apt-get download -q "${specs[@]}")
 }
 
 # Files of the base image among the given paths, one a line.
@@ -92,32 +127,46 @@ main() {
 	command -v docker >/dev/null || die "docker is not installed"
 	local start=$SECONDS
 	LEADERBOARD_PG_IMAGE="$BASE_IMAGE" bash "$HERE/../postgres-image/build.sh" >&2
+	# Taken once the base is built (its build takes the lock itself): from
+	# here the base is not rebuilt under this build, and no other build runs
+	# apt or tags the image meanwhile.
+	exec {lock_fd}>>"$LOCK_FILE"
+	if ! flock -n "$lock_fd"; then
+		log "waiting for $LOCK_FILE"
+		flock -w 900 "$lock_fd" || die "timed out waiting for $LOCK_FILE"
+	fi
+	docker image inspect "$BASE_IMAGE" >/dev/null 2>&1 || die "$BASE_IMAGE is missing"
 	ensure_host_libraries
 
-	local versions="" pkg base_id hash current
-	for pkg in "${PACKAGES[@]}"; do versions+="$pkg $(candidate "$pkg")"$'\n'; done
+	local versions base_id hash current
+	versions="$(package_versions)"
 	base_id="$(docker image inspect -f '{{.Id}}' "$BASE_IMAGE")"
-	hash="$({ cat "$HERE/build.sh" "$HERE/Dockerfile" "$HERE/entrypoint.sh"; printf '%s%s\n' "$versions" "$base_id"; } | sha256sum | cut -c1-64)"
+	hash="$(recipe_hash "$versions" "$base_id")"
 	current="$(docker image inspect -f "{{ index .Config.Labels \"$LABEL_KEY\" }}" "$IMAGE" 2>/dev/null || true)"
 	if [ "$current" = "$hash" ]; then
 		echo "image $IMAGE is up to date"
 		return 0
 	fi
 
-	local tmp old_id
+	local tmp old_id out
 	old_id="$(docker image inspect -f '{{.Id}}' "$IMAGE" 2>/dev/null || true)"
 	tmp="$(mktemp -d "${TMPDIR:-/tmp}/leaderboard-pgaf-image.XXXXXX")"
 	# shellcheck disable=SC2064 # expand $tmp now
 	trap "rm -rf '$tmp'" EXIT
 	mkdir -p "$tmp/debs" "$tmp/context"
 	chmod 0777 "$tmp/debs" # apt-get download runs as _apt where it can
-	local specs=()
-	while read -r pkg version; do
-		[ -n "$pkg" ] && specs+=("$pkg=$version")
-	done <<<"$versions"
-	if ! out="$(cd "$tmp/debs" && apt-get download -q "${specs[@]}" 2>&1)"; then
-		printf '%s\n' "$out" >&2
-		die "apt-get download ${specs[*]} failed"
+	if ! out="$(download "$tmp/debs" "$versions" 2>&1)"; then
+		# Package lists older than the archive name versions it no longer
+		# has: read them again, and build what they name now.
+		log "apt-get download failed; updating the package lists"
+		apt-get update -q >/dev/null 2>&1 || true
+		versions="$(package_versions)"
+		hash="$(recipe_hash "$versions" "$base_id")"
+		rm -f "$tmp/debs"/*.deb
+		if ! out="$(download "$tmp/debs" "$versions" 2>&1)"; then
+			printf '%s\n' "$out" >&2
+			die "apt-get download $(tr '\n' ' ' <<<"$versions")failed"
+		fi
 	fi
 	stage_layer "$tmp/debs" "$tmp/root"
 	tar -C "$tmp/root" --sort=name --numeric-owner --owner=0 --group=0 -cf "$tmp/context/layer.tar" .
