@@ -147,7 +147,7 @@ func Run(m *testing.M, pg **Postgres) int {
 
 // Pause freezes the database's processes (docker pause): connections stay
 // open and nothing answers, as with a stalled server.
-func (p *Postgres) Pause(tb testing.TB) { p.docker(tb, "pause") }
+func (p *Postgres) Pause(tb testing.TB) { docker(tb, "pause", p.container) }
 
 // Stop stops the container as `docker stop` does: PostgreSQL shuts down
 // fast, ending every session and rolling back what was not committed.
@@ -182,15 +182,7 @@ func (p *Postgres) Resume(tb testing.TB) {
 }
 
 // Unpause lets a paused database run again.
-func (p *Postgres) Unpause(tb testing.TB) { p.docker(tb, "unpause") }
-
-func (p *Postgres) docker(tb testing.TB, verb string) {
-	tb.Helper()
-	out, err := exec.Command("docker", verb, p.container.GetContainerID()).CombinedOutput()
-	if err != nil {
-		tb.Fatalf("docker %s: %v: %s", verb, err, out)
-	}
-}
+func (p *Postgres) Unpause(tb testing.TB) { docker(tb, "unpause", p.container) }
 
 // OpenDB restores the database to its freshly migrated snapshot and returns
 // a store on it, closed when the test ends.

@@ -3,6 +3,7 @@ package pgtest
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,10 +141,13 @@ func StartPair(tb testing.TB, options ...PairOption) *Pair {
 	return pair
 }
 
-// ipv4 returns endpoint, a host:port on this machine, as 127.0.0.1:port.
+// ipv4 returns endpoint, a host:port, with localhost as 127.0.0.1.
 func ipv4(endpoint string) string {
-	_, port, _ := strings.Cut(endpoint, ":")
-	return "127.0.0.1:" + port
+	host, port, err := net.SplitHostPort(endpoint)
+	if err != nil || host != "localhost" {
+		return endpoint
+	}
+	return net.JoinHostPort("127.0.0.1", port)
 }
 
 // makeSynchronous names the standby in the primary's
@@ -201,15 +205,26 @@ func (p *Pair) FreezeStandby(tb testing.TB) {
 	docker(tb, "pause", p.standby)
 	// A test that ends before ThawStandby must not leave a paused container,
 	// which cannot be removed; unpausing a running one only fails.
-	tb.Cleanup(func() { exec.Command("docker", "unpause", p.standby.GetContainerID()).Run() })
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), dockerTimeout)
+		defer cancel()
+		exec.CommandContext(ctx, "docker", "unpause", p.standby.GetContainerID()).Run()
+	})
 }
 
 // ThawStandby lets a frozen standby run again.
 func (p *Pair) ThawStandby(tb testing.TB) { docker(tb, "unpause", p.standby) }
 
+// dockerTimeout bounds one docker command: a daemon that does not answer
+// fails the test instead of hanging it.
+const dockerTimeout = time.Minute
+
+// docker runs `docker verb` on container c, failing the test when it fails.
 func docker(tb testing.TB, verb string, c testcontainers.Container) {
 	tb.Helper()
-	out, err := exec.Command("docker", verb, c.GetContainerID()).CombinedOutput()
+	ctx, cancel := context.WithTimeout(context.Background(), dockerTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "docker", verb, c.GetContainerID()).CombinedOutput()
 	if err != nil {
 		tb.Fatalf("docker %s: %v: %s", verb, err, strings.TrimSpace(string(out)))
 	}
