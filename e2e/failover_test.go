@@ -241,7 +241,9 @@ func sampleLag(t *testing.T, pair *pgtest.Pair) func() string {
 // event applied twice) fails the test.
 func countLost(t *testing.T, pair *pgtest.Pair, calls []int) (acknowledged, lost int) {
 	t.Helper()
-	conn, err := pgx.Connect(context.Background(), pair.FailoverURL)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, pair.FailoverURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +253,7 @@ func countLost(t *testing.T, pair *pgtest.Pair, calls []int) (acknowledged, lost
 		for i := range perWriterCall {
 			player := fmt.Sprintf("w%d-p%d", w, i)
 			var total int
-			err := conn.QueryRow(context.Background(), `SELECT coalesce(sum(score), 0) FROM scores
+			err := conn.QueryRow(ctx, `SELECT coalesce(sum(score), 0) FROM scores
 				WHERE month = to_date($1, 'YYYY-MM') AND player_id = $2`, month, player).Scan(&total)
 			if err != nil {
 				t.Fatal(err)
@@ -320,12 +322,21 @@ func checkSettledOnce(t *testing.T, receiver *webhookReceiver, month, want strin
 	if err := json.Unmarshal(got[0].body, &body); err != nil || body.Month != month || body.Digest != want {
 		t.Errorf("message %s, %v", got[0].body, err)
 	}
+	checkRankedOnce(t, month)
+}
+
+// checkRankedOnce checks, in the database, that month was ranked once and
+// that the outbox holds one message.
+func checkRankedOnce(t *testing.T, month string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
 	var messages, version int
 	conn := sqlConn(t)
-	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM outbox`).Scan(&messages); err != nil || messages != 1 {
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM outbox`).Scan(&messages); err != nil || messages != 1 {
 		t.Errorf("%d outbox messages, %v", messages, err)
 	}
-	err := conn.QueryRow(context.Background(), `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`, month).Scan(&version)
+	err := conn.QueryRow(ctx, `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`, month).Scan(&version)
 	if err != nil || version != 1 {
 		t.Errorf("the month was ranked %d times, %v", version, err)
 	}
@@ -351,9 +362,11 @@ func holdAttach(t *testing.T) {
 func waitForAttach(t *testing.T) {
 	t.Helper()
 	conn := sqlConn(t)
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	for {
 		var waiting bool
-		err := conn.QueryRow(context.Background(), `SELECT EXISTS (SELECT FROM pg_stat_activity
+		err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_stat_activity
 			WHERE wait_event_type = 'Lock' AND query LIKE 'ALTER TABLE final_ranks ATTACH PARTITION%')`).Scan(&waiting)
 		if err != nil {
 			t.Fatal(err)
@@ -361,8 +374,10 @@ func waitForAttach(t *testing.T) {
 		if waiting {
 			return
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-ctx.Done():
 			t.Fatal("no close waited to attach its final ranks within a minute")
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

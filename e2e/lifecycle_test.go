@@ -214,15 +214,7 @@ func TestLifecycle_TwoInstancesCloseAPastMonthOnceAndSettleIt(t *testing.T) {
 		body.Participants != 2000 || len(body.Top) != 100 || body.Top[99].Rank != 100 {
 		t.Errorf("message body %s", got[0].body)
 	}
-	var messages, version int
-	conn := sqlConn(t)
-	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM outbox`).Scan(&messages); err != nil || messages != 1 {
-		t.Errorf("%d outbox messages, %v", messages, err)
-	}
-	err := conn.QueryRow(context.Background(), `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`, month).Scan(&version)
-	if err != nil || version != 1 {
-		t.Errorf("the month was ranked %d times, %v", version, err)
-	}
+	checkRankedOnce(t, month)
 	top := body.Top[0].PlayerID
 	for _, s := range []*server{a, b} {
 		if st := s.standing(t, month, top); st == nil || st.Rank != 1 || !st.Final {
