@@ -196,12 +196,15 @@ func statesReached(got, want map[string]string) bool {
 	return true
 }
 
-// kill kills a node's container with SIGKILL and returns once it has exited.
+// kill kills a node's container with SIGKILL and returns once it has
+// exited, within a minute.
 func (c *pgafCluster) kill(t *testing.T, name string) {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
 	id := c.nodes[name].GetContainerID()
 	for _, verb := range []string{"kill", "wait"} {
-		if out, err := exec.Command("docker", verb, id).CombinedOutput(); err != nil {
+		if out, err := exec.CommandContext(ctx, "docker", verb, id).CombinedOutput(); err != nil {
 			t.Fatalf("docker %s %s: %v: %s", verb, name, err, out)
 		}
 	}
@@ -270,7 +273,9 @@ func (w *failoverWrites) resumed() (time.Duration, bool) {
 // restart, and that every event answered APPLIED is on the new primary.
 func TestAutoFailover_PgAutoFailoverPromotesTheStandbyAndWritesResume(t *testing.T) {
 	c := startPGAF(t)
-	ctx := t.Context()
+	// The whole failover, with its two minutes to wait for a write.
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
 	if got := c.sql(ctx, t, "node1", "leaderboard", "SHOW synchronous_standby_names"); !strings.Contains(got, "pgautofailover_standby_") {
 		t.Fatalf("node1's synchronous_standby_names = %q, want node2 named: the standby is not synchronous", got)
 	}
