@@ -25,9 +25,11 @@ import (
 const archiveMount = "/archive"
 
 // archiveCommand copies a finished WAL segment into the archive, never over
-// an archived one, through a temporary name so that a half-copied file is
-// never taken for a segment (docs/OPERATIONS.md has it with /backup).
-const archiveCommand = `test ! -f /archive/wal/%f && cp %p /archive/wal/%f.tmp && mv /archive/wal/%f.tmp /archive/wal/%f`
+// an archived one (one archived with the same bytes counts as done: a crash
+// between the copy and its record is retried), through a temporary name so
+// that a half-copied file is never taken for a segment (docs/OPERATIONS.md
+// has it with /backup).
+const archiveCommand = `if test -f /archive/wal/%f; then cmp -s %p /archive/wal/%f; else cp %p /archive/wal/%f.tmp && mv /archive/wal/%f.tmp /archive/wal/%f; fi`
 
 // restoreScript is the restored server's entrypoint: it unpacks the base
 // backup into an empty data directory, asks for recovery from the archive up
