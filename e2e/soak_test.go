@@ -127,12 +127,8 @@ func startSoakInstance(t *testing.T, name, databaseURL, webhook, logDir string) 
 	i := &soakInstance{name: name, logs: logs,
 		srv: &server{url: "http://" + addr, client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{}}}}
 	// application_name tells the instances' sessions apart in
-	// pg_stat_activity. The pool is held at its size (DATABASE_MAX_CONNS,
-	// 10): each connection holds about 0.2 MiB (buffers, prepared
-	// statements), and a pool that grows with the latency would make the
-	// heap follow the machine's load rather than the service's leaks.
-	i.env = append(os.Environ(), childEnv+"=serve",
-		"DATABASE_URL="+databaseURL+"&pool_min_conns=10&application_name=soak-"+name,
+	// pg_stat_activity.
+	i.env = append(os.Environ(), childEnv+"=serve", "DATABASE_URL="+databaseURL+"&application_name=soak-"+name,
 		"LISTEN_ADDR="+addr, "LEADERBOARD_TIMEZONE=UTC",
 		"LEADERBOARD_ADMIN_TOKEN="+adminToken, "LEADERBOARD_SERVER_TOKEN="+serverToken, "LEADERBOARD_JWT_SECRET="+jwtSecret,
 		"LEADERBOARD_RATE_LIMIT=0", "LEADERBOARD_SERVER_RATE_LIMIT=0", "LEADERBOARD_SCHEDULER_INTERVAL=1s",
