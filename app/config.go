@@ -108,6 +108,9 @@ type Config struct {
 	// up to SubmitMergeEvents events a transaction.
 	SubmitWriters     int // LEADERBOARD_SUBMIT_WRITERS
 	SubmitMergeEvents int // LEADERBOARD_SUBMIT_MERGE_EVENTS
+	// ClaimWriters is how many transactions of claimReward calls an
+	// instance runs at once; claims arriving meanwhile are written together.
+	ClaimWriters int // LEADERBOARD_CLAIM_WRITERS
 }
 
 // ConfigFromEnv reads the configuration from the environment. A variable
@@ -158,6 +161,7 @@ func ConfigFromEnv() (Config, error) {
 		LockTimeout:       env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
 		SubmitWriters:     env.int("LEADERBOARD_SUBMIT_WRITERS", 2),
 		SubmitMergeEvents: env.int("LEADERBOARD_SUBMIT_MERGE_EVENTS", 1000),
+		ClaimWriters:      env.int("LEADERBOARD_CLAIM_WRITERS", 1),
 		// A few refused tokens a second: a person mistyping is never held up,
 		// a program guessing is.
 		AuthFailureRateLimit: env.float("LEADERBOARD_AUTH_FAILURE_RATE_LIMIT", 2),

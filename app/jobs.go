@@ -226,7 +226,7 @@ func (c *Config) dbOptions(loc *time.Location) []db.Option {
 		db.WithSettlement(c.WebhookURL != ""),
 		db.WithReadURL(c.DatabaseReadURL),
 		db.WithLimits(db.Limits{MaxConns: int32(c.MaxConns), StatementTimeout: c.StatementTimeout, LockTimeout: c.LockTimeout,
-			SubmitWriters: c.SubmitWriters, SubmitMergeEvents: c.SubmitMergeEvents}),
+			SubmitWriters: c.SubmitWriters, SubmitMergeEvents: c.SubmitMergeEvents, ClaimWriters: c.ClaimWriters}),
 		db.WithClosingReads(c.ClosingReads, c.ClosingReadWait),
 	}
 }

@@ -109,6 +109,12 @@ type Limits struct {
 	// SubmitMergeEvents is the most events one such transaction takes
 	// (default 1000, MaxBatch); a call is never split.
 	SubmitMergeEvents int
+	// ClaimWriters is how many transactions of claimReward calls of boards
+	// other than main the instance runs at once (default 1); claims that
+	// arrive meanwhile wait and are written together. A claim is a few
+	// rows: one writer makes bigger groups, which share more of
+	// claim_board_rewards' statements and of the commit's flush.
+	ClaimWriters int
 }
 
 // WithLimits sets the bounds of database calls.
@@ -126,14 +132,14 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, errorf("parse database url: %w", err)
 	}
 	l := db.limits
-	if l.SubmitWriters < 0 || l.SubmitMergeEvents < 0 {
-		return nil, errorf("submit writers (%d) and events a submit transaction takes (%d) cannot be negative",
-			l.SubmitWriters, l.SubmitMergeEvents)
+	if l.SubmitWriters < 0 || l.SubmitMergeEvents < 0 || l.ClaimWriters < 0 {
+		return nil, errorf("submit writers (%d), events a submit transaction takes (%d) and claim writers (%d) cannot be negative",
+			l.SubmitWriters, l.SubmitMergeEvents, l.ClaimWriters)
 	}
 	writers, mergeEvents := cmp.Or(l.SubmitWriters, defaultSubmitWriters), cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents)
 	db.submits = newSubmitQueue(writers, mergeEvents, db.writeSubmissions)
 	db.boardSubmits = newSubmitQueue(writers, mergeEvents, db.writeBoardSubmissions)
-	db.claims = db.newClaimQueue(writers)
+	db.claims = db.newClaimQueue(cmp.Or(l.ClaimWriters, defaultClaimWriters))
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = cmp.Or(l.MaxConns, 10)
 	}
