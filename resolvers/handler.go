@@ -27,9 +27,10 @@ type HandlerOptions struct {
 	// Limits bound the work of one request.
 	Limits Limits
 
-	// viaGqlgen has gqlgen answer standings and submissions too (see
-	// standing_json.go and submit_json.go) and write every answer with its
-	// own POST transport (see transport.go): the tests compare the two.
+	// viaGqlgen has gqlgen answer standings, submissions and claims too
+	// (see standing_json.go, submit_json.go and claim_json.go) and write
+	// every answer with its own POST transport (see transport.go): the
+	// tests compare the two.
 	viaGqlgen bool
 }
 
@@ -59,6 +60,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	if !opts.viaGqlgen {
 		srv.AroundRootFields(r.writeStandingsDirectly)
 		srv.AroundRootFields(r.writeSubmitsDirectly)
+		srv.AroundRootFields(r.writeClaimsDirectly)
 	}
 	srv.SetErrorPresenter(presentError(r.Logger))
 	srv.SetRecoverFunc(recoverPanic(r.Logger))

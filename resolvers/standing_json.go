@@ -46,7 +46,8 @@ type selectedField struct {
 // and each field to its own object type ("" for a scalar). ScoreResult's
 // rank is left out: it is read by a loader per result, which gqlgen
 // resolves for the whole list at once, so that the reads are batched (see
-// submit_json.go).
+// submit_json.go). Standing's claimedAt is left out too: its resolver reads
+// the claims (see claim_json.go).
 var directFields = map[string]map[string]string{
 	"Standing": {"month": "", "board": "", "period": "", "rank": "", "score": "", "reachedAt": "", "player": "Player",
 		"subscore": "", "metadata": "", "percentile": "", "tier": "", "total": "", "final": "", "neighbours": "RankEntry",
@@ -54,6 +55,7 @@ var directFields = map[string]map[string]string{
 	"RankEntry":   {"rank": "", "score": "", "reachedAt": "", "player": "Player", "subscore": "", "metadata": "", "__typename": ""},
 	"Player":      {"id": "", "name": "", "__typename": ""},
 	"ScoreResult": {"eventId": "", "status": "", "score": "", "error": "", "code": "", "month": "", "board": "", "period": "", "__typename": ""},
+	"Claim":       {"status": "", "standing": "Standing", "claimedAt": "", "claimId": "", "__typename": ""},
 }
 
 // compileSelection compiles set, a selection on type typ, or reports that it
