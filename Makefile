@@ -27,7 +27,7 @@ image:
 
 ## test: lint, then every test (unit, db integration, end to end, browser) against real PostgreSQL
 test: lint test-deps test-image pgaf-image
-	$(GO) test -count=1 -timeout 20m ./...
+	$(GO) test -count=1 -timeout 40m ./...
 
 ## test-deps: install chromium (for the browser test) when it is missing
 test-deps:
