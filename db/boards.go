@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -49,7 +50,7 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 	}
 	if b.ID == leaderboard.MainBoard {
 		b.Location, b.CloseGrace = db.loc, db.closeGrace
-	} else if b.Location, err = time.LoadLocation(zone); err != nil {
+	} else if b.Location, err = loadZone(zone); err != nil {
 		return nil, fmt.Errorf("board %s: time zone %q: %w", b.ID, zone, err)
 	}
 	var tiers []tierJSON
@@ -60,6 +61,25 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 		b.Tiers = append(b.Tiers, leaderboard.Tier{Name: t.Name, TopPercent: t.TopPercent})
 	}
 	return &b, nil
+}
+
+// zones holds the time zones boards were scanned with, by name:
+// time.LoadLocation reads and parses the zone's file at every call, and a
+// board is scanned for every merged write of claims. Only names createBoard
+// accepted reach it, so it is bounded by the zone database.
+var zones sync.Map
+
+// loadZone is time.LoadLocation, each name loaded once.
+func loadZone(name string) (*time.Location, error) {
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, loc)
+	return loc, nil
 }
 
 // CreateBoard creates the board s asks for, its defaults the service's

@@ -44,14 +44,14 @@ import (
 // ranks read with a new snapshot, the insert, the read-back), so a merged
 // claim holds what a claim alone holds. The claims of a transaction run in
 // the order of their key (board, period, player), the same in every
-// transaction of every instance: one that waits for another's insert of
-// the same key never holds a key that one waits for, so claims cannot
-// deadlock each other. Two calls of the same key in one transaction are
-// decided as two transactions would decide them: the first inserts, the
-// second reads the first's row. When the database refuses the transaction
-// (a period CLOSED without final ranks, a lock waited for past
-// lock_timeout, a deadlock with retention), nothing was written, and each
-// claim is tried again alone, so that none fails another.
+// transaction of every instance: one that waits for another's insert of the
+// same key never holds a key that one waits for, so claims cannot deadlock
+// each other. Two calls of the same key in one transaction are decided as
+// two transactions would decide them: the first inserts, the second reads
+// the first's row. When the database refuses the transaction (a period
+// CLOSED without final ranks, a lock waited for past lock_timeout, a
+// deadlock with retention), nothing was written, and each claim is tried
+// again alone, so that none fails another.
 
 // ClaimReward claims playerID's final standing in period key of board for
 // claimID, as leaderboard.RewardService promises.
@@ -128,8 +128,8 @@ func (db *DB) newClaimQueue(writers int) *mergeQueue[*claimCall, *leaderboard.Cl
 // claimBoardRewardsSQL claims $1..$4 (boards, period keys, players, claim
 // ids, in the order of their key) at $5, with claim_board_rewards
 // (migration 14): a row for each claim whose period has a row, with its
-// ordinal in the arrays, from 1. Its row without a claim has no rank,
-// score, participants or reached_at.
+// ordinal in the arrays, from 1. A row without a claim has no rank, score,
+// participants or reached_at.
 const claimBoardRewardsSQL = `SELECT i, status, starts_at, claim_id, claimed_at, COALESCE(rank, 0), COALESCE(score, 0),
 		subscore, tier, COALESCE(participants, 0), reached_at, player_name
 	FROM claim_board_rewards($1, $2, $3, $4, $5)`
@@ -150,23 +150,12 @@ func (db *DB) claimBoardReward(ctx context.Context, board, key, playerID, claimI
 // another.
 func (db *DB) writeClaims(group []*queuedCall[*claimCall, *leaderboard.Claim]) {
 	defer answerOnPanic(group)
-	live := make([]*queuedCall[*claimCall, *leaderboard.Claim], 0, len(group))
-	for _, s := range group {
-		if err := s.ctx.Err(); err != nil {
-			s.finish(nil, errorf("claim rewards: %w", err))
-			continue
-		}
-		live = append(live, s)
-	}
+	live, calls := liveCalls(group, "claim rewards")
 	if len(live) == 0 {
 		return
 	}
 	ctx, cancel := whileAnyWaits(live)
 	defer cancel()
-	calls := make([]*claimCall, len(live))
-	for i, s := range live {
-		calls[i] = s.batch
-	}
 	answers, err := db.claimBoardRewards(ctx, calls)
 	var refused *pgconn.PgError
 	if err != nil && len(live) > 1 && errors.As(err, &refused) {

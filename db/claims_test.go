@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -640,5 +641,48 @@ func TestClaimReward_RefusedClaimFailsAlone(t *testing.T) {
 	}
 	if got := mustQuery(t, `SELECT player_id FROM claims ORDER BY player_id`); fmt.Sprint(got) != "[[p0] [p2] [p3]]" {
 		t.Fatalf("claims of %v, want p0, p2 and p3", got)
+	}
+}
+
+// One call of claim_board_rewards answers every claim of a closed period
+// with one row: new claims, a retry of a committed claim, a second claimId
+// for a player in the same call, a player without a final standing.
+func TestClaimBoardRewards_OneCallAnswersEveryCase(t *testing.T) {
+	now := *utc(11, 18, 1)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
+	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderDesc))
+	for i, p := range []string{"p0", "p1", "p2", "p3", "p4"} {
+		mustSubmit(t, store, boardEvent("laps", "e"+p, p, leaderboard.ModeSet, 10*(i+1), utc(11, 18, 0)))
+	}
+	if _, err := store.ClosePeriod(context.Background(), "laps", "2026-11-18"); err != nil {
+		t.Fatal(err)
+	}
+	call := func(players, claims []string) map[string][]string {
+		t.Helper()
+		boards, keys := make([]string, len(players)), make([]string, len(players))
+		for i := range players {
+			boards[i], keys[i] = "laps", "2026-11-18"
+		}
+		answers := map[string][]string{}
+		for _, r := range mustQuery(t, `SELECT i::text, COALESCE(claim_id, '-') || ' #' || COALESCE(rank, 0)
+			FROM claim_board_rewards($1, $2, $3, $4, now())`, boards, keys, players, claims) {
+			answers[r[0]] = append(answers[r[0]], r[1])
+		}
+		return answers
+	}
+
+	fresh := call([]string{"p0", "p1", "p2"}, []string{"a0", "a1", "a2"})
+	want := map[string][]string{"1": {"a0 #5"}, "2": {"a1 #4"}, "3": {"a2 #3"}}
+	if !maps.EqualFunc(fresh, want, slices.Equal) {
+		t.Fatalf("new claims answered %v, want %v", fresh, want)
+	}
+
+	mixed := call([]string{"p0", "p3", "p3", "p4", "nobody"}, []string{"a0", "b3", "c3", "b4", "b5"})
+	want = map[string][]string{"1": {"a0 #5"}, "2": {"b3 #2"}, "3": {"b3 #2"}, "4": {"b4 #1"}, "5": {"- #0"}}
+	if !maps.EqualFunc(mixed, want, slices.Equal) {
+		t.Fatalf("mixed claims answered %v, want %v", mixed, want)
+	}
+	if got := mustQuery(t, `SELECT count(*) FROM claims`); got[0][0] != "5" {
+		t.Fatalf("%s claims rows, want 5", got[0][0])
 	}
 }

@@ -160,23 +160,12 @@ func (db *DB) writeSubmissions(group []*submission[*batch]) {
 func writeMerged[B queuedBatch](group []*submission[B], merge func([]B) B,
 	apply func(context.Context, B) ([]leaderboard.ScoreResult, error)) {
 	defer answerOnPanic(group)
-	live := make([]*submission[B], 0, len(group))
-	for _, s := range group {
-		if err := s.ctx.Err(); err != nil {
-			s.finish(nil, errorf("submit scores: %w", err))
-			continue
-		}
-		live = append(live, s)
-	}
+	live, batches := liveCalls(group, "submit scores")
 	if len(live) == 0 {
 		return
 	}
 	ctx, cancel := whileAnyWaits(live)
 	defer cancel()
-	batches := make([]B, len(live))
-	for i, s := range live {
-		batches[i] = s.batch
-	}
 	results, err := apply(ctx, merge(batches))
 	var refused *pgconn.PgError
 	if err != nil && len(live) > 1 && errors.As(err, &refused) && !errors.Is(err, errContention) {
@@ -194,6 +183,24 @@ func writeMerged[B queuedBatch](group []*submission[B], merge func([]B) B,
 		s.finish(results[:n:n], nil)
 		results = results[n:]
 	}
+}
+
+// liveCalls answers, without a write, the calls of group whose caller has
+// gone (what names the write in their error), and returns the others with
+// their batches, in order.
+func liveCalls[B queuedBatch, R any](group []*queuedCall[B, R], what string) ([]*queuedCall[B, R], []B) {
+	live := make([]*queuedCall[B, R], 0, len(group))
+	batches := make([]B, 0, len(group))
+	for _, s := range group {
+		if err := s.ctx.Err(); err != nil {
+			var none R
+			s.finish(none, errorf("%s: %w", what, err))
+			continue
+		}
+		live = append(live, s)
+		batches = append(batches, s.batch)
+	}
+	return live, batches
 }
 
 // answerOnPanic fails the calls of group not answered yet when the writer
