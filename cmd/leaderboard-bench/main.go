@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -55,6 +56,7 @@ func run() error {
 	flags.IntVar(&cfg.HistoryPeriods, "history-periods", 1000, "rewards suite: closed periods of the players unclaimedRewards reads")
 	flags.IntVar(&cfg.HistoryPlayers, "history-players", 1000, "rewards suite: players of each of those periods (10000 for 10M standings)")
 	flags.StringSliceVar(&cfg.Suites, "suites", bench.AllSuites, "measurements to run, of "+strings.Join(bench.AllSuites, ","))
+	cpuProfile := flags.String("cpuprofile", "", "write a CPU profile of the whole run (service, load generator and all) to this file, for go tool pprof")
 	if err := flags.Parse(os.Args[1:]); err != nil {
 		return err
 	}
@@ -77,6 +79,17 @@ func run() error {
 	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	cfg.ServiceLogger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	report, err := bench.Run(ctx, cfg)
