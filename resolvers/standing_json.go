@@ -223,11 +223,7 @@ func writeStanding(w io.Writer, sel selection, s *leaderboard.Standing) {
 			// fails only on infinities and NaN, which Percentile never returns.
 			graphql.MarshalFloat(s.Percentile()).MarshalGQL(w)
 		case "tier":
-			if s.Tier == nil {
-				io.WriteString(w, "null")
-			} else {
-				graphql.MarshalString(*s.Tier).MarshalGQL(w)
-			}
+			writeOptionalString(w, s.Tier)
 		case "total":
 			writeInt(w, s.Total)
 		case "final":
@@ -271,11 +267,7 @@ func writeRankEntryField(w io.Writer, f selectedField, e *leaderboard.RankEntry)
 	case "reachedAt":
 		scalar.MarshalTime(e.ReachedAt).MarshalGQL(w)
 	case "subscore":
-		if e.Subscore == nil {
-			io.WriteString(w, "null")
-		} else {
-			writeInt(w, *e.Subscore)
-		}
+		writeOptionalInt(w, e.Subscore)
 	case "metadata":
 		scalar.MarshalJSON(e.Metadata).MarshalGQL(w)
 	case "player":
@@ -284,11 +276,7 @@ func writeRankEntryField(w io.Writer, f selectedField, e *leaderboard.RankEntry)
 			case "id":
 				graphql.MarshalID(e.Player.ID).MarshalGQL(w)
 			case "name":
-				if e.Player.Name == nil {
-					io.WriteString(w, "null")
-				} else {
-					graphql.MarshalString(*e.Player.Name).MarshalGQL(w)
-				}
+				writeOptionalString(w, e.Player.Name)
 			case "__typename":
 				graphql.MarshalString("Player").MarshalGQL(w)
 			}
@@ -319,4 +307,22 @@ func writeInt(w io.Writer, n int) {
 		return
 	}
 	io.WriteString(w, strconv.Itoa(n))
+}
+
+// writeOptionalInt writes n, or null.
+func writeOptionalInt(w io.Writer, n *int) {
+	if n == nil {
+		io.WriteString(w, "null")
+		return
+	}
+	writeInt(w, *n)
+}
+
+// writeOptionalString writes s as a GraphQL String, or null.
+func writeOptionalString(w io.Writer, s *string) {
+	if s == nil {
+		io.WriteString(w, "null")
+		return
+	}
+	graphql.MarshalString(*s).MarshalGQL(w)
 }

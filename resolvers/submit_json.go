@@ -169,15 +169,6 @@ func writeScoreResults(w io.Writer, sel selection, results []leaderboard.ScoreRe
 	io.WriteString(w, "]")
 }
 
-// writeOptionalInt writes n, or null.
-func writeOptionalInt(w io.Writer, n *int) {
-	if n == nil {
-		io.WriteString(w, "null")
-		return
-	}
-	writeInt(w, *n)
-}
-
 // writeErrorField writes a rejected result's error message or code, or
 // null.
 func writeErrorField(w io.Writer, name string, err *leaderboard.Error) {
