@@ -28,9 +28,9 @@ import (
 // winner.
 //
 // A claim of a board other than main runs that transaction inside the
-// server, as the function claim_board_rewards (migration 14; migration 13's
-// claim_board_reward did it a claim at a time): six statements a claim from
-// the client made it a round trip each. The row lock stays: the insert's
+// server, as the function claim_board_rewards (migrations 14 and 15;
+// migration 13's claim_board_reward did it a claim at a time): six
+// statements a claim from the client made it a round trip each. The row lock stays: the insert's
 // foreign key takes the same row FOR KEY SHARE anyway, so a lighter guard
 // (an advisory lock) would not spare claimers their shared lock on the row.
 //
@@ -127,7 +127,7 @@ func (db *DB) newClaimQueue(writers int) *mergeQueue[*claimCall, *leaderboard.Cl
 
 // claimBoardRewardsSQL claims $1..$4 (boards, period keys, players, claim
 // ids, in the order of their key) at $5, with claim_board_rewards
-// (migration 14): a row for each claim whose period has a row, with its
+// (migration 15): a row for each claim whose period has a row, with its
 // ordinal in the arrays, from 1. A row without a claim has no rank, score,
 // participants or reached_at.
 const claimBoardRewardsSQL = `SELECT i, status, starts_at, claim_id, claimed_at, COALESCE(rank, 0), COALESCE(score, 0),
@@ -377,7 +377,7 @@ func (db *DB) lockClaimMonth(ctx context.Context, tx pgx.Tx, key string) (*claim
 // SHARE when it is CLOSED: a close (or a correction) holds the row FOR
 // UPDATE for as long as it ranks, and a claim of a period not yet CLOSED is
 // answered NOT_FINAL at once instead of waiting for it. claim_board_rewards
-// (migration 14) does the same.
+// (migration 15) does the same.
 func lockIfClosed(read func(lock string) error, status *string) error {
 	if err := read(""); err != nil || *status != string(leaderboard.PeriodClosed) {
 		return err

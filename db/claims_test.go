@@ -686,3 +686,70 @@ func TestClaimBoardRewards_OneCallAnswersEveryCase(t *testing.T) {
 		t.Fatalf("%s claims rows, want 5", got[0][0])
 	}
 }
+
+// A connection keeps the plans of claim_board_rewards from its first calls.
+// Made while the claims table was analyzed empty, a plan that scans it would
+// scan the whole table for each claim once it has grown (migration 15): the
+// function's reads stay probes by key whatever the statistics said when
+// they were planned.
+func TestClaimBoardRewards_ProbesClaimsByKeyWithPlansFromAnEmptyTable(t *testing.T) {
+	ctx := context.Background()
+	now := *utc(11, 18, 1)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
+	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderDesc))
+	players := []string{"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"}
+	for i, p := range players {
+		mustSubmit(t, store, boardEvent("laps", "e"+p, p, leaderboard.ModeSet, 10*(i+1), utc(11, 18, 0)))
+	}
+	if _, err := store.ClosePeriod(ctx, "laps", "2026-11-18"); err != nil {
+		t.Fatal(err)
+	}
+	mustQuery(t, `ANALYZE claims`)
+
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	claim := func(q pgx.Tx, player string) string {
+		t.Helper()
+		var claimID string
+		err := q.QueryRow(ctx, `SELECT claim_id FROM claim_board_rewards($1, $2, $3, $4, now())`,
+			[]string{"laps"}, []string{"2026-11-18"}, []string{player}, []string{"c-" + player}).Scan(&claimID)
+		if err != nil {
+			t.Fatalf("claim of %s: %v", player, err)
+		}
+		return claimID
+	}
+	// More calls than PostgreSQL's five custom plans, so that the connection
+	// keeps a generic plan of each statement, made from the empty table's
+	// statistics.
+	for _, p := range players[:6] {
+		if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { claim(tx, p); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustQuery(t, `INSERT INTO claims (board_id, period_key, player_id, claim_id, claimed_at, rank, score, participants,
+			reached_at, period_id)
+		SELECT p.board_id, p.key, 'bulk-' || g, 'bulk', now(), 1, 1, 1, now(), p.id
+		FROM periods p, generate_series(1, 5000) AS g WHERE p.board_id = 'laps' AND p.key = '2026-11-18'`)
+
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	for _, p := range players[6:] {
+		if got := claim(tx, p); got != "c-"+p {
+			t.Fatalf("the claim of %s answered claim %s", p, got)
+		}
+	}
+	var scans int
+	const q = `SELECT COALESCE(sum(seq_scan), 0) FROM pg_stat_xact_user_tables WHERE relname = 'claims'`
+	if err := tx.QueryRow(ctx, q).Scan(&scans); err != nil {
+		t.Fatal(err)
+	}
+	if scans != 0 {
+		t.Fatalf("two claims on a connection whose plans were made on an empty claims table scanned it %d times", scans)
+	}
+}
