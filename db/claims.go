@@ -30,9 +30,10 @@ import (
 // A claim of a board other than main runs that transaction inside the
 // server, as the function claim_board_rewards (migrations 14 and 15;
 // migration 13's claim_board_reward did it a claim at a time): six
-// statements a claim from the client made it a round trip each. The row lock stays: the insert's
-// foreign key takes the same row FOR KEY SHARE anyway, so a lighter guard
-// (an advisory lock) would not spare claimers their shared lock on the row.
+// statements a claim from the client made it a round trip each. The row
+// lock stays: the insert's foreign key takes the same row FOR KEY SHARE
+// anyway, so a lighter guard (an advisory lock) would not spare claimers
+// their shared lock on the row.
 //
 // And the claims of boards other than main that arrive together share a
 // transaction, as submissions do (submitqueue.go): a call joins the
