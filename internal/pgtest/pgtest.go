@@ -147,7 +147,7 @@ func Run(m *testing.M, pg **Postgres) int {
 
 // Pause freezes the database's processes (docker pause): connections stay
 // open and nothing answers, as with a stalled server.
-func (p *Postgres) Pause(tb testing.TB) { docker(tb, "pause", p.container) }
+func (p *Postgres) Pause(tb testing.TB) { pause(tb, p.container) }
 
 // Stop stops the container as `docker stop` does: PostgreSQL shuts down
 // fast, ending every session and rolling back what was not committed.

@@ -193,7 +193,7 @@ func (p *Pair) KillPrimary(tb testing.TB) {
 // go only when the test ends, after which the pair is removed.
 func (p *Pair) FreezePrimary(tb testing.TB) {
 	tb.Helper()
-	docker(tb, "pause", p.primary)
+	pause(tb, p.primary)
 	tb.Cleanup(func() { docker(tb, "unpause", p.primary) })
 }
 
@@ -202,7 +202,7 @@ func (p *Pair) FreezePrimary(tb testing.TB) {
 // primary's commits wait for it; an asynchronous one's do not.
 func (p *Pair) FreezeStandby(tb testing.TB) {
 	tb.Helper()
-	docker(tb, "pause", p.standby)
+	pause(tb, p.standby)
 	// A test that ends before ThawStandby must not leave a paused container,
 	// which cannot be removed; unpausing a running one only fails.
 	tb.Cleanup(func() {
@@ -222,12 +222,43 @@ const dockerTimeout = time.Minute
 // docker runs `docker verb` on container c, failing the test when it fails.
 func docker(tb testing.TB, verb string, c testcontainers.Container) {
 	tb.Helper()
+	if out, err := runDocker(verb, c); err != nil {
+		tb.Fatalf("docker %s: %v: %s", verb, err, out)
+	}
+}
+
+// pauseAttempts bounds how often pause asks the runtime to freeze.
+const pauseAttempts = 5
+
+// pause freezes container c (docker pause). The cgroup v1 freezer gives up,
+// thawing again, when a process does not stop in time, such as one inside
+// an fsync under load ("unable to freeze", moby/moby#48205): the freeze is
+// asked for again a few times before the test fails.
+func pause(tb testing.TB, c testcontainers.Container) {
+	tb.Helper()
+	var (
+		out string
+		err error
+	)
+	for attempt := 1; attempt <= pauseAttempts; attempt++ {
+		if out, err = runDocker("pause", c); err == nil {
+			return
+		}
+		if !strings.Contains(out, "unable to freeze") {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	tb.Fatalf("docker pause: %v: %s", err, out)
+}
+
+// runDocker runs `docker verb` on container c within dockerTimeout and
+// returns what it printed.
+func runDocker(verb string, c testcontainers.Container) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), dockerTimeout)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "docker", verb, c.GetContainerID()).CombinedOutput()
-	if err != nil {
-		tb.Fatalf("docker %s: %v: %s", verb, err, strings.TrimSpace(string(out)))
-	}
+	return strings.TrimSpace(string(out)), err
 }
 
 // Promote makes the standby a primary (pg_promote()) and returns once it
