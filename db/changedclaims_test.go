@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -171,4 +173,108 @@ func TestCorrectScore_ClosedMonthListsTheClaimsItChanged(t *testing.T) {
 	if got := claimsRows(t); got != claimed {
 		t.Errorf("claims after the corrections %s, claimed %s", got, claimed)
 	}
+}
+
+// Claims made while corrections of their period run: each claim commits
+// wholly before a correction, which then compares it with its new ranks, or
+// wholly after, and then holds the corrected standing. So once both are
+// done, every claim either holds the period's final standing as it now is,
+// or is listed in the last correction's changedClaims with the standing it
+// holds; a claim that read the ranks before a correction and committed
+// after it would be neither. Only a race with the last correction shows, so
+// the test runs rounds, a board each.
+func TestCorrectPeriodScore_ClaimsInFlightAreListedOrCorrected(t *testing.T) {
+	store := mustOpenDB(t, db.WithSettlement(true))
+	for round := range 6 {
+		claimBesideCorrections(t, store, fmt.Sprint("laps", round), int64(round))
+	}
+}
+
+// claimBesideCorrections closes today's period of a new board, claims its
+// standings while it corrects them, and checks what the claims hold.
+func claimBesideCorrections(t *testing.T, store *db.DB, board string, seed int64) {
+	t.Helper()
+	ctx := context.Background()
+	const (
+		key      = "2026-11-20"
+		players  = 60
+		claimers = 4
+	)
+	mustCreateBoard(t, store, rewardBoard(board, leaderboard.OrderDesc))
+	for i := range players {
+		mustSubmit(t, store, boardEvent(board, fmt.Sprint("e", i), fmt.Sprintf("p%02d", i), leaderboard.ModeSet,
+			10*(i+1), utc(11, 20, 9)))
+	}
+	if _, err := store.ClosePeriod(ctx, board, key); err != nil {
+		t.Fatal(err)
+	}
+
+	var (
+		claiming    sync.WaitGroup
+		corrections int
+		corrected   = make(chan struct{}) // closed by the first correction
+		done        = make(chan struct{}) // closed once every claim is answered
+		correcting  = make(chan struct{}) // closed once the corrections stop
+	)
+	for g := range claimers {
+		claiming.Go(func() {
+			<-corrected
+			for i := g; i < players; i += claimers {
+				p := fmt.Sprintf("p%02d", i)
+				if _, err := store.ClaimReward(ctx, board, key, p, "g-"+p); err != nil {
+					t.Errorf("claim of %s: %v", p, err)
+				}
+			}
+		})
+	}
+	go func() {
+		defer close(correcting)
+		rng := rand.New(rand.NewPCG(uint64(seed), 1))
+		for {
+			p := fmt.Sprintf("p%02d", rng.IntN(players))
+			if _, err := store.CorrectPeriodScore(ctx, board, key, p, new(rng.IntN(1000)), "replay review"); err != nil {
+				t.Errorf("correction of %s: %v", p, err)
+				close(corrected)
+				return
+			}
+			if corrections++; corrections == 1 {
+				close(corrected)
+			}
+			select {
+			case <-done:
+				return
+			default:
+			}
+		}
+	}()
+	claiming.Wait()
+	close(done)
+	<-correcting
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	last := mustQuery(t, `SELECT body FROM outbox WHERE board_id = $1 AND type = 'period.corrected'
+		ORDER BY created_at DESC LIMIT 1`, board)
+	listed, _ := changedClaimsOf(t, last[0][0])
+	stale := 0
+	for _, r := range mustQuery(t, `SELECT c.player_id, c.rank, c.score, COALESCE(c.tier, '-'), f.rank, f.score
+		FROM claims c JOIN periods p ON p.id = c.period_id
+		JOIN board_final_ranks f ON f.bucket = p.final_bucket AND f.period_id = p.id AND f.player_id = c.player_id
+		WHERE c.board_id = $1 ORDER BY c.player_id`, board) {
+		if r[1] == r[4] && r[2] == r[5] {
+			continue
+		}
+		stale++
+		before := fmt.Sprintf("%s g-%s #%s %s %s ->", r[0], r[0], r[1], r[2], r[3])
+		if !strings.Contains(listed, before) {
+			t.Errorf("%s: claim %v differs from its final standing (#%s %s) and the last correction does not list it",
+				board, r[:4], r[4], r[5])
+		}
+	}
+	if n := mustQuery(t, `SELECT count(*) FROM claims WHERE board_id = $1`, board); n[0][0] != fmt.Sprint(players) {
+		t.Fatalf("%s: %s claims, want %d", board, n[0][0], players)
+	}
+	t.Logf("%s: %d corrections beside %d claims; %d claims differ from the final standings, each listed",
+		board, corrections, players, stale)
 }

@@ -16,24 +16,28 @@ import (
 
 // Rewards: a claim (migration 12) marks a final standing as rewarded, once.
 //
-// A claim is one short transaction. It reads its period's row FOR SHARE, as
-// a submission does, before it reads the final rank: a correction of the
-// period (which takes the row FOR UPDATE) runs wholly before or after it, so
-// that a claim holds the final standing as it stands when the claim commits
-// and the correction sees every claim it changes; retention, which deletes
-// the row, waits for it, and a claim that comes after finds no period and
-// answers GONE. The claims' primary key decides between claims of the same
-// standing: INSERT ... ON CONFLICT DO NOTHING waits for a concurrent insert
-// of the same key to commit, then inserts nothing, and the claim reads the
-// winner.
+// A claim is one short transaction. A claim of main reads its month's row
+// FOR SHARE before it reads the final rank; a claim of another board takes
+// its period's claims lock shared (an advisory lock, migration 16) and reads
+// the period's row again. A correction of the period, which takes that lock
+// exclusive, runs wholly before or after it, so that a claim holds the
+// final standing as it stands when the claim commits and the correction
+// sees every claim it changes; retention, which takes it exclusive too,
+// deletes the claims committed before it with the period, and a claim that
+// comes after finds no period and answers GONE. The claims' primary key
+// decides between claims of the same standing: INSERT ... ON CONFLICT DO
+// NOTHING waits for a concurrent insert of the same key to commit, then
+// inserts nothing, and the claim reads the winner.
 //
 // A claim of a board other than main runs that transaction inside the
-// server, as the function claim_board_rewards (migrations 14 and 15;
+// server, as the function claim_board_rewards (migrations 14 to 16;
 // migration 13's claim_board_reward did it a claim at a time): six
-// statements a claim from the client made it a round trip each. The row
-// lock stays: the insert's foreign key takes the same row FOR KEY SHARE
-// anyway, so a lighter guard (an advisory lock) would not spare claimers
-// their shared lock on the row.
+// statements a claim from the client made it a round trip each. Its lock is
+// an advisory lock rather than the period's row, and the claims have no
+// foreign key to periods, because share locks of one row by two
+// transactions (two writers, two instances) make it a MultiXact, rewritten
+// with a page and a WAL record at every claim transaction; shared advisory
+// locks live in the lock table only (docs/design.md, "Claims of a period").
 //
 // And the claims of boards other than main that arrive together share a
 // transaction, as submissions do (submitqueue.go): a call joins the
@@ -41,7 +45,7 @@ import (
 // claim_board_rewards, with the rows of their boards, in one round trip.
 // One commit, one flush to the WAL, acknowledges them all, and the
 // function runs its statements once a period, not once a claim. It keeps
-// the order of a claim alone (the period's row FOR SHARE, then the final
+// the order of a claim alone (the period's claims lock, then the final
 // ranks read with a new snapshot, the insert, the read-back), so a merged
 // claim holds what a claim alone holds. The claims of a transaction run in
 // the order of their key (board, period, player), the same in every
@@ -53,6 +57,19 @@ import (
 // CLOSED without final ranks, a lock waited for past lock_timeout, a
 // deadlock with retention), nothing was written, and each claim is tried
 // again alone, so that none fails another.
+
+// periodClaimsLockClass is the first key of a period's claims lock, an
+// advisory lock whose second key is the period's id: claim_board_rewards
+// (migration 16) takes it shared, a correction of the period and its
+// retention take it exclusive (lockPeriodClaims).
+const periodClaimsLockClass = 0x6c627263 // "lbrc"
+
+// lockPeriodClaims waits for the claims of period id in flight to commit,
+// and holds off new ones, until tx ends.
+func lockPeriodClaims(ctx context.Context, tx pgx.Tx, id int32) error {
+	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, periodClaimsLockClass, id)
+	return err
+}
 
 // ClaimReward claims playerID's final standing in period key of board for
 // claimID, as leaderboard.RewardService promises.
@@ -128,7 +145,7 @@ func (db *DB) newClaimQueue(writers int) *mergeQueue[*claimCall, *leaderboard.Cl
 
 // claimBoardRewardsSQL claims $1..$4 (boards, period keys, players, claim
 // ids, in the order of their key) at $5, with claim_board_rewards
-// (migration 15): a row for each claim whose period has a row, with its
+// (migration 16): a row for each claim whose period has a row, with its
 // ordinal in the arrays, from 1. A row without a claim has no rank, score,
 // participants or reached_at.
 const claimBoardRewardsSQL = `SELECT i, status, starts_at, claim_id, claimed_at, COALESCE(rank, 0), COALESCE(score, 0),
@@ -378,7 +395,7 @@ func (db *DB) lockClaimMonth(ctx context.Context, tx pgx.Tx, key string) (*claim
 // SHARE when it is CLOSED: a close (or a correction) holds the row FOR
 // UPDATE for as long as it ranks, and a claim of a period not yet CLOSED is
 // answered NOT_FINAL at once instead of waiting for it. claim_board_rewards
-// (migration 15) does the same.
+// (migration 16) does the same with its period's claims lock.
 func lockIfClosed(read func(lock string) error, status *string) error {
 	if err := read(""); err != nil || *status != string(leaderboard.PeriodClosed) {
 		return err

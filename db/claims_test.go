@@ -236,8 +236,13 @@ func TestClaimReward_StatusesOfEveryOtherCase(t *testing.T) {
 	// Retention drops a period or a month, long past, with its claims:
 	// GONE after.
 	now = *utc(12, 10, 0)
-	mustQuery(t, `DELETE FROM periods WHERE board_id = 'laps' AND key = '2026-11-18'`)
-	mustQuery(t, `DELETE FROM months WHERE month = '2026-11-01'`)
+	mustQuery(t, `UPDATE boards SET retain_periods = 0 WHERE id = 'laps'`)
+	if dropped, err := store.DropOldPeriods(ctx, 10); err != nil || len(dropped) != 1 || dropped[0].Key != "2026-11-18" {
+		t.Fatalf("retention dropped %+v, %v", dropped, err)
+	}
+	if _, err := store.DropOldMonths(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
 	assertClaim(t, claim("laps", "2026-11-18", "ann"), leaderboard.ClaimGone, "")
 	assertClaim(t, claim(leaderboard.MainBoard, "2026-11", "ann"), leaderboard.ClaimGone, "")
 	if got := mustQuery(t, `SELECT count(*) FROM claims`); got[0][0] != "0" {
@@ -366,7 +371,10 @@ func TestUnclaimedRewards_AcrossBoardsNewestFirstBeforeAndAfterClaims(t *testing
 	assertList(unclaimed("bob", 50), bobMain, bobLaps18, bobWeekly)
 
 	// Retention dropped the week: it is no one's reward any more.
-	mustQuery(t, `DELETE FROM periods WHERE board_id = 'weekly' AND key = '2026-W46'`)
+	mustQuery(t, `UPDATE boards SET retain_periods = 0 WHERE id = 'weekly'`)
+	if dropped, err := store.DropOldPeriods(ctx, 10); err != nil || len(dropped) != 1 || dropped[0].Key != "2026-W46" {
+		t.Fatalf("retention dropped %+v, %v", dropped, err)
+	}
 	assertList(unclaimed("ann", 50), annLaps19)
 	assertList(unclaimed("bob", 50), bobMain, bobLaps18)
 	assertClaim(t, mustClaim(t, store, "weekly", "2026-W46", "bob", "g3"), leaderboard.ClaimGone, "")
@@ -605,14 +613,16 @@ func TestClaimReward_RefusedClaimFailsAlone(t *testing.T) {
 	if _, err := conn.Exec(ctx, `CREATE TRIGGER refuse_poison BEFORE INSERT ON claims FOR EACH ROW EXECUTE FUNCTION refuse_poison()`); err != nil {
 		t.Fatal(err)
 	}
-	// The first claim waits for this lock on its period's row in the
-	// writer's transaction; the others queue behind it and are then
-	// claimed together.
+	// The first claim waits for the period's claims lock, held here as a
+	// correction holds it, in the writer's transaction; the others queue
+	// behind it and are then claimed together.
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM periods WHERE board_id = 'laps' FOR UPDATE`); err != nil {
+	const periodClaimsLockClass = 0x6c627263 // db's, "lbrc"
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, id) FROM periods WHERE board_id = 'laps'`,
+		periodClaimsLockClass); err != nil {
 		t.Fatal(err)
 	}
 	calls := [][2]string{{"p0", "blocked"}, {"p1", "poison"}, {"p2", "good"}, {"p3", "good"}}
@@ -623,6 +633,9 @@ func TestClaimReward_RefusedClaimFailsAlone(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	time.Sleep(200 * time.Millisecond)
+	if n := mustQuery(t, `SELECT count(*) FROM claims`); n[0][0] != "0" {
+		t.Fatalf("%s claims made while their period's claims lock was held", n[0][0])
+	}
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -164,6 +164,10 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 // records the new participants, digest and version, and the message with
 // the claims the correction changed.
 func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow, c *leaderboard.Correction) error {
+	// The claims in flight commit first; those after read the new ranks.
+	if err := lockPeriodClaims(ctx, tx, row.id); err != nil {
+		return err
+	}
 	const drop = `DELETE FROM board_final_ranks WHERE bucket = $1 AND period_id = $2`
 	if _, err := tx.Exec(ctx, drop, *row.bucket, row.id); err != nil {
 		return err

@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,5 +78,64 @@ func TestDropOldPeriods_KeepsEachBoardsNewestClosedPeriodsAndUnsettledOnes(t *te
 	}
 	if s := standingOf(t, store, "daily", "2026-11-17", "ann"); s == nil || s.Rank != 1 || !s.Final {
 		t.Fatalf("a kept period: %+v", s)
+	}
+}
+
+// Claims made while retention drops their period: each commits wholly
+// before the drop, which deletes it with the period, or finds no period and
+// answers GONE; no claim outlives its period.
+func TestDropOldPeriods_ClaimsInFlightGoWithTheirPeriod(t *testing.T) {
+	now := *utc(11, 20, 12)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	const players = 40
+	for round := range 4 {
+		board := fmt.Sprint("laps", round)
+		spec := rewardBoard(board, leaderboard.OrderDesc)
+		spec.RetainPeriods = new(0)
+		now = *utc(11, 20, 12)
+		mustCreateBoard(t, store, spec)
+		for i := range players {
+			mustSubmit(t, store, boardEvent(board, fmt.Sprint("e", i), fmt.Sprintf("p%02d", i), leaderboard.ModeSet,
+				10*(i+1), utc(11, 20, 9)))
+		}
+		if _, err := store.ClosePeriod(ctx, board, "2026-11-20"); err != nil {
+			t.Fatal(err)
+		}
+		now = *utc(11, 22, 0)
+
+		var (
+			claiming sync.WaitGroup
+			mu       sync.Mutex
+			statuses = map[leaderboard.ClaimStatus]int{}
+		)
+		for g := range 4 {
+			claiming.Go(func() {
+				for i := g; i < players; i += 4 {
+					p := fmt.Sprintf("p%02d", i)
+					c, err := store.ClaimReward(ctx, board, "2026-11-20", p, "g-"+p)
+					if err != nil {
+						t.Errorf("claim of %s: %v", p, err)
+						return
+					}
+					mu.Lock()
+					statuses[c.Status]++
+					mu.Unlock()
+				}
+			})
+		}
+		time.Sleep(time.Duration(round) * 5 * time.Millisecond)
+		dropped, err := store.DropOldPeriods(ctx, 10)
+		claiming.Wait()
+		if err != nil || len(dropped) != 1 {
+			t.Fatalf("%s: retention dropped %+v, %v", board, dropped, err)
+		}
+		if statuses[leaderboard.ClaimClaimed]+statuses[leaderboard.ClaimGone] != players {
+			t.Fatalf("%s: answers %v, want CLAIMED or GONE", board, statuses)
+		}
+		if n := mustQuery(t, `SELECT count(*) FROM claims WHERE board_id = $1`, board); n[0][0] != "0" {
+			t.Fatalf("%s: %s claims outlived their period (answers %v)", board, n[0][0], statuses)
+		}
+		t.Logf("%s: %v", board, statuses)
 	}
 }

@@ -1,0 +1,100 @@
+-- Claims of a period guarded by an advisory lock instead of its row, so that
+-- claim writers (on one instance or many) do not queue on one row.
+--
+-- Until now a claim took its period's row FOR SHARE, and the claims' foreign
+-- key took it FOR KEY SHARE again at each insert. Two transactions that
+-- share-lock one row make it a MultiXact, which every later locker rewrites:
+-- the row's page and the WAL are written at each claim transaction, under
+-- the page's lock, and two claim writers cost PostgreSQL half as much again
+-- a claim as one (docs/PERFORMANCE.md, rewards). A shared advisory lock is a
+-- lock-table entry: shared holders never touch a page or the WAL, and any
+-- number of them run side by side.
+--
+-- The period's claims lock (db.periodClaimsLockClass, the period's id): a
+-- claim takes it shared before it reads the final ranks; a correction of the
+-- period and its retention take it exclusive after the row FOR UPDATE, so
+-- that each runs wholly before or after every claim, as the row lock made
+-- them. Claims take no row lock, so the order row-then-advisory cannot
+-- deadlock with them.
+--
+-- The foreign key from claims to periods goes: retention deletes a period's
+-- claims itself (db/periodretention.go), under the exclusive lock, as it
+-- deletes the period's scores and final ranks, which never had one; a claim
+-- inserts only while it holds the shared lock and has just read the period's
+-- row, so no claim can be left for a period that is gone. Main's claims keep
+-- their foreign key to months.
+ALTER TABLE claims DROP CONSTRAINT claims_board_id_period_id_fkey;
+
+CREATE OR REPLACE FUNCTION claim_board_rewards(p_boards TEXT[], p_keys TEXT[], p_players TEXT[], p_claims TEXT[],
+        p_now TIMESTAMPTZ,
+        OUT i BIGINT, OUT status TEXT, OUT starts_at TIMESTAMPTZ, OUT claim_id TEXT, OUT claimed_at TIMESTAMPTZ,
+        OUT rank INTEGER, OUT score INTEGER, OUT subscore INTEGER, OUT tier TEXT, OUT participants INTEGER,
+        OUT reached_at TIMESTAMPTZ, OUT player_name TEXT)
+    RETURNS SETOF RECORD
+    LANGUAGE plpgsql VOLATILE
+    SET enable_seqscan = off
+AS $$
+DECLARE
+    v_board  TEXT;
+    v_key    TEXT;
+    v_status TEXT;
+    v_starts TIMESTAMPTZ;
+    v_id     INTEGER;
+    v_count  INTEGER;
+    v_bucket DATE;
+BEGIN
+    FOR v_board, v_key IN
+        SELECT DISTINCT c.board COLLATE "C", c.key COLLATE "C" FROM unnest(p_boards, p_keys) AS c (board, key)
+        ORDER BY 1, 2
+    LOOP
+        SELECT p.id, p.status, p.starts_at INTO v_id, v_status, v_starts
+            FROM periods p WHERE p.board_id = v_board AND p.key = v_key;
+        IF NOT FOUND THEN
+            CONTINUE;
+        END IF;
+        IF v_status = 'CLOSED' THEN
+            -- The period's claims lock, shared: db.periodClaimsLockClass
+            -- (0x6c627263, "lbrc") and the period's id.
+            PERFORM pg_advisory_xact_lock_shared(1818391139, v_id);
+            SELECT p.status, COALESCE(p.participants, 0), p.final_bucket, p.starts_at
+                INTO v_status, v_count, v_bucket, v_starts
+                FROM periods p WHERE p.board_id = v_board AND p.id = v_id;
+            IF NOT FOUND THEN
+                CONTINUE; -- retention dropped it while the claims waited
+            END IF;
+        END IF;
+        IF v_status <> 'CLOSED' THEN
+            RETURN QUERY SELECT c.i, v_status, v_starts, NULL::TEXT, NULL::TIMESTAMPTZ, NULL::INTEGER, NULL::INTEGER,
+                    NULL::INTEGER, NULL::TEXT, NULL::INTEGER, NULL::TIMESTAMPTZ, NULL::TEXT
+                FROM unnest(p_boards, p_keys) WITH ORDINALITY AS c (board, key, i)
+                WHERE c.board = v_board AND c.key = v_key;
+            CONTINUE;
+        END IF;
+        IF v_bucket IS NULL THEN
+            RAISE EXCEPTION 'period % is CLOSED with no final ranks', v_id;
+        END IF;
+        INSERT INTO claims AS cl (board_id, period_key, player_id, claim_id, claimed_at, rank, score, subscore,
+                tier, participants, reached_at, period_id)
+            SELECT v_board, v_key, c.player, c.claim, p_now, f.rank, f.score, f.subscore,
+                (SELECT t.tier->>'name' FROM boards b, jsonb_array_elements(b.tiers) WITH ORDINALITY AS t (tier, n)
+                    WHERE b.id = v_board AND v_count > 0 AND f.rank > 0
+                        AND (t.tier->>'topPercent')::float8 >= 100 * f.rank::float8 / v_count::float8
+                    ORDER BY t.n LIMIT 1),
+                v_count, f.reached_at, v_id
+            FROM unnest(p_boards, p_keys, p_players, p_claims) WITH ORDINALITY AS c (board, key, player, claim, i)
+            CROSS JOIN LATERAL (SELECT f.rank, f.score, f.subscore, f.reached_at FROM board_final_ranks f
+                WHERE f.bucket = v_bucket AND f.period_id = v_id AND f.player_id = c.player LIMIT 1) f
+            WHERE c.board = v_board AND c.key = v_key
+            ORDER BY c.i
+            ON CONFLICT ON CONSTRAINT claims_pkey DO NOTHING;
+        RETURN QUERY SELECT c.i, v_status, v_starts, cl.claim_id, cl.claimed_at, cl.rank, cl.score, cl.subscore,
+                cl.tier, cl.participants, cl.reached_at,
+                CASE WHEN cl.claim_id IS NOT NULL THEN (SELECT pl.name FROM players pl WHERE pl.id = c.player) END
+            FROM unnest(p_boards, p_keys, p_players) WITH ORDINALITY AS c (board, key, player, i)
+            LEFT JOIN LATERAL (SELECT cl.claim_id, cl.claimed_at, cl.rank, cl.score, cl.subscore, cl.tier,
+                    cl.participants, cl.reached_at FROM claims cl
+                WHERE cl.board_id = v_board AND cl.period_key = v_key AND cl.player_id = c.player LIMIT 1) cl ON true
+            WHERE c.board = v_board AND c.key = v_key;
+    END LOOP;
+END
+$$;
