@@ -20,9 +20,9 @@ import (
 
 // DropOldPeriods drops up to limit periods that their boards' retainPeriods
 // no longer keep, oldest first, and returns them with their Board and Key.
-// Each goes in one transaction: its claims, live scores, accepted events,
-// final ranks and removed players, then its row, with which its corrections
-// and messages go (ON DELETE CASCADE). A period another instance drops at the
+// Each goes in one transaction: its live scores, accepted events, final
+// ranks and removed players, then its row, with which its corrections and
+// messages go (ON DELETE CASCADE), and its claims (a trigger, migration 16). A period another instance drops at the
 // same time is skipped.
 func (db *DB) DropOldPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error) {
 	// For each board that limits what it keeps, its CLOSED periods after the
@@ -98,13 +98,12 @@ func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32, bucket *
 	if err := tx.QueryRow(ctx, pending, id).Scan(&undelivered); err != nil || undelivered {
 		return false, err
 	}
-	// The claims in flight commit first and are deleted with the rest; those
-	// after find no period and answer GONE.
+	// The claims in flight commit first and go with the row (a trigger,
+	// migration 16); those after find no period and answer GONE.
 	if err := lockPeriodClaims(ctx, tx, id); err != nil {
 		return false, err
 	}
 	writes := &pgx.Batch{}
-	writes.Queue(`DELETE FROM claims WHERE board_id = $1 AND period_id = $2`, board, id)
 	writes.Queue(`DELETE FROM board_scores WHERE period_id = $1`, id)
 	writes.Queue(`DELETE FROM board_score_events WHERE period_id = $1`, id)
 	writes.Queue(`DELETE FROM board_removed_players WHERE period_id = $1`, id)

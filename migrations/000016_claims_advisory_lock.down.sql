@@ -1,6 +1,8 @@
--- As migration 15 left them: the foreign key back (a claim whose period is
--- gone is deleted first, as the cascade would have), and the function of
--- migration 15.
+-- As migration 15 left them: the foreign key back in place of the trigger
+-- (a claim whose period is gone is deleted first, as the cascade would
+-- have), and the function of migration 15.
+DROP TRIGGER periods_delete_claims ON periods;
+DROP FUNCTION delete_period_claims();
 DELETE FROM claims c WHERE c.period_id IS NOT NULL
     AND NOT EXISTS (SELECT FROM periods p WHERE p.board_id = c.board_id AND p.id = c.period_id);
 ALTER TABLE claims ADD CONSTRAINT claims_board_id_period_id_fkey

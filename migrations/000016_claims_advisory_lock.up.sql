@@ -17,13 +17,27 @@
 -- them. Claims take no row lock, so the order row-then-advisory cannot
 -- deadlock with them.
 --
--- The foreign key from claims to periods goes: retention deletes a period's
--- claims itself (db/periodretention.go), under the exclusive lock, as it
--- deletes the period's scores and final ranks, which never had one; a claim
--- inserts only while it holds the shared lock and has just read the period's
--- row, so no claim can be left for a period that is gone. Main's claims keep
--- their foreign key to months.
+-- The foreign key from claims to periods goes, and with it the check at
+-- each insert that locked the row: a claim inserts only while it holds the
+-- shared lock and has just read the period's row. Its cascade stays as a
+-- trigger on periods, which runs only when a period's row is deleted
+-- (retention, under the exclusive lock, or an admin by hand), so that no
+-- path that drops a period leaves its claims behind: a claim left over
+-- would answer for a later period of the same key (a season made again).
+-- Main's claims keep their foreign key to months.
 ALTER TABLE claims DROP CONSTRAINT claims_board_id_period_id_fkey;
+
+CREATE FUNCTION delete_period_claims() RETURNS trigger
+    LANGUAGE plpgsql
+AS $$
+BEGIN
+    DELETE FROM claims WHERE board_id = OLD.board_id AND period_id = OLD.id;
+    RETURN OLD;
+END
+$$;
+
+CREATE TRIGGER periods_delete_claims AFTER DELETE ON periods
+    FOR EACH ROW EXECUTE FUNCTION delete_period_claims();
 
 CREATE OR REPLACE FUNCTION claim_board_rewards(p_boards TEXT[], p_keys TEXT[], p_players TEXT[], p_claims TEXT[],
         p_now TIMESTAMPTZ,
