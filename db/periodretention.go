@@ -22,8 +22,8 @@ import (
 // no longer keep, oldest first, and returns them with their Board and Key.
 // Each goes in one transaction: its live scores, accepted events, final
 // ranks and removed players, then its row, with which its corrections and
-// messages go (ON DELETE CASCADE), and its claims (a trigger, migration 16). A period another instance drops at the
-// same time is skipped.
+// messages go (ON DELETE CASCADE), and its claims (a trigger, migration
+// 16). A period another instance drops at the same time is skipped.
 func (db *DB) DropOldPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error) {
 	// For each board that limits what it keeps, its CLOSED periods after the
 	// newest retain_periods (periods_board_start_idx, newest first).

@@ -230,10 +230,10 @@ func docker(tb testing.TB, verb string, c testcontainers.Container) {
 // pauseAttempts bounds how often pause asks the runtime to freeze.
 const pauseAttempts = 5
 
-// pause freezes container c (docker pause). The cgroup v1 freezer gives up,
-// thawing again, when a process does not stop in time, such as one inside
-// an fsync under load ("unable to freeze", moby/moby#48205): the freeze is
-// asked for again a few times before the test fails.
+// pause freezes container c (docker pause). Under load the runtime may give
+// up, thawing the container again, when its processes do not all stop in
+// time ("unable to freeze", moby/moby#48205; it failed a CI run once): the
+// freeze is asked for again a few times before the test fails.
 func pause(tb testing.TB, c testcontainers.Container) {
 	tb.Helper()
 	var (
