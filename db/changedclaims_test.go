@@ -232,14 +232,15 @@ func claimBesideCorrections(t *testing.T, store *db.DB, board string, seed int64
 		rng := rand.New(rand.NewPCG(uint64(seed), 1))
 		for {
 			p := fmt.Sprintf("p%02d", rng.IntN(players))
-			if _, err := store.CorrectPeriodScore(ctx, board, key, p, new(rng.IntN(1000)), "replay review"); err != nil {
-				t.Errorf("correction of %s: %v", p, err)
+			_, err := store.CorrectPeriodScore(ctx, board, key, p, new(rng.IntN(1000)), "replay review")
+			if corrections == 0 {
 				close(corrected)
+			}
+			if err != nil {
+				t.Errorf("correction of %s: %v", p, err)
 				return
 			}
-			if corrections++; corrections == 1 {
-				close(corrected)
-			}
+			corrections++
 			select {
 			case <-done:
 				return
