@@ -94,7 +94,8 @@ func (r *Report) writeRewards(p printer) {
 			thousands(float64(w.Players)))
 		p("each run claims the standings of %s players no run claimed before, %d clients each taking the next player as soon",
 			thousands(float64(w.ClaimsPerRun)), w.Claims[0].Clients)
-		p("as its answer is in. Every answer must be CLAIMED with its own claimId, and leave one claims row.")
+		p("as its answer is in, each on its own keep-alive HTTP/1.1 connection written and read on the client's goroutine")
+		p("(KeepAliveConn). Every answer must be CLAIMED with its own claimId, and leave one claims row.")
 		p("")
 		p("| Run | Claims | Claims/s | p50 ms | p99 ms | Slowest ms | Errors | CPU ms a claim: bench process | CPU ms a claim: PostgreSQL |")
 		p("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
