@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -132,9 +133,9 @@ type claimCall struct {
 func (*claimCall) size() int { return 1 }
 
 // defaultClaimWriters is Limits.ClaimWriters' default: with one writer, 8
-// clients claimed 4,209 (4,187-4,430) claims/s against 3,437 (3,154-3,522)
-// with two, PostgreSQL spending 0.14 ms a claim instead of 0.22
-// (docs/PERFORMANCE.md, rewards).
+// clients claimed 4,136 (4,056-4,216) claims/s against 3,268 (3,247-3,387)
+// with two, PostgreSQL spending 0.12 ms a claim instead of 0.21
+// (docs/PERFORMANCE.md, rewards, round seven).
 const defaultClaimWriters = 1
 
 // newClaimQueue is the queue of claimReward calls of boards other than
@@ -212,10 +213,11 @@ type claimedRow struct {
 	stored   storedClaim
 }
 
-// claimBoardRewards claims calls in one transaction, one round trip: the
-// rows of their boards and claimBoardRewardsSQL. It answers each call, in
-// the order of calls, or fails as a whole when the database refuses the
-// transaction; then nothing was written.
+// claimBoardRewards claims calls in one transaction, one round trip:
+// claimBoardRewardsSQL, and the rows of the boards the claim writer has not
+// read before (claimBoards). It answers each call, in the order of calls,
+// or fails as a whole when the database refuses the transaction; then
+// nothing was written.
 func (db *DB) claimBoardRewards(ctx context.Context, calls []*claimCall) ([]claimAnswer, error) {
 	sorted := slices.Clone(calls)
 	slices.SortStableFunc(sorted, func(x, y *claimCall) int {
@@ -227,19 +229,19 @@ func (db *DB) claimBoardRewards(ctx context.Context, calls []*claimCall) ([]clai
 		boardIDs[i], keys[i], players[i], claimIDs[i] = c.board, c.key, c.playerID, c.claimID
 	}
 	boards := map[string]*leaderboard.Board{}
+	var unread []string
+	for _, id := range slices.Compact(slices.Clone(boardIDs)) {
+		if b := db.claimBoards.get(id); b != nil {
+			boards[id] = b
+		} else {
+			unread = append(unread, id)
+		}
+	}
 	rows := make([]claimedRow, n)
 	batch := &pgx.Batch{}
-	batch.Queue(`SELECT `+boardColumns+` FROM boards WHERE id = ANY($1)`, slices.Compact(slices.Clone(boardIDs))).
-		Query(func(r pgx.Rows) error {
-			for r.Next() {
-				b, err := db.scanBoard(r)
-				if err != nil {
-					return err
-				}
-				boards[b.ID] = b
-			}
-			return r.Err()
-		})
+	if len(unread) > 0 {
+		batch.Queue(boardsByIDSQL, unread).Query(db.scanBoardsInto(boards))
+	}
 	batch.Queue(claimBoardRewardsSQL, boardIDs, keys, players, claimIDs, db.now()).Query(func(r pgx.Rows) error {
 		for r.Next() {
 			var (
@@ -266,6 +268,29 @@ func (db *DB) claimBoardRewards(ctx context.Context, calls []*claimCall) ([]clai
 	if err := db.pool.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, errorf("claim %d rewards: %w", n, err)
 	}
+	for _, id := range unread {
+		if b := boards[id]; b != nil {
+			db.claimBoards.put(b)
+		}
+	}
+	// A claim of a period without a row is answered by its board's end,
+	// which EndBoard may have brought forward since the board was kept:
+	// those boards are read again.
+	var ended []string
+	for i, c := range sorted {
+		if !rows[i].found && boards[c.board] != nil && !slices.Contains(unread, c.board) && !slices.Contains(ended, c.board) {
+			ended = append(ended, c.board)
+		}
+	}
+	if len(ended) > 0 {
+		r, err := db.pool.Query(ctx, boardsByIDSQL, ended)
+		if err != nil {
+			return nil, errorf("claim %d rewards: read their boards: %w", n, err)
+		}
+		if err := db.scanBoardsInto(boards)(r); err != nil {
+			return nil, errorf("claim %d rewards: read their boards: %w", n, err)
+		}
+	}
 	answers := make(map[*claimCall]claimAnswer, n)
 	for i, c := range sorted {
 		claim, err := db.claimOfRow(boards[c.board], c, rows[i])
@@ -276,6 +301,55 @@ func (db *DB) claimBoardRewards(ctx context.Context, calls []*claimCall) ([]clai
 		out[i] = answers[c]
 	}
 	return out, nil
+}
+
+// boardsByIDSQL reads the boards whose ids are in $1.
+const boardsByIDSQL = `SELECT ` + boardColumns + ` FROM boards WHERE id = ANY($1)`
+
+// scanBoardsInto returns a reader of boardsByIDSQL's rows into boards.
+func (db *DB) scanBoardsInto(boards map[string]*leaderboard.Board) func(pgx.Rows) error {
+	return func(r pgx.Rows) error {
+		defer r.Close()
+		for r.Next() {
+			b, err := db.scanBoard(r)
+			if err != nil {
+				return err
+			}
+			boards[b.ID] = b
+		}
+		return r.Err()
+	}
+}
+
+// maxKnownBoards bounds knownBoards: past it, it starts afresh.
+const maxKnownBoards = 100_000
+
+// knownBoards keeps the boards the claim writer has read. All that the
+// answer to a claim of a period with a row takes from its board (its id,
+// reset and time zone) never changes, and a board is never deleted, so a
+// board read once answers every later claim of its periods; its end, which
+// EndBoard can bring forward, is read again where an answer needs it. It is
+// safe for concurrent use; its zero value is empty.
+type knownBoards struct {
+	mu     sync.Mutex
+	boards map[string]*leaderboard.Board
+}
+
+// get returns the board of id, or nil when it is not known.
+func (k *knownBoards) get(id string) *leaderboard.Board {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.boards[id]
+}
+
+// put keeps b.
+func (k *knownBoards) put(b *leaderboard.Board) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.boards == nil || len(k.boards) >= maxKnownBoards {
+		k.boards = map[string]*leaderboard.Board{}
+	}
+	k.boards[b.ID] = b
 }
 
 // claimOfRow is the answer to call c of board b (nil when it is not there)

@@ -250,6 +250,43 @@ func TestClaimReward_StatusesOfEveryOtherCase(t *testing.T) {
 	}
 }
 
+// The claim writer keeps the boards it has read; a board's end brought
+// forward by another instance still decides a claim of a period without a
+// row, and a board made after a claim named it is found.
+func TestClaimReward_KeptBoardsAnswerAsTheirRowsDo(t *testing.T) {
+	now := *utc(11, 18, 23)
+	clock := db.WithClock(func() time.Time { return now })
+	store := mustOpenDB(t, clock)
+	ctx := context.Background()
+	other, err := db.Open(ctx, pg.URL, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.Close)
+
+	assertClaim(t, mustClaim(t, store, "laps", "2026-11-25", "ann", "g1"), leaderboard.ClaimGone, "")
+	mustCreateBoard(t, other, rewardBoard("laps", leaderboard.OrderDesc))
+	assertClaim(t, mustClaim(t, store, "laps", "2026-11-25", "ann", "g1"), leaderboard.ClaimNotFinal, "")
+	mustSubmit(t, store, boardEvent("laps", "l1", "ann", leaderboard.ModeSet, 10, utc(11, 18, 22)))
+	now = *utc(11, 19, 12)
+	if _, err := other.ClosePeriod(ctx, "laps", "2026-11-18"); err != nil {
+		t.Fatal(err)
+	}
+	c := mustClaim(t, store, "laps", "2026-11-18", "ann", "g1")
+	assertClaim(t, c, leaderboard.ClaimClaimed, "g1")
+	if got := standingKey(*c.Standing); got != "laps/2026-11-18 ann #1/1 10 bronze final=true" || c.Standing.Month != november {
+		t.Fatalf("claimed standing %s in %s", got, c.Standing.Month)
+	}
+
+	// The other instance ends the board before the 25th: no period starts
+	// after its end, so a claim of one is GONE, not NOT_FINAL.
+	if _, err := other.EndBoard(ctx, "laps", utc(11, 20, 0)); err != nil {
+		t.Fatal(err)
+	}
+	assertClaim(t, mustClaim(t, store, "laps", "2026-11-25", "ann", "g1"), leaderboard.ClaimGone, "")
+	assertClaim(t, mustClaim(t, store, "laps", "2026-11-18", "ann", "g2"), leaderboard.ClaimAlreadyClaimed, "g1")
+}
+
 func TestClaimReward_TiersAtBoundaries(t *testing.T) {
 	now := *utc(11, 18, 1)
 	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))

@@ -53,8 +53,10 @@ type DB struct {
 	// main's events, and those of the other boards.
 	submits      *submitQueue[*batch]
 	boardSubmits *submitQueue[*boardBatch]
-	// claims merges concurrent claimReward calls of boards other than main.
-	claims *mergeQueue[*claimCall, *leaderboard.Claim]
+	// claims merges concurrent claimReward calls of boards other than main,
+	// and claimBoards keeps the boards their writer has read.
+	claims      *mergeQueue[*claimCall, *leaderboard.Claim]
+	claimBoards *knownBoards
 }
 
 // Option configures a DB.
@@ -123,7 +125,8 @@ func WithLimits(l Limits) Option { return func(db *DB) { db.limits = l } }
 // Open connects to the database at dsn (a URL or key=value string). It does
 // not migrate; call Migrate first.
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
-	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}, finalBuckets: &sync.Map{}, closing: newClosingReads(0, 0)}
+	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}, finalBuckets: &sync.Map{},
+		claimBoards: &knownBoards{}, closing: newClosingReads(0, 0)}
 	for _, opt := range opts {
 		opt(db)
 	}

@@ -17,8 +17,9 @@ import (
 // writes each request and reads its answer on the caller's goroutine, with
 // net/http's response parser. net/http's Transport runs two goroutines a
 // connection and hands each request and answer between them; on the two
-// cores the service shares with its load, that cost the claims suite about
-// a sixth of the bench process's CPU a claim (docs/PERFORMANCE.md, rewards).
+// cores the service shares with its load, that cost the claims suite a
+// sixth to a quarter of the bench process's CPU a claim (docs/PERFORMANCE.md,
+// rewards, round seven).
 // Game servers run on other machines; the less the load generator spends
 // here, the more the figures are the service's.
 type KeepAliveConn struct {
