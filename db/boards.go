@@ -144,6 +144,24 @@ func (db *DB) Board(ctx context.Context, id string) (*leaderboard.Board, error) 
 	return b, nil
 }
 
+// boardsByIDSQL reads the boards whose ids are in $1.
+const boardsByIDSQL = `SELECT ` + boardColumns + ` FROM boards WHERE id = ANY($1)`
+
+// scanBoardsInto returns a reader of boardsByIDSQL's rows into boards.
+func (db *DB) scanBoardsInto(boards map[string]*leaderboard.Board) func(pgx.Rows) error {
+	return func(r pgx.Rows) error {
+		defer r.Close()
+		for r.Next() {
+			b, err := db.scanBoard(r)
+			if err != nil {
+				return err
+			}
+			boards[b.ID] = b
+		}
+		return r.Err()
+	}
+}
+
 // Boards returns up to first boards in id order, those after the id after
 // ("" from the first).
 func (db *DB) Boards(ctx context.Context, first int, after string) ([]leaderboard.Board, error) {

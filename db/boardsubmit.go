@@ -176,28 +176,16 @@ func (db *DB) readBoardsAndSeasons(ctx context.Context, b *boardBatch) (map[int]
 	for n, i := range b.valid {
 		ids[n], times[n], indexes[n] = b.events[i].BoardID(), b.at[i], int32(i)
 	}
-	const (
-		boardsQuery = `SELECT ` + boardColumns + ` FROM boards WHERE id = ANY($1)`
-		// The newest season starting at or before the event's time holds
-		// it when it has not ended: seasons of a board never overlap.
-		seasonsQuery = `SELECT k.i, p.key, p.starts_at, p.ends_at
-			FROM unnest($1::text[], $2::timestamptz[], $3::int[]) AS k(board_id, at, i)
-			JOIN boards b ON b.id = k.board_id AND b.reset = 'SEASON'
-			JOIN LATERAL (SELECT key, starts_at, ends_at FROM periods p
-				WHERE p.board_id = k.board_id AND p.starts_at <= k.at
-				ORDER BY p.starts_at DESC LIMIT 1) p ON p.ends_at > k.at`
-	)
+	// The newest season starting at or before the event's time holds it
+	// when it has not ended: seasons of a board never overlap.
+	const seasonsQuery = `SELECT k.i, p.key, p.starts_at, p.ends_at
+		FROM unnest($1::text[], $2::timestamptz[], $3::int[]) AS k(board_id, at, i)
+		JOIN boards b ON b.id = k.board_id AND b.reset = 'SEASON'
+		JOIN LATERAL (SELECT key, starts_at, ends_at FROM periods p
+			WHERE p.board_id = k.board_id AND p.starts_at <= k.at
+			ORDER BY p.starts_at DESC LIMIT 1) p ON p.ends_at > k.at`
 	reads := &pgx.Batch{}
-	reads.Queue(boardsQuery, ids).Query(func(rows pgx.Rows) error {
-		for rows.Next() {
-			board, err := db.scanBoard(rows)
-			if err != nil {
-				return err
-			}
-			b.boards[board.ID] = board
-		}
-		return rows.Err()
-	})
+	reads.Queue(boardsByIDSQL, ids).Query(db.scanBoardsInto(b.boards))
 	reads.Queue(seasonsQuery, ids, times, indexes).Query(func(rows pgx.Rows) error {
 		var (
 			i int32

@@ -303,24 +303,6 @@ func (db *DB) claimBoardRewards(ctx context.Context, calls []*claimCall) ([]clai
 	return out, nil
 }
 
-// boardsByIDSQL reads the boards whose ids are in $1.
-const boardsByIDSQL = `SELECT ` + boardColumns + ` FROM boards WHERE id = ANY($1)`
-
-// scanBoardsInto returns a reader of boardsByIDSQL's rows into boards.
-func (db *DB) scanBoardsInto(boards map[string]*leaderboard.Board) func(pgx.Rows) error {
-	return func(r pgx.Rows) error {
-		defer r.Close()
-		for r.Next() {
-			b, err := db.scanBoard(r)
-			if err != nil {
-				return err
-			}
-			boards[b.ID] = b
-		}
-		return r.Err()
-	}
-}
-
 // maxKnownBoards bounds knownBoards: past it, it starts afresh.
 const maxKnownBoards = 100_000
 

@@ -122,16 +122,7 @@ func (db *DB) loadGroup(ctx context.Context, due []leaderboard.Period) ([]*group
 	}
 	reads := &pgx.Batch{}
 	boards := map[string]*leaderboard.Board{}
-	reads.Queue(`SELECT `+boardColumns+` FROM boards WHERE id = ANY($1)`, boardIDs).Query(func(rows pgx.Rows) error {
-		for rows.Next() {
-			b, err := db.scanBoard(rows)
-			if err != nil {
-				return err
-			}
-			boards[b.ID] = b
-		}
-		return rows.Err()
-	})
+	reads.Queue(boardsByIDSQL, boardIDs).Query(db.scanBoardsInto(boards))
 	var group []*groupPeriod
 	const periods = `SELECT p.board_id, p.id, p.key, p.status, p.starts_at, p.ends_at
 		FROM unnest($1::text[], $2::text[]) AS w(board_id, key) JOIN periods p USING (board_id, key)
