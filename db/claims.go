@@ -43,7 +43,8 @@ import (
 // And the claims of boards other than main that arrive together share a
 // transaction, as submissions do (submitqueue.go): a call joins the
 // claims' queue, and a writer sends every claim waiting to
-// claim_board_rewards, with the rows of their boards, in one round trip.
+// claim_board_rewards, with the rows of the boards it has not read before
+// (knownBoards), in one round trip.
 // One commit, one flush to the WAL, acknowledges them all, and the
 // function runs its statements once a period, not once a claim. It keeps
 // the order of a claim alone (the period's claims lock, then the final
