@@ -39,8 +39,8 @@ type Report struct {
 	PostgresCPU bool
 	// The Redis server's used_memory and used_memory_rss once loaded.
 	RedisUsed, RedisRSS uint64
-	// NoMonths is true when the run seeded and measured no month: only the
-	// boards suite ran.
+	// NoMonths is true when the run seeded and measured no month: only
+	// suites that need none (boards, rewards) ran.
 	NoMonths bool
 	// Boards is what the boards suite measured; nil when it did not run.
 	Boards *BoardsResult
@@ -96,7 +96,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("- Command: `%s`", r.Command)
 	p("- Source: %s", orUnknown(r.Revision))
 	if r.NoMonths {
-		p("- Months: none seeded (only the boards suite ran); %d run(s) per figure; %s in all.", r.Repeat, r.Finished.Sub(r.Started).Round(time.Second))
+		p("- Months: none seeded (only suites that need none ran); %d run(s) per figure; %s in all.", r.Repeat, r.Finished.Sub(r.Started).Round(time.Second))
 	} else {
 		p("- Players: %s in each of two months, seeded with the demo data's tie-heavy distribution: %s (closed) and %s (open, live ranks).",
 			thousands(float64(r.Players)), r.ClosedMonth, r.OpenMonth)
