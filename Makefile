@@ -58,7 +58,7 @@ soak: test-image
 		$(GO) test -count=1 -v -run '^TestSoak_' -timeout $(SOAK_TIMEOUT) ./e2e/
 
 # Each fuzz target as package:name. Their seed corpora (testdata/fuzz) run in make test.
-FUZZ_TARGETS := .:FuzzParseMonth .:FuzzScoreEvent_Validate ./auth:FuzzAuthorizationHeader \
+FUZZ_TARGETS := .:FuzzParseMonth .:FuzzScoreEvent_Validate .:FuzzNormalizeMetadata ./auth:FuzzAuthorizationHeader \
                 ./db:FuzzDecodeCursor ./resolvers:FuzzGraphQLRequest
 FUZZTIME     ?= 20s
 

@@ -52,13 +52,11 @@ type ScoreEvent struct {
 	// Subscore breaks ties of the total on a board whose tiebreak says so;
 	// the row keeps that of the newest event that changed it.
 	Subscore *int
-	// Metadata is a JSON object of at most MaxMetadataBytes the row keeps
-	// from the newest event that changed it; nil when the event has none.
+	// Metadata is a JSON object the row keeps from the newest event that
+	// changed it; nil when the event has none. Validate leaves it to
+	// NormalizeMetadata, which checks it and returns it as it is stored.
 	Metadata json.RawMessage
 }
-
-// MaxMetadataBytes is the largest metadata object an event may carry.
-const MaxMetadataBytes = 1024
 
 // BoardID returns the id of the event's board.
 func (e ScoreEvent) BoardID() string {
@@ -92,7 +90,8 @@ func Reject(e ScoreEvent, m Month, err *Error) ScoreResult {
 // the name (length, UTF-8 in NFC, no control, bidi formatting or other
 // default-ignorable characters: see text.go), the mode, the value's range
 // for SET and BEST, and that it did not occur after now. It returns an
-// EBADINPUT error or nil.
+// EBADINPUT error or nil. The metadata's content is NormalizeMetadata's to
+// check, as the one pass that also gives the text to store.
 func (e ScoreEvent) Validate(now time.Time) *Error {
 	if err := checkText("eventId", e.EventID, idText, 1, MaxEventIDLen); err != nil {
 		return err
@@ -125,31 +124,7 @@ func (e ScoreEvent) Validate(now time.Time) *Error {
 			return err.(*Error)
 		}
 	}
-	return CheckMetadata(e.Metadata)
-}
-
-// CheckMetadata returns an EBADINPUT error unless metadata is absent or a
-// JSON object of at most MaxMetadataBytes.
-func CheckMetadata(metadata json.RawMessage) *Error {
-	switch {
-	case metadata == nil:
-		return nil
-	case len(metadata) > MaxMetadataBytes:
-		return Errorf(EBADINPUT, "metadata is %d bytes: at most %d", len(metadata), MaxMetadataBytes)
-	case !json.Valid(metadata) || firstByte(metadata) != '{':
-		return Errorf(EBADINPUT, "metadata must be a JSON object")
-	}
 	return nil
-}
-
-// firstByte returns the first byte of b that is not JSON whitespace.
-func firstByte(b []byte) byte {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return c
-		}
-	}
-	return 0
 }
 
 // CheckMonth returns an EBADINPUT error when an event of month m arrives too

@@ -126,11 +126,17 @@ func checkBoardNumbers(e leaderboard.ScoreEvent) *leaderboard.Error {
 func (db *DB) newBoardBatch(ctx context.Context, events []leaderboard.ScoreEvent, now time.Time) (*boardBatch, error) {
 	b := &boardBatch{events: events, received: make([]time.Time, len(events)), at: make([]time.Time, len(events)),
 		period: make([]boardPeriod, len(events)), rejected: map[int]leaderboard.ScoreResult{}}
+	if slices.ContainsFunc(events, func(e leaderboard.ScoreEvent) bool { return e.Metadata != nil }) {
+		b.events = slices.Clone(events) // their metadata is replaced by its normalized text
+	}
 	for i, e := range events {
 		b.received[i] = now
 		err := e.Validate(now)
 		if err == nil {
 			err = checkBoardNumbers(e)
+		}
+		if err == nil && e.Metadata != nil {
+			b.events[i].Metadata, err = leaderboard.NormalizeMetadata(e.Metadata)
 		}
 		if err != nil {
 			b.rejected[i] = rejectOnBoard(e, "", err)

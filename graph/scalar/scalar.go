@@ -119,8 +119,8 @@ func MarshalJSON(raw json.RawMessage) graphql.Marshaler {
 }
 
 // UnmarshalJSON reads any JSON value as its compact encoding. Whether it is
-// an object of the allowed size is the event's to check
-// (leaderboard.CheckMetadata), so that bad metadata rejects its event only.
+// acceptable metadata is the event's to check (leaderboard.NormalizeMetadata),
+// so that bad metadata rejects its event only.
 func UnmarshalJSON(v any) (json.RawMessage, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
