@@ -105,3 +105,19 @@ type PlayerMonth struct {
 	Month    Month
 	PlayerID string
 }
+
+// metadataLeftOut marks a context whose reads may leave metadata out.
+type metadataLeftOut struct{}
+
+// WithoutMetadata returns ctx marked so that the standings and tables read
+// under it may leave the rows' metadata out (nil): its caller does not answer
+// it, and a row's metadata may be up to MaxMetadataBytes.
+func WithoutMetadata(ctx context.Context) context.Context {
+	return context.WithValue(ctx, metadataLeftOut{}, true)
+}
+
+// MetadataWanted reports whether reads under ctx must return the rows'
+// metadata: true unless ctx comes from WithoutMetadata.
+func MetadataWanted(ctx context.Context) bool {
+	return ctx.Value(metadataLeftOut{}) == nil
+}

@@ -38,6 +38,16 @@ func (k boardKey) compare(o boardKey) int {
 const boardEntryColumns = `t.player_id, (SELECT name FROM players WHERE id = t.player_id), t.score, t.subscore,
 	t.reached_at, t.metadata, t.sort_score, t.sort_subscore, t.seq`
 
+// entryColumns returns boardEntryColumns, or the same columns with NULL in
+// place of the metadata when the read's caller does not answer it
+// (leaderboard.WithoutMetadata): up to 1 KB a row, not read for nothing.
+func entryColumns(withMetadata bool) string {
+	if withMetadata {
+		return boardEntryColumns
+	}
+	return strings.Replace(boardEntryColumns, "t.metadata", "NULL::jsonb", 1)
+}
+
 // boardEntry is a row of a period's table with its key.
 type boardEntry struct {
 	entry leaderboard.RankEntry
@@ -58,16 +68,23 @@ func scanBoardEntry(row pgx.CollectableRow) (boardEntry, error) {
 	return r, err
 }
 
-// boardStandingSQL reads, in one statement and so from one snapshot, the row
+// boardStandingSQL reads, without and with the rows' metadata (see
+// metadataIndex), in one statement and so from one snapshot, the row
 // of player $3 in period $2 of board $1 (kind 0) with the count of the rows
 // before it, the period's rows and its start, then up to $4 rows just above
 // it (kind -1) and $5 just below (kind 1).
-var boardStandingSQL = `WITH p AS (
+var boardStandingSQL = [2]string{boardStandingSQLOf(false), boardStandingSQLOf(true)}
+
+// boardStandingSQLOf returns boardStandingSQL, with or without the rows'
+// metadata.
+func boardStandingSQLOf(withMetadata bool) string {
+	columns := entryColumns(withMetadata)
+	return `WITH p AS (
 	SELECT id, starts_at, status FROM periods WHERE board_id = $1 AND key = $2
 ), me AS (
 	SELECT s.* FROM p JOIN board_scores s ON s.period_id = p.id AND s.player_id = $3
 )
-SELECT 0, ` + strings.ReplaceAll(boardEntryColumns, "t.", "me.") + `,
+SELECT 0, ` + strings.ReplaceAll(columns, "t.", "me.") + `,
 	(SELECT count(*) FROM board_scores s WHERE s.period_id = me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			< (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)),
@@ -75,17 +92,18 @@ SELECT 0, ` + strings.ReplaceAll(boardEntryColumns, "t.", "me.") + `,
 	(SELECT starts_at FROM p), (SELECT status = 'CLOSED' FROM p)
 FROM me
 UNION ALL
-SELECT -1, ` + boardEntryColumns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
+SELECT -1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
 	SELECT s.* FROM board_scores s WHERE s.period_id = me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			< (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
 	ORDER BY s.period_id DESC, s.sort_score DESC, s.sort_subscore DESC, s.reached_at DESC, s.seq DESC LIMIT $4) AS t
 UNION ALL
-SELECT 1, ` + boardEntryColumns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
+SELECT 1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
 	SELECT s.* FROM board_scores s WHERE s.period_id = me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			> (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
 	ORDER BY s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq LIMIT $5) AS t`
+}
 
 // BoardStanding returns playerID's standing in period key of b with up to
 // above and below neighbours (each at most leaderboard.MaxNeighbours), read
@@ -108,7 +126,7 @@ func (db *DB) BoardStanding(ctx context.Context, b *leaderboard.Board, key, play
 }
 
 func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
-	rows, err := db.pool.Query(ctx, boardStandingSQL, b.ID, key, playerID, above, below)
+	rows, err := db.pool.Query(ctx, boardStandingSQL[metadataIndex(ctx)], b.ID, key, playerID, above, below)
 	if err != nil {
 		return nil, err
 	}
@@ -202,17 +220,39 @@ func (db *DB) BoardLeaderboard(ctx context.Context, b *leaderboard.Board, key st
 	return page, nil
 }
 
+// boardPageSQL holds a page's first read (top) and its read after a cursor
+// (next), without and with the rows' metadata (see metadataIndex).
+var boardPageSQL = [2]struct{ top, next string }{boardPageSQLOf(false), boardPageSQLOf(true)}
+
+// boardPageSQLOf returns the reads of boardPageSQL, with or without the
+// rows' metadata.
+func boardPageSQLOf(withMetadata bool) (q struct{ top, next string }) {
+	columns := entryColumns(withMetadata)
+	q.top = `SELECT ` + columns + ` FROM board_scores t WHERE t.period_id = $1
+		ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq LIMIT $2`
+	q.next = `SELECT ` + columns + ` FROM board_scores t WHERE t.period_id = $1
+		AND (t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq) > ($1, $3, $4, $5, $6)
+		ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq LIMIT $2`
+	return q
+}
+
+// metadataIndex returns the index of the statements a read under ctx runs
+// in boardStandingSQL and boardPageSQL: 1 with the rows' metadata, 0
+// without (leaderboard.WithoutMetadata).
+func metadataIndex(ctx context.Context) int {
+	if leaderboard.MetadataWanted(ctx) {
+		return 1
+	}
+	return 0
+}
+
 // boardPage reads the page of period periodID after the cursor by keyset,
 // with the period's total and, after a cursor, the rank of the page's first
 // row counted afresh: rows move while the period is open, so the rank the
 // cursor carries may be stale.
 func boardPage(ctx context.Context, tx pgx.Tx, periodID int32, first int, after *boardCursor) ([]leaderboard.Edge, bool, int, error) {
+	top, next := boardPageSQL[metadataIndex(ctx)].top, boardPageSQL[metadataIndex(ctx)].next
 	const (
-		top = `SELECT ` + boardEntryColumns + ` FROM board_scores t WHERE t.period_id = $1
-			ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq LIMIT $2`
-		next = `SELECT ` + boardEntryColumns + ` FROM board_scores t WHERE t.period_id = $1
-			AND (t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq) > ($1, $3, $4, $5, $6)
-			ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq LIMIT $2`
 		rankAfter = `SELECT count(*) FROM board_scores t WHERE t.period_id = $1
 			AND (t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq) <= ($1, $2, $3, $4, $5)`
 		total = `SELECT count(*) FROM board_scores WHERE period_id = $1`

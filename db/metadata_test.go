@@ -47,6 +47,18 @@ func TestSubmitBoardScores_BadMetadataRejectsItsEventAlone(t *testing.T) {
 	if got := compactJSON(t, s.Metadata); got != `{"m":150,"n":0}` {
 		t.Fatalf("dan's metadata %s, want it as normalized: {\"m\":150,\"n\":0}", got)
 	}
+
+	// A read that does not answer metadata leaves it out, and only it.
+	bare := leaderboard.WithoutMetadata(context.Background())
+	without, err := store.BoardStanding(bare, mustBoard(t, store, "race"), "2026-11", "dan", 5, 5)
+	if err != nil || without == nil || without.Metadata != nil || without.Rank != s.Rank || len(without.Above) != 1 ||
+		without.Above[0].Metadata != nil || without.Above[0].Player.ID != "ann" {
+		t.Fatalf("dan without metadata: %+v, %v; want his standing with no metadata anywhere", without, err)
+	}
+	page, err := store.BoardLeaderboard(bare, mustBoard(t, store, "race"), "2026-11", 10, "")
+	if err != nil || len(page.Edges) != 3 || page.Edges[0].Entry.Metadata != nil || page.Edges[0].Entry.Player.ID != "ann" {
+		t.Fatalf("page without metadata: %+v, %v", page, err)
+	}
 }
 
 func TestBoardMetadata_SizeIsBoundedInAnswersMessagesAndTheTable(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gamebackend/leaderboard"
 )
@@ -37,6 +38,39 @@ func neighbourCounts(ctx context.Context) (above, below int) {
 		below = max(below, clampedCount(args["below"]))
 	}
 	return above, below
+}
+
+// readingMetadata returns ctx for the reads of the field being resolved:
+// marked leaderboard.WithoutMetadata unless the field selects metadata
+// somewhere below it (through fragments too), so that a query that does not
+// ask for metadata does not carry up to 1 KB of it a row.
+func readingMetadata(ctx context.Context) context.Context {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && !selectsField(fc.Field.Selections, "metadata") {
+		return leaderboard.WithoutMetadata(ctx)
+	}
+	return ctx
+}
+
+// selectsField reports whether set selects a field of that name at any
+// depth, aliased or not, under any directive.
+func selectsField(set ast.SelectionSet, name string) bool {
+	for _, sel := range set {
+		switch sel := sel.(type) {
+		case *ast.Field:
+			if sel.Name == name || selectsField(sel.SelectionSet, name) {
+				return true
+			}
+		case *ast.InlineFragment:
+			if selectsField(sel.SelectionSet, name) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			if sel.Definition == nil || selectsField(sel.Definition.SelectionSet, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func clampedCount(v any) int {

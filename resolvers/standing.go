@@ -94,7 +94,7 @@ func (r *Resolver) standingOf(ctx context.Context, t readTarget, playerID string
 		return r.standing(ctx, t.month, playerID)
 	}
 	above, below := neighbourCounts(ctx)
-	return r.BoardStandings.BoardStanding(ctx, t.board, t.key, playerID, above, below)
+	return r.BoardStandings.BoardStanding(readingMetadata(ctx), t.board, t.key, playerID, above, below)
 }
 
 // boardRank reads the live rank of a submitted score on a board other than
@@ -104,7 +104,7 @@ func (r *Resolver) boardRank(ctx context.Context, res *leaderboard.ScoreResult) 
 	b, err := r.BoardService.Board(ctx, res.Board)
 	var s *leaderboard.Standing
 	if err == nil && b != nil {
-		s, err = r.BoardStandings.BoardStanding(ctx, b, res.Period, res.PlayerID, 0, 0)
+		s, err = r.BoardStandings.BoardStanding(leaderboard.WithoutMetadata(ctx), b, res.Period, res.PlayerID, 0, 0)
 	}
 	if err != nil {
 		r.Logger.WarnContext(ctx, "read the live rank of a submitted score", "board", res.Board, "period", res.Period,

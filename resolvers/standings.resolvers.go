@@ -67,7 +67,7 @@ func (r *queryResolver) Leaderboard(ctx context.Context, board *string, period *
 	case t.board == nil:
 		return r.StandingService.Leaderboard(ctx, t.month, n, cursor)
 	}
-	return r.BoardStandings.BoardLeaderboard(ctx, t.board, t.key, n, cursor)
+	return r.BoardStandings.BoardLeaderboard(readingMetadata(ctx), t.board, t.key, n, cursor)
 }
 
 func (r *standingResolver) Board(ctx context.Context, obj *leaderboard.Standing) (string, error) {
