@@ -202,7 +202,7 @@ func boardScoresResult() *BoardScores {
 	ms := time.Millisecond
 	storm := func(seen time.Duration, p99 time.Duration) StormRun {
 		return StormRun{Boards: 10_000, Players: 100, Closed: 10_000, Messages: 10_000, FinalRanks: 1_000_000, AllSeen: seen,
-			During: RunStats{Clients: 8, Ops: 1000, Elapsed: seen, P50: 2 * ms, P99: p99, Max: p99 + ms}}
+			AllDelivered: seen + 5*time.Second, During: RunStats{Clients: 8, Ops: 1000, Elapsed: seen, P50: 2 * ms, P99: p99, Max: p99 + ms}}
 	}
 	reads := func(kase string, rate int) *Measurement {
 		m := &Measurement{System: SystemHTTP, Case: kase, Clients: 64, PerOp: 1, Unit: "req/s"}
@@ -224,12 +224,13 @@ func boardScoresResult() *BoardScores {
 func TestBoardTargets_Scores(t *testing.T) {
 	const storm, reads, writes, open, closed = "Midnight storm: 10,000 DAY boards of 100 players", "Midnight storm: ±10 reads",
 		"Writes spread over boards", "Small board: ±10 on a 100-player board, 64 clients, open", "Small board: ±10 on a 100-player board, 64 clients, closed"
+	const delivery = "Midnight storm: every period.closed delivered"
 	r := boardsReport()
 	r.Boards.Scores = boardScoresResult()
-	if n := len(r.Targets()); n != 8 {
-		t.Fatalf("%d targets, want the boards' eight", n)
+	if n := len(r.Targets()); n != 9 {
+		t.Fatalf("%d targets, want the boards' nine", n)
 	}
-	for _, prefix := range []string{storm, reads, writes, open, closed} {
+	for _, prefix := range []string{storm, reads, writes, open, closed, delivery} {
 		if v := targetStartingWith(r, prefix); v.Verdict != "met" {
 			t.Errorf("%s: %+v, want met", prefix, v)
 		}
@@ -247,6 +248,10 @@ func TestBoardTargets_Scores(t *testing.T) {
 		"a message missing":   {storm, func(s *BoardScores) { s.Storms[1].Messages = 9_999 }},
 		"storm timed out":     {storm, func(s *BoardScores) { s.Storms[0].TimedOut = true }},
 		"storm not run":       {storm, func(s *BoardScores) { s.Storms = nil }},
+		"delivery over 60 s": {delivery, func(s *BoardScores) {
+			s.Storms[0].AllDelivered, s.Storms[1].AllDelivered = 61*time.Second, 90*time.Second
+		}},
+		"delivery timed out": {delivery, func(s *BoardScores) { s.Storms[2].DeliveryTimedOut = true }},
 		"reads slow": {reads, func(s *BoardScores) {
 			s.Storms[0].During.P99, s.Storms[1].During.P99 = 51*time.Millisecond, 70*time.Millisecond
 		}},
@@ -275,6 +280,7 @@ func TestBoardTargets_Scores(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## Boards: the midnight storm", "all CLOSED 25.0 s (20.0–40.0) after closesAt", "63,000 acknowledged, 63,000 stored",
+		"all delivered 30.0 s (25.0–45.0) after closesAt",
 		"| ±10, 100-player board, closed period | 64 | 16,000 (16,000–16,000) |"} {
 		if !strings.Contains(doc.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, doc.String())

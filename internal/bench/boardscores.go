@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gamebackend/leaderboard/app"
@@ -42,6 +42,12 @@ type StormRun struct {
 	// Delivered counts the messages the webhook had received when the
 	// last close was seen.
 	Delivered int64
+	// AllDelivered is when the webhook had received every period.closed
+	// message of the storm (distinct event ids), after ClosesAt;
+	// DeliveryTimedOut is set when it had not within stormTimeout, and
+	// AllDelivered is then that timeout.
+	AllDelivered     time.Duration
+	DeliveryTimedOut bool
 	// Before are the big board's reads between the seed and ClosesAt,
 	// During those from ClosesAt until every period was seen CLOSED.
 	Before, During RunStats
@@ -123,11 +129,8 @@ func (r *runner) boardScores(ctx context.Context, b *BoardsResult) error {
 // storms starts two instances that close due periods by themselves, with a
 // webhook that takes every message, and runs Repeat storms on them.
 func (r *runner) storms(ctx context.Context, s *BoardScores) (err error) {
-	var delivered atomic.Int64
-	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		delivered.Add(1)
-		w.WriteHeader(http.StatusNoContent)
-	}))
+	delivered := &webhookSink{}
+	sink := httptest.NewServer(delivered)
 	defer sink.Close()
 	took := r.step("start two instances that close due periods by themselves (LEADERBOARD_AUTO_CLOSE, a webhook)")
 	var instances []*GraphQL
@@ -143,13 +146,65 @@ func (r *runner) storms(ctx context.Context, s *BoardScores) (err error) {
 	}
 	took()
 	for i := range r.cfg.Repeat {
-		run, err := r.storm(ctx, instances, boardPrefix(r.report.Started, "s"+fmt.Sprint(i+1)), &delivered)
+		run, err := r.storm(ctx, instances, boardPrefix(r.report.Started, "s"+fmt.Sprint(i+1)), delivered)
 		s.Storms = append(s.Storms, run)
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// webhookSink is the storms' settlement receiver: it answers every message
+// at once and notes when each distinct event id first arrived.
+type webhookSink struct {
+	mu      sync.Mutex
+	seen    map[string]bool
+	arrived []time.Time // the first arrival of each distinct id, in order
+}
+
+func (s *webhookSink) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	io.Copy(io.Discard, req.Body)
+	id := req.Header.Get("X-Leaderboard-Event-Id")
+	s.mu.Lock()
+	if !s.seen[id] {
+		if s.seen == nil {
+			s.seen = map[string]bool{}
+		}
+		s.seen[id] = true
+		s.arrived = append(s.arrived, time.Now())
+	}
+	s.mu.Unlock()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// distinct returns how many distinct messages have arrived.
+func (s *webhookSink) distinct() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return int64(len(s.arrived))
+}
+
+// waitFor waits until n distinct messages have arrived and returns when the
+// nth did, or deadline and true when they have not by then.
+func (s *webhookSink) waitFor(ctx context.Context, n int64, deadline time.Time) (time.Time, bool) {
+	for {
+		s.mu.Lock()
+		if int64(len(s.arrived)) >= n {
+			at := s.arrived[n-1]
+			s.mu.Unlock()
+			return at, false
+		}
+		s.mu.Unlock()
+		if time.Now().After(deadline) {
+			return deadline, true
+		}
+		select {
+		case <-ctx.Done():
+			return deadline, true
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // startStormInstance starts an instance configured as the first but for
@@ -175,8 +230,9 @@ func (r *runner) startStormInstance(ctx context.Context, webhook string) (*app.M
 // after the seed, waits for the closers to close them all while
 // StormReaders clients read main's open month on both instances, and
 // checks every period's close.
-func (r *runner) storm(ctx context.Context, instances []*GraphQL, prefix string, delivered *atomic.Int64) (StormRun, error) {
+func (r *runner) storm(ctx context.Context, instances []*GraphQL, prefix string, delivered *webhookSink) (StormRun, error) {
 	run := StormRun{Boards: r.cfg.StormBoards, Players: r.cfg.StormPlayers}
+	deliveredBefore := delivered.distinct()
 	today := time.Now().UTC().Truncate(24 * time.Hour)
 	yesterday := today.AddDate(0, 0, -1)
 	took := r.step(fmt.Sprintf("seed %s DAY boards with %d players each in yesterday's period (SQL), closing %s after",
@@ -213,11 +269,13 @@ func (r *runner) storm(ctx context.Context, instances []*GraphQL, prefix string,
 	left, seen, err := waitClosed(ctx, r, prefix, closesAt)
 	stopReading()
 	readers.Wait()
-	run.Delivered = delivered.Load()
+	run.Delivered = delivered.distinct() - deliveredBefore
 	if err != nil {
 		return run, err
 	}
 	run.AllSeen, run.TimedOut = seen.Sub(closesAt), left > 0
+	last, timedOut := delivered.waitFor(ctx, deliveredBefore+int64(run.Boards), closesAt.Add(stormTimeout))
+	run.AllDelivered, run.DeliveryTimedOut = last.Sub(closesAt), timedOut
 	var before, during []readSample
 	for _, own := range samples {
 		for _, s := range own {
@@ -235,10 +293,14 @@ func (r *runner) storm(ctx context.Context, instances []*GraphQL, prefix string,
 	}
 	r.log.Info("storm closed", "boards", run.Boards, "all_closed_after", run.AllSeen.Round(time.Millisecond),
 		"first", run.FirstClosed.Round(time.Millisecond), "last", run.LastClosed.Round(time.Millisecond),
-		"closed", run.Closed, "messages", run.Messages, "delivered", run.Delivered,
+		"closed", run.Closed, "messages", run.Messages, "delivered", run.Delivered, "all_delivered_after", run.AllDelivered.Round(time.Millisecond),
 		"reads_p50", run.During.P50, "reads_p99", run.During.P99, "reads_max", run.During.Max, "read_errors", run.Before.Errors+run.During.Errors)
 	if run.TimedOut {
 		r.fail("storm %s: %d periods not CLOSED %s after closesAt", prefix, left, stormTimeout)
+	}
+	if run.DeliveryTimedOut {
+		r.fail("storm %s: %d of %d period.closed messages delivered %s after closesAt", prefix,
+			delivered.distinct()-deliveredBefore, run.Boards, stormTimeout)
 	}
 	if run.Closed != run.Boards || run.Messages != run.Boards || run.FinalRanks != run.Boards*run.Players {
 		r.fail("storm %s: of %d periods %d CLOSED with a digest and %d participants, %d with one period.closed message; %d final ranks",

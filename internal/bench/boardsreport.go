@@ -138,6 +138,7 @@ func (r *Report) writeBoards(p printer) {
 const (
 	TargetStormClose     = 30 * time.Second // every period closed after closesAt
 	TargetStormReadP99   = 50.0             // ms, ±10 reads of the big board during the storm
+	TargetStormDelivered = 60 * time.Second // every period.closed delivered after closesAt (issue 36)
 	TargetBoardWriteRate = 20000.0          // events/s, batches of 100, 8 clients
 	TargetSmallOpenRate  = 2700.0           // req/s, 64 clients
 	TargetSmallClosed    = 15000.0          // req/s, 64 clients
@@ -156,12 +157,15 @@ func (s *BoardScores) scoreTargets() []Verdict {
 	storm := fmt.Sprintf("Midnight storm: %s DAY boards of %d players due at once beside an open %s-player month, two instances: every period CLOSED with its digest and message within %s of closesAt",
 		thousands(targetStormBoards), targetStormPlayers, shortCount(targetBigBoard), TargetStormClose)
 	reads := fmt.Sprintf("Midnight storm: ±10 reads of the big board meanwhile, %d clients: p99 ≤ %g ms", targetStormReaders, TargetStormReadP99)
+	delivery := fmt.Sprintf("Midnight storm: every period.closed delivered to a webhook answering at once within %s of closesAt", TargetStormDelivered)
 	if len(s.Storms) == 0 {
-		out = append(out, Verdict{storm, "not measured", "n/a"}, Verdict{reads, "not measured", "n/a"})
+		out = append(out, Verdict{storm, "not measured", "n/a"}, Verdict{reads, "not measured", "n/a"}, Verdict{delivery, "not measured", "n/a"})
 	} else {
-		var seen, p99s []float64
-		every := true
+		var seen, p99s, delivered []float64
+		every, everyDelivered := true, true
 		for _, run := range s.Storms {
+			delivered = append(delivered, run.AllDelivered.Seconds())
+			everyDelivered = everyDelivered && !run.DeliveryTimedOut
 			seen = append(seen, run.AllSeen.Seconds())
 			p99s = append(p99s, milliseconds(run.During.P99))
 			every = every && !run.TimedOut && run.Closed == run.Boards && run.Messages == run.Boards && run.FinalRanks == run.Boards*run.Players
@@ -177,6 +181,9 @@ func (s *BoardScores) scoreTargets() []Verdict {
 			spread.Median, spread.Min, spread.Max, yesNo(every), at), verdict(every && spread.Median <= TargetStormClose.Seconds())})
 		p99 := SpreadOf(p99s)
 		out = append(out, Verdict{reads, fmt.Sprintf("p99 %s ms%s", msText(p99), at), verdict(p99.Median <= TargetStormReadP99)})
+		d := SpreadOf(delivered)
+		out = append(out, Verdict{delivery, fmt.Sprintf("all delivered %.1f s (%.1f–%.1f) after closesAt%s", d.Median, d.Min, d.Max, at),
+			verdict(everyDelivered && d.Median <= TargetStormDelivered.Seconds())})
 	}
 
 	writes := fmt.Sprintf("Writes spread over boards: events for random boards among %s, batches of 100, %d clients: ≥ %s events/s, acknowledged = stored",
@@ -211,6 +218,15 @@ func (s *BoardScores) scoreTargets() []Verdict {
 	return out
 }
 
+// deliveredText writes when a storm's messages were all delivered, or that
+// they were not.
+func deliveredText(run StormRun) string {
+	if run.DeliveryTimedOut {
+		return fmt.Sprintf("not all in %s", run.AllDelivered.Round(time.Second))
+	}
+	return run.AllDelivered.Round(10 * time.Millisecond).String()
+}
+
 // shortCount writes 10,000,000 as 10M, 1,000,000 as 1M.
 func shortCount(n int) string {
 	if n >= 1_000_000 && n%1_000_000 == 0 {
@@ -241,14 +257,14 @@ func (s *BoardScores) writeScores(p printer) {
 		p("first and last are the periods' `closed_at`. Checked after: each period CLOSED with a digest and %d participants, exactly", first.Players)
 		p("one `period.closed` row in the outbox, and its final ranks.")
 		p("")
-		p("| Run | Seed | All CLOSED after closesAt | First closed | Last closed | Closed right | One message | Final ranks | Delivered by then | Reads before: p50 / p99 ms | Reads during: req/s | p50 ms | p99 ms | Slowest ms | Read errors |")
-		p("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+		p("| Run | Seed | All CLOSED after closesAt | First closed | Last closed | Closed right | One message | Final ranks | Delivered by then | All delivered after closesAt | Reads before: p50 / p99 ms | Reads during: req/s | p50 ms | p99 ms | Slowest ms | Read errors |")
+		p("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 		var seen, rates, p50s, p99s, maxes []float64
 		for i, run := range s.Storms {
 			d := run.During
-			p("| %d | %s | %s | %s | %s | %d | %d | %s | %d | %s / %s | %s | %s | %s | %s | %d |", i+1, run.Seed.Round(100*time.Millisecond),
+			p("| %d | %s | %s | %s | %s | %d | %d | %s | %d | %s | %s / %s | %s | %s | %s | %s | %d |", i+1, run.Seed.Round(100*time.Millisecond),
 				run.AllSeen.Round(10*time.Millisecond), run.FirstClosed.Round(10*time.Millisecond), run.LastClosed.Round(10*time.Millisecond),
-				run.Closed, run.Messages, thousands(float64(run.FinalRanks)), run.Delivered,
+				run.Closed, run.Messages, thousands(float64(run.FinalRanks)), run.Delivered, deliveredText(run),
 				fixed(milliseconds(run.Before.P50)), fixed(milliseconds(run.Before.P99)), thousands(d.Throughput()),
 				fixed(milliseconds(d.P50)), fixed(milliseconds(d.P99)), fixed(milliseconds(d.Max)), run.Before.Errors+d.Errors)
 			seen = append(seen, run.AllSeen.Seconds())
