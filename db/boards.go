@@ -56,8 +56,9 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 		// zone data: it is still answered, its Location nil (ZoneError).
 		b.Location = nil
 		if _, warned := db.zoneWarned.LoadOrStore(b.ID+"\x00"+zone, true); !warned {
-			db.logger.Warn("board's time zone cannot be loaded: its calendar periods cannot be placed; "+
-				"set a zone the service knows (docs/OPERATIONS.md)", "board", b.ID, "time_zone", zone, "err", err)
+			db.logger.Warn("board's time zone cannot be loaded: it is not an IANA name of the service's zone data; "+
+				"a DAY, WEEK or MONTH board's periods cannot be placed until an operator sets one (docs/OPERATIONS.md)",
+				"board", b.ID, "reset", reset, "time_zone", zone, "zone_data", leaderboard.TimeZoneData)
 		}
 	}
 	var tiers []tierJSON

@@ -100,7 +100,7 @@ func TestBoard_ZoneThatCannotBeLoaded(t *testing.T) {
 	}
 
 	if n := strings.Count(logs.String(), "board's time zone cannot be loaded"); n != 1 ||
-		!strings.Contains(logs.String(), "board=g1 time_zone=posix/UTC") {
+		!strings.Contains(logs.String(), "board=g1 reset=DAY time_zone=posix/UTC") {
 		t.Errorf("logged %d times, want once naming g1 and its zone:\n%s", n, logs.String())
 	}
 }
