@@ -301,7 +301,8 @@ type BoardDefaults struct {
 // EBADINPUT error naming the first rule it may not have.
 func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 	b := &Board{ID: s.ID, Name: s.Name, Reset: s.Reset, Order: OrderDesc, MinScore: MinScore, MaxScore: MaxScore,
-		TieBreak: TieBreakNone, TimeZone: d.Location.String(), Location: d.Location, CloseGrace: min(d.CloseGrace, MaxCloseGrace*time.Minute), StartsAt: d.Now,
+		TieBreak: TieBreakNone, TimeZone: d.Location.String(), Location: d.Location,
+		CloseGrace: min(d.CloseGrace, MaxCloseGrace*time.Minute), StartsAt: d.Now,
 		EndsAt: s.EndsAt, RetainPeriods: s.RetainPeriods, Tiers: s.Tiers, CreatedAt: d.Now}
 	if s.Order != nil {
 		b.Order = *s.Order

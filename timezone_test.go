@@ -95,3 +95,4 @@ func TestBoard_ZoneNotLoaded(t *testing.T) {
 		t.Errorf("a loaded zone: %v", err)
 	}
 }
+
