@@ -95,4 +95,3 @@ func TestBoard_ZoneNotLoaded(t *testing.T) {
 		t.Errorf("a loaded zone: %v", err)
 	}
 }
-
