@@ -5,7 +5,7 @@ export LEADERBOARD_PG_IMAGE ?= $(PG_IMAGE)
 # No registry here: the reaper image cannot be pulled; tests remove their own containers.
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: run build test test-deps test-image pgaf-image bench soak fuzz lint generate clean
+.PHONY: run build test test-deps test-image pgaf-image bench soak fuzz lint generate tzdata clean
 
 ## run: serve on :8080 (LISTEN_ADDR=:9090 make run for another port) with two demo months;
 ##      without DATABASE_URL on a local PostgreSQL of its own, whose data LEADERBOARD_DATA_DIR
@@ -77,6 +77,12 @@ lint:
 ## generate: regenerate graph/ from graph/schema/*.graphqls
 generate:
 	$(GO) generate .
+
+## tzdata: refresh tzdata/zoneinfo.zip, the time zones the service knows, from the Go
+##         toolchain in use (then set leaderboard.TimeZoneData to its version)
+tzdata:
+	cp "$$($(GO) env GOROOT)/lib/time/zoneinfo.zip" tzdata/zoneinfo.zip
+	@grep '^DATA=' "$$($(GO) env GOROOT)/lib/time/update.bash"
 
 clean:
 	rm -rf bin

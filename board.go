@@ -79,7 +79,12 @@ type Board struct {
 	MinScore int
 	MaxScore int
 	TieBreak TieBreak
+	// TimeZone is the IANA name of the board's time zone, as stored.
+	TimeZone string
 	// Location is the board's time zone: its periods follow its calendar.
+	// It is nil when TimeZone is not a name LoadTimeZone accepts, which
+	// only a board stored before the service checked names against its
+	// embedded zone data may have: see ZoneError.
 	Location *time.Location
 	// CloseGrace is how long after a period's end its events are still taken.
 	CloseGrace time.Duration
@@ -112,9 +117,22 @@ func (b *Board) SameRules(o *Board) bool {
 	sameInt := func(x, y *int) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	return b.ID == o.ID && b.Name == o.Name && b.Reset == o.Reset && b.Order == o.Order &&
 		b.MinScore == o.MinScore && b.MaxScore == o.MaxScore && b.TieBreak == o.TieBreak &&
-		b.Location.String() == o.Location.String() && b.CloseGrace == o.CloseGrace &&
+		b.TimeZone == o.TimeZone && b.CloseGrace == o.CloseGrace &&
 		b.StartsAt.Equal(o.StartsAt) && sameTime(b.EndsAt, o.EndsAt) &&
 		sameInt(b.RetainPeriods, o.RetainPeriods) && slices.Equal(b.Tiers, o.Tiers)
+}
+
+// ZoneError returns nil when b's time zone is loaded, and otherwise an
+// ECONFLICT error naming b and the zone it keeps, which is not one
+// LoadTimeZone accepts: the days, weeks and months of a DAY, WEEK or MONTH
+// board cannot be worked out without it. Its stored periods, with their
+// times, still read and close.
+func (b *Board) ZoneError() error {
+	if b.Location != nil {
+		return nil
+	}
+	return Errorf(ECONFLICT, "board %s keeps the time zone %q, which is not an IANA time zone name the service knows (%s): "+
+		"its %s periods cannot be placed until an operator sets one", b.ID, clip(b.TimeZone), TimeZoneData, b.Reset)
 }
 
 // CheckBoardID returns an EBADINPUT error unless id is 1..64 of [a-z0-9_.-].
@@ -283,7 +301,8 @@ type BoardDefaults struct {
 // EBADINPUT error naming the first rule it may not have.
 func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 	b := &Board{ID: s.ID, Name: s.Name, Reset: s.Reset, Order: OrderDesc, MinScore: MinScore, MaxScore: MaxScore,
-		TieBreak: TieBreakNone, Location: d.Location, CloseGrace: min(d.CloseGrace, MaxCloseGrace*time.Minute), StartsAt: d.Now,
+		TieBreak: TieBreakNone, TimeZone: d.Location.String(), Location: d.Location,
+		CloseGrace: min(d.CloseGrace, MaxCloseGrace*time.Minute), StartsAt: d.Now,
 		EndsAt: s.EndsAt, RetainPeriods: s.RetainPeriods, Tiers: s.Tiers, CreatedAt: d.Now}
 	if s.Order != nil {
 		b.Order = *s.Order
@@ -302,7 +321,7 @@ func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Location = loc
+		b.TimeZone, b.Location = *s.TimeZone, loc
 	}
 	if s.CloseGrace != nil {
 		if *s.CloseGrace < 0 || *s.CloseGrace > MaxCloseGrace*60 {
@@ -326,18 +345,4 @@ func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 		return nil, err
 	}
 	return b, nil
-}
-
-// LoadTimeZone returns the IANA time zone name, or an EBADINPUT error. The
-// empty name and "Local", which Go reads as UTC and as the machine's zone,
-// are not names of a zone.
-func LoadTimeZone(name string) (*time.Location, error) {
-	if name == "" || name == "Local" || len(name) > 64 {
-		return nil, Errorf(EBADINPUT, "timeZone %q is not an IANA time zone such as Europe/Berlin", clip(name))
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, Errorf(EBADINPUT, "timeZone %q is not an IANA time zone such as Europe/Berlin", clip(name))
-	}
-	return loc, nil
 }

@@ -11,7 +11,7 @@ func validBoard() *Board {
 	end := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 	keep := 3
 	return &Board{ID: "lap_times.eu-1", Name: "Lap times", Reset: ResetDay, Order: OrderAsc,
-		MinScore: 1, MaxScore: 600000, TieBreak: TieBreakSubscoreDesc, Location: time.UTC,
+		MinScore: 1, MaxScore: 600000, TieBreak: TieBreakSubscoreDesc, TimeZone: "UTC", Location: time.UTC,
 		CloseGrace: time.Minute, StartsAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), EndsAt: &end,
 		RetainPeriods: &keep, Tiers: []Tier{{"gold", 1}, {"silver", 10}, {"bronze", 50}}}
 }
@@ -70,7 +70,7 @@ func TestBoardSameRules(t *testing.T) {
 		func(b *Board) { b.EndsAt = &later },
 		func(b *Board) { b.RetainPeriods = nil },
 		func(b *Board) { b.Tiers = b.Tiers[:2] },
-		func(b *Board) { b.Location = mustZone(t, "Europe/Berlin") },
+		func(b *Board) { b.TimeZone, b.Location = "Europe/Berlin", mustZone(t, "Europe/Berlin") },
 		func(b *Board) { b.CloseGrace = 0 },
 	}
 	for i, change := range changes {
@@ -133,7 +133,10 @@ func TestBoardSpec_DefaultsAndErrors(t *testing.T) {
 	if err != nil || b.Location.String() != zone || b.CloseGrace != time.Minute {
 		t.Fatalf("named zone and grace: %+v, %v", b, err)
 	}
-	for _, bad := range []string{"", "Local", "Mars/Olympus", "../../etc/passwd"} {
+	if b.TimeZone != zone {
+		t.Fatalf("named zone: TimeZone %q, want %q", b.TimeZone, zone)
+	}
+	for _, bad := range []string{"", "Local", "Mars/Olympus", "../../etc/passwd", "posix/Europe/Berlin"} {
 		if _, err := (BoardSpec{ID: "x", Name: "X", Reset: ResetDay, TimeZone: &bad}).Board(d); ErrorCode(err) != EBADINPUT {
 			t.Errorf("time zone %q: %v, want BAD_USER_INPUT", bad, err)
 		}

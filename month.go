@@ -50,8 +50,13 @@ func digits(s string) bool {
 	return true
 }
 
-// MonthOf returns the month that holds t in the event time zone loc.
+// MonthOf returns the month that holds t in the event time zone loc. A nil
+// loc, the zone of a board that ZoneError reports, is taken as UTC, as
+// time.Location's methods take it.
 func MonthOf(t time.Time, loc *time.Location) Month {
+	if loc == nil {
+		loc = time.UTC
+	}
 	t = t.In(loc)
 	return Month{year: t.Year(), month: t.Month()}
 }

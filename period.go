@@ -40,28 +40,36 @@ func (s Span) Contains(t time.Time) bool {
 // holds t: the day, the ISO week or the month of t in the board's time zone,
 // or "all". It does not look at the board's start or end, and it cannot
 // place t on a SEASON board, whose periods are made by createSeason: that is
-// an ENOTSTARTED error there.
+// an ENOTSTARTED error there. ZoneError's ECONFLICT when the board's time
+// zone is not loaded.
 func (b *Board) PeriodOf(t time.Time) (string, Span, error) {
-	local := t.In(b.Location)
 	switch b.Reset {
 	case ResetNone:
 		return PeriodAll, Span{Start: b.StartsAt, End: b.EndsAt}, nil
+	case ResetDay, ResetWeek, ResetMonth:
+	default:
+		return "", Span{}, Errorf(ENOTSTARTED, "board %s has no season at %s", b.ID, t.UTC().Format(time.RFC3339))
+	}
+	if err := b.ZoneError(); err != nil {
+		return "", Span{}, err
+	}
+	local := t.In(b.Location)
+	switch b.Reset {
 	case ResetDay:
 		year, month, day := local.Date()
 		return local.Format(time.DateOnly), daysFrom(year, month, day, 1, b.Location), nil
 	case ResetWeek:
 		year, week := local.ISOWeek()
 		return weekKey(year, week), isoWeekSpan(year, week, b.Location), nil
-	case ResetMonth:
-		return local.Format("2006-01"), daysFrom(local.Year(), local.Month(), 1, 0, b.Location), nil
 	}
-	return "", Span{}, Errorf(ENOTSTARTED, "board %s has no season at %s", b.ID, t.UTC().Format(time.RFC3339))
+	return local.Format("2006-01"), daysFrom(local.Year(), local.Month(), 1, 0, b.Location), nil
 }
 
 // PeriodSpan returns the calendar span of the period key of b: its day,
 // ISO week or month in the board's time zone, or for "all" the board's life.
-// EBADINPUT when key is not a key of b's reset. SEASON boards keep their
-// spans in the database; here a season key is only checked for its form.
+// EBADINPUT when key is not a key of b's reset, then ZoneError's ECONFLICT
+// when b's calendar needs a time zone that is not loaded. SEASON boards keep
+// their spans in the database; here a season key is only checked for its form.
 func (b *Board) PeriodSpan(key string) (Span, error) {
 	bad := func(form string) (Span, error) {
 		return Span{}, Errorf(EBADINPUT, "period %q is not a key of board %s (%s periods are %s)",
@@ -77,18 +85,24 @@ func (b *Board) PeriodSpan(key string) (Span, error) {
 		d, err := time.Parse(time.DateOnly, key)
 		if err != nil || len(key) != len(time.DateOnly) {
 			return bad("YYYY-MM-DD")
+		} else if err := b.ZoneError(); err != nil {
+			return Span{}, err
 		}
 		return daysFrom(d.Year(), d.Month(), d.Day(), 1, b.Location), nil
 	case ResetWeek:
 		year, week, ok := parseWeekKey(key)
 		if !ok {
 			return bad("YYYY-Www, ISO weeks")
+		} else if err := b.ZoneError(); err != nil {
+			return Span{}, err
 		}
 		return isoWeekSpan(year, week, b.Location), nil
 	case ResetMonth:
 		m, err := ParseMonth(key)
 		if err != nil {
 			return bad("YYYY-MM")
+		} else if err := b.ZoneError(); err != nil {
+			return Span{}, err
 		}
 		return daysFrom(m.Year(), m.Month(), 1, 0, b.Location), nil
 	}

@@ -7,7 +7,7 @@ import (
 
 func mustZone(tb testing.TB, name string) *time.Location {
 	tb.Helper()
-	loc, err := time.LoadLocation(name)
+	loc, err := LoadTimeZone(name)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func boardsCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 					ends = b.EndsAt.UTC().Format(time.RFC3339)
 				}
 				fmt.Fprintf(out, "%s\t%s\t%s\t%d..%d\t%s\t%s\t%s\t%s\n", b.ID, b.Reset, b.Order, b.MinScore, b.MaxScore,
-					b.Location, b.StartsAt.UTC().Format(time.RFC3339), ends, b.Name)
+					b.TimeZone, b.StartsAt.UTC().Format(time.RFC3339), ends, b.Name)
 			}
 			if len(page) < leaderboard.MaxBoards {
 				return out.Flush()
@@ -124,7 +124,7 @@ existing board, a different one for an existing id fails with CONFLICT.`,
 			verb = "exists already, with the same rules"
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "board %s %s: %s, %s, %d..%d, time zone %s\n", created.Board.ID, verb,
-			created.Board.Reset, created.Board.Order, created.Board.MinScore, created.Board.MaxScore, created.Board.Location)
+			created.Board.Reset, created.Board.Order, created.Board.MinScore, created.Board.MaxScore, created.Board.TimeZone)
 		return nil
 	}
 	return cmd

@@ -295,7 +295,7 @@ func openDB(ctx context.Context, cfg *Config, logger *slog.Logger) (store *db.DB
 		}
 	}
 	if _, _, err = db.Migrate(url, db.MigrateUp); err == nil {
-		store, err = db.Open(ctx, url, cfg.dbOptions(loc)...)
+		store, err = db.Open(ctx, url, cfg.dbOptions(loc, logger)...)
 	}
 	if err != nil {
 		closeDB()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/internal/secrets"
 	"github.com/gamebackend/leaderboard/server"
@@ -338,9 +339,10 @@ func (c *Config) bindServe(flags *pflag.FlagSet) {
 
 // location returns the event time zone.
 func (c *Config) location() (*time.Location, error) {
-	loc, err := time.LoadLocation(c.Timezone)
+	loc, err := leaderboard.LoadTimeZone(c.Timezone)
 	if err != nil {
-		return nil, fmt.Errorf("time zone %q: %w", c.Timezone, err)
+		return nil, fmt.Errorf("time zone %q (LEADERBOARD_TIMEZONE, --timezone) is not an IANA time zone name such as Europe/Berlin or UTC (%s)",
+			c.Timezone, leaderboard.TimeZoneData)
 	}
 	return loc, nil
 }

@@ -121,3 +121,19 @@ func TestShortSecrets_WarnsOfEachShortOneWithoutShowingIt(t *testing.T) {
 		t.Errorf("no secrets: warnings %q", got)
 	}
 }
+
+// LEADERBOARD_TIMEZONE takes the IANA names of the embedded zone data only,
+// whatever the host's zoneinfo folder holds.
+func TestConfigLocation_OnlyIANANamesOfTheEmbeddedData(t *testing.T) {
+	for _, zone := range []string{"UTC", "Europe/Berlin", "America/New_York"} {
+		if loc, err := (&Config{Timezone: zone}).location(); err != nil || loc.String() != zone {
+			t.Errorf("%q: %v, %v", zone, loc, err)
+		}
+	}
+	for _, zone := range []string{"localtime", "Factory", "posix/UTC", "right/Europe/Berlin", "Etc/./UTC", "Local", ""} {
+		_, err := (&Config{Timezone: zone}).location()
+		if err == nil || !strings.Contains(err.Error(), "LEADERBOARD_TIMEZONE") || !strings.Contains(err.Error(), "Europe/Berlin") {
+			t.Errorf("%q: %v, want an error naming the setting and an example", zone, err)
+		}
+	}
+}

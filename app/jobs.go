@@ -218,10 +218,11 @@ func (m *Main) stopLifecycle() {
 	}
 }
 
-// dbOptions are the store's options from the configuration.
-func (c *Config) dbOptions(loc *time.Location) []db.Option {
+// dbOptions are the store's options from the configuration, and its logger.
+func (c *Config) dbOptions(loc *time.Location, logger *slog.Logger) []db.Option {
 	return []db.Option{
 		db.WithLocation(loc),
+		db.WithLogger(logger),
 		db.WithCloseGrace(c.CloseGrace),
 		db.WithSettlement(c.WebhookURL != ""),
 		db.WithReadURL(c.DatabaseReadURL),

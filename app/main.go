@@ -70,7 +70,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if m.DB, err = db.Open(ctx, url, m.Config.dbOptions(loc)...); err != nil {
+	if m.DB, err = db.Open(ctx, url, m.Config.dbOptions(loc, m.Logger)...); err != nil {
 		return err
 	}
 	// Reads that may lag a little go to the replica, when there is one;

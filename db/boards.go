@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -23,7 +22,8 @@ type tierJSON struct {
 }
 
 // scanBoard reads one row of boardColumns. The main board follows the
-// service's time zone and close grace, whatever its row says.
+// service's time zone and close grace, whatever its row says. A board whose
+// zone LoadTimeZone refuses is read with a nil Location, and logged once.
 func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 	var (
 		b                   leaderboard.Board
@@ -48,10 +48,18 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 		r := int(*retain)
 		b.RetainPeriods = &r
 	}
+	b.TimeZone = zone
 	if b.ID == leaderboard.MainBoard {
-		b.Location, b.CloseGrace = db.loc, db.closeGrace
-	} else if b.Location, err = loadZone(zone); err != nil {
-		return nil, fmt.Errorf("board %s: time zone %q: %w", b.ID, zone, err)
+		b.TimeZone, b.Location, b.CloseGrace = db.loc.String(), db.loc, db.closeGrace
+	} else if b.Location, err = leaderboard.LoadTimeZone(zone); err != nil {
+		// A board stored before names were checked against the embedded
+		// zone data: it is still answered, its Location nil (ZoneError).
+		b.Location = nil
+		if _, warned := db.zoneWarned.LoadOrStore(b.ID+"\x00"+zone, true); !warned {
+			db.logger.Warn("board's time zone cannot be loaded: it is not an IANA name of the service's zone data; "+
+				"a DAY, WEEK or MONTH board's periods cannot be placed until an operator sets one (docs/OPERATIONS.md)",
+				"board", b.ID, "reset", reset, "time_zone", zone, "zone_data", leaderboard.TimeZoneData)
+		}
 	}
 	var tiers []tierJSON
 	if err := json.Unmarshal(tiersText, &tiers); err != nil {
@@ -61,25 +69,6 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 		b.Tiers = append(b.Tiers, leaderboard.Tier{Name: t.Name, TopPercent: t.TopPercent})
 	}
 	return &b, nil
-}
-
-// zones holds the time zones boards were scanned with, by name:
-// time.LoadLocation reads and parses the zone's file at every call, and a
-// board is scanned for every merged write of claims. Only names createBoard
-// accepted reach it, so it is bounded by the zone database.
-var zones sync.Map
-
-// loadZone is time.LoadLocation, each name loaded once.
-func loadZone(name string) (*time.Location, error) {
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location), nil
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, err
-	}
-	zones.Store(name, loc)
-	return loc, nil
 }
 
 // CreateBoard creates the board s asks for, its defaults the service's
@@ -107,7 +96,7 @@ func (db *DB) CreateBoard(ctx context.Context, s leaderboard.BoardSpec) (*leader
 		ON CONFLICT (id) DO NOTHING
 		RETURNING ` + boardColumns
 	created, err := db.scanBoard(db.pool.QueryRow(ctx, insert, b.ID, b.Name, string(b.Reset), string(b.Order),
-		b.MinScore, b.MaxScore, string(b.TieBreak), b.Location.String(), int(b.CloseGrace/time.Second),
+		b.MinScore, b.MaxScore, string(b.TieBreak), b.TimeZone, int(b.CloseGrace/time.Second),
 		b.StartsAt, b.EndsAt, b.RetainPeriods, tiersText, b.CreatedAt))
 	if err == nil {
 		return &leaderboard.BoardCreation{Board: created, Created: true}, nil

@@ -325,8 +325,12 @@ func (k *knownBoards) get(id string) *leaderboard.Board {
 	return k.boards[id]
 }
 
-// put keeps b.
+// put keeps b, unless its time zone is not loaded: an operator may set
+// one that loads (ZoneError), and the next read must see it.
 func (k *knownBoards) put(b *leaderboard.Board) {
+	if b.Location == nil {
+		return
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.boards == nil || len(k.boards) >= maxKnownBoards {

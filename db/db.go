@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,6 +58,10 @@ type DB struct {
 	// and claimBoards keeps the boards their writer has read.
 	claims      *mergeQueue[*claimCall, *leaderboard.Claim]
 	claimBoards *knownBoards
+	// logger hears of boards whose time zone cannot be loaded, each once:
+	// zoneWarned holds those it heard of.
+	logger     *slog.Logger
+	zoneWarned *sync.Map
 }
 
 // Option configures a DB.
@@ -72,6 +77,9 @@ func WithCloseGrace(d time.Duration) Option { return func(db *DB) { db.closeGrac
 // WithSettlement makes closes and corrections record their messages in the
 // outbox, for DeliverNext to send (default off: settlement is DISABLED).
 func WithSettlement(on bool) Option { return func(db *DB) { db.settlement = on } }
+
+// WithLogger sets the logger (default none).
+func WithLogger(l *slog.Logger) Option { return func(db *DB) { db.logger = l } }
 
 // WithClock replaces the clock (default time.Now).
 func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }
@@ -126,7 +134,8 @@ func WithLimits(l Limits) Option { return func(db *DB) { db.limits = l } }
 // not migrate; call Migrate first.
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}, finalBuckets: &sync.Map{},
-		claimBoards: &knownBoards{}, closing: newClosingReads(0, 0)}
+		claimBoards: &knownBoards{}, closing: newClosingReads(0, 0),
+		logger: slog.New(slog.DiscardHandler), zoneWarned: &sync.Map{}}
 	for _, opt := range opts {
 		opt(db)
 	}

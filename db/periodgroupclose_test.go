@@ -22,11 +22,11 @@ const periodCloseLock = 0x6c627063
 // groupBoards creates n DAY boards g0, g1, ... with three players each in
 // period 2026-11-19, board i's scores 10*j+i for player pj, and returns the
 // store, its clock moved to midnight (every period due), and the periods
-// due as PeriodsToClose finds them.
-func groupBoards(t *testing.T, n int) (*db.DB, []leaderboard.Period) {
+// due as PeriodsToClose finds them. opts are the store's further options.
+func groupBoards(t *testing.T, n int, opts ...db.Option) (*db.DB, []leaderboard.Period) {
 	t.Helper()
 	now := *utc(11, 19, 12)
-	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithSettlement(true))
+	store := mustOpenDB(t, append([]db.Option{db.WithClock(func() time.Time { return now }), db.WithSettlement(true)}, opts...)...)
 	var events []leaderboard.ScoreEvent
 	for i := range n {
 		id := fmt.Sprint("g", i)

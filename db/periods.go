@@ -306,7 +306,9 @@ func (db *DB) BoardStatus(ctx context.Context, b *leaderboard.Board) (leaderboar
 		last *leaderboard.Period
 		err  error
 	)
-	if b.Reset == leaderboard.ResetSeason {
+	// A board whose calendar cannot be worked out (ZoneError) goes by its
+	// stored periods, as a SEASON board does.
+	if b.Reset == leaderboard.ResetSeason || b.ZoneError() != nil {
 		const q = `SELECT ` + periodColumns + ` FROM periods p
 			WHERE p.board_id = $1 AND p.starts_at < $2 ORDER BY p.starts_at DESC LIMIT 1`
 		if last, err = db.scanPeriod(b, db.pool.QueryRow(ctx, q, b.ID, *b.EndsAt)); noRows(err) {

@@ -16,7 +16,7 @@ import (
 )
 
 func (r *boardResolver) TimeZone(ctx context.Context, obj *leaderboard.Board) (string, error) {
-	return obj.Location.String(), nil
+	return obj.TimeZone, nil
 }
 
 func (r *boardResolver) CloseGrace(ctx context.Context, obj *leaderboard.Board) (int, error) {

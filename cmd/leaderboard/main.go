@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	_ "time/tzdata" // LEADERBOARD_TIMEZONE works where the system has no zoneinfo
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/app"
