@@ -7,11 +7,14 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 
 .PHONY: run build test test-deps test-image pgaf-image bench soak fuzz lint generate tzdata clean
 
-## run: serve on :8080 (LISTEN_ADDR=:9090 make run for another port) with two demo months;
+## run: serve on :8080 (LISTEN_ADDR=:9090 make run for another port) with two demo months,
+##      development secrets, and the schema open (GraphiQL at /graphiql, introspection);
 ##      without DATABASE_URL on a local PostgreSQL of its own, whose data LEADERBOARD_DATA_DIR
 ##      places (default /var/lib/leaderboard for root, ~/.local/share/leaderboard otherwise)
 run: build
 	LEADERBOARD_DEMO_PLAYERS=$${LEADERBOARD_DEMO_PLAYERS-10000} \
+	LEADERBOARD_GRAPHIQL=$${LEADERBOARD_GRAPHIQL-true} \
+	LEADERBOARD_INTROSPECTION=$${LEADERBOARD_INTROSPECTION-true} \
 	LEADERBOARD_ADMIN_TOKEN=$${LEADERBOARD_ADMIN_TOKEN-dev-admin-token-local} \
 	LEADERBOARD_SERVER_TOKEN=$${LEADERBOARD_SERVER_TOKEN-dev-server-token} \
 	LEADERBOARD_JWT_SECRET=$${LEADERBOARD_JWT_SECRET-dev-jwt-secret-for-local-use-only} \

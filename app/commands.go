@@ -72,14 +72,16 @@ func migrateCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 		Short: "Apply (up), revert (down) or show (version) the database schema migrations",
 		Long: `migrate up applies every pending migration; migrate down reverts the newest
 one (with --all, every one, which drops all data); migrate version prints the
-schema version and whether a migration failed halfway (dirty).`,
+schema version and whether a migration failed halfway (dirty). Without
+DATABASE_URL, only migrate up (and serve) makes a new local database.`,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"up", "down", "version"},
 	}
 	all := cmd.Flags().Bool("all", false, "with down: revert every migration, dropping all data")
 	cfg.bindDatabase(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		url, release, err := cfg.database(cmd.Context(), logger)
+		// Only up may make a new local database (as serve does).
+		url, release, err := cfg.database(cmd.Context(), logger, args[0] == "up")
 		if err != nil {
 			return err
 		}
@@ -275,14 +277,16 @@ func playerTokenCommand(cfg *Config) *cobra.Command {
 	return cmd
 }
 
-// openDB migrates and opens the configured database for a one-off command;
-// closeDB closes it and lets go of the project-local PostgreSQL, if used.
+// openDB migrates and opens the configured database for a one-off command,
+// refusing a local data folder with no database in it (the server's may be
+// elsewhere); closeDB closes it and lets go of the project-local PostgreSQL,
+// if used.
 func openDB(ctx context.Context, cfg *Config, logger *slog.Logger) (store *db.DB, closeDB func(), err error) {
 	loc, err := cfg.location()
 	if err != nil {
 		return nil, nil, err
 	}
-	url, release, err := cfg.database(ctx, logger)
+	url, release, err := cfg.database(ctx, logger, false)
 	if err != nil {
 		return nil, nil, err
 	}

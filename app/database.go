@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -13,8 +14,11 @@ import (
 // database returns the URL of the database to use and a function that lets
 // go of it: DATABASE_URL when set; otherwise the local PostgreSQL in the data
 // folder (dataDir), started from the machine's PostgreSQL binaries or shared
-// with a program already running on it, and stopped by its last user.
-func (c *Config) database(ctx context.Context, logger *slog.Logger) (url string, release func(context.Context) error, err error) {
+// with a program already running on it, and stopped by its last user. Only
+// with create does it make a new cluster in a folder that has none: a
+// one-off command pointed at another folder than the server's is refused
+// rather than given a new, empty database.
+func (c *Config) database(ctx context.Context, logger *slog.Logger, create bool) (url string, release func(context.Context) error, err error) {
 	if c.DatabaseURL != "" {
 		return c.DatabaseURL, func(context.Context) error { return nil }, nil
 	}
@@ -23,7 +27,10 @@ func (c *Config) database(ctx context.Context, logger *slog.Logger) (url string,
 		return "", nil, err
 	}
 	logger.Info("DATABASE_URL is not set: using the local PostgreSQL (LEADERBOARD_DATA_DIR to move it)", "dir", dir)
-	server, err := localpg.Start(ctx, localpg.Options{Dir: dir, Logger: logger})
+	server, err := localpg.Start(ctx, localpg.Options{Dir: dir, Logger: logger, Existing: !create, Setting: "LEADERBOARD_DATA_DIR"})
+	if errors.Is(err, localpg.ErrNoCluster) {
+		return "", nil, fmt.Errorf("no database at %s: start the server with `make run` first, or set LEADERBOARD_DATA_DIR / DATABASE_URL to the server's", dir)
+	}
 	if err != nil {
 		return "", nil, err
 	}

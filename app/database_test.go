@@ -2,6 +2,8 @@ package app
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -89,4 +91,40 @@ func reachableDir(tb testing.TB) string {
 		}
 	}
 	return dir
+}
+
+// A one-off command pointed at a data folder with no database (not the
+// server's) is refused, naming the folder, and leaves nothing there; migrate
+// up may make one, after which the commands find it.
+func TestOneOffCommands_RefuseANewDataFolder(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), "not-the-servers")
+	if os.Geteuid() == 0 {
+		dataDir = filepath.Join(reachableDir(t), "not-the-servers")
+	}
+	t.Setenv("DATABASE_URL", "")
+	t.Setenv("LEADERBOARD_DATA_DIR", dataDir)
+	run := func(args ...string) (string, error) {
+		cmd := NewCommand(slog.New(slog.NewTextHandler(t.Output(), nil)))
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		cmd.SetArgs(args)
+		err := cmd.Execute()
+		return out.String(), err
+	}
+	want := "no database at " + dataDir + ": start the server with `make run` first, or set LEADERBOARD_DATA_DIR / DATABASE_URL to the server's"
+	for _, args := range [][]string{{"boards"}, {"export", "2026-10"}, {"migrate", "version"}, {"seed", "--month", "2026-10", "--players", "10"}} {
+		if _, err := run(args...); err == nil || err.Error() != want {
+			t.Errorf("%v = %v, want %q", args, err, want)
+		}
+	}
+	if _, err := os.Stat(dataDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a refused command made the data folder: %v", err)
+	}
+	if out, err := run("migrate", "up"); err != nil {
+		t.Fatalf("migrate up: %v\n%s", err, out)
+	}
+	if out, err := run("boards"); err != nil || !strings.Contains(out, "main") {
+		t.Errorf("boards after migrate up = %q, %v", out, err)
+	}
 }

@@ -61,7 +61,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	url, release, err := m.Config.database(ctx, m.Logger)
+	url, release, err := m.Config.database(ctx, m.Logger, true)
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func (s *Server) prepareDirs() error {
 		if err := s.account.mkdir(dir); err != nil {
 			return err
 		}
-		if err := s.account.checkReachable(dir); err != nil {
+		if err := s.account.checkReachable(dir, s.setting); err != nil {
 			return err
 		}
 	}
@@ -136,8 +136,10 @@ func (a account) mkdir(dir string) error {
 
 // checkReachable reports, when the server runs as another user, the first
 // directory above path that this user may not enter (from the mode bits; ACLs
-// are not consulted). The usual one is /root, which is 0700 on Debian.
-func (a account) checkReachable(path string) error {
+// are not consulted). The usual one is /root, which is 0700 on Debian. The
+// error names path's folder, the user, and setting (what chooses the folder)
+// when given, and suggests folders the user can reach.
+func (a account) checkReachable(path, setting string) error {
 	if !a.switched {
 		return nil
 	}
@@ -147,8 +149,12 @@ func (a account) checkReachable(path string) error {
 			return fmt.Errorf("local postgres: %w", err)
 		}
 		if !a.canEnter(fi) {
-			return fmt.Errorf("local postgres: PostgreSQL runs as user %s, which may not enter %s (mode %#o): run from a folder it can reach, or allow it with chmod o+x %s",
-				a.name, dir, fi.Mode().Perm(), dir)
+			move := "choose a folder"
+			if setting != "" {
+				move = "set " + setting + " to a folder"
+			}
+			return fmt.Errorf("local postgres: PostgreSQL runs as the user %s, which may not enter %s (mode %#o), so it cannot use the folder %s: %s the user %s can reach, such as /var/lib/leaderboard or /tmp/leaderboard, or let it through with chmod o+x %s",
+				a.name, dir, fi.Mode().Perm(), filepath.Dir(path), move, a.name, dir)
 		}
 		if dir == filepath.Dir(dir) {
 			return nil

@@ -23,6 +23,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -49,7 +50,18 @@ type Options struct {
 	Database string
 	// Logger receives progress messages; nil discards them.
 	Logger *slog.Logger
+	// Existing makes Start refuse a folder that holds no cluster yet
+	// (ErrNoCluster) rather than create one there: for commands that must
+	// use the database a server already made, not a new empty one.
+	Existing bool
+	// Setting names what chooses Dir (such as an environment variable);
+	// an error that asks for another folder names it.
+	Setting string
 }
+
+// ErrNoCluster is the error of a Start with Options.Existing on a folder
+// that holds no cluster.
+var ErrNoCluster = errors.New("no local PostgreSQL cluster")
 
 // Defaults of Options.
 const (
@@ -83,6 +95,7 @@ type Server struct {
 	socketDir string // where this server's socket is (from postmaster.pid when reused)
 	logFile   string
 	startLock string
+	setting   string // Options.Setting
 	port      int
 	url       string
 
@@ -104,6 +117,11 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("local postgres folder %s: %w", opts.Dir, err)
 	}
+	if opts.Existing {
+		if _, err := os.Stat(filepath.Join(dir, "pgdata", "PG_VERSION")); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w in %s", ErrNoCluster, dir)
+		}
+	}
 	acct, err := serverAccount()
 	if err != nil {
 		return nil, err
@@ -124,6 +142,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		socketDir: socketDir(dir, dataDir, opts.Port),
 		logFile:   filepath.Join(dir, "postgres.log"),
 		startLock: filepath.Join(dir, "postgres.start.lock"),
+		setting:   opts.Setting,
 		port:      opts.Port,
 	}
 	starting, err := lockFile(ctx, s.startLock, exclusive)

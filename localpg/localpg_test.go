@@ -138,15 +138,55 @@ func TestCheckReachable_NamesBlockingDirectory(t *testing.T) {
 	}
 	// A user that owns nothing here and is in no group of it.
 	other := account{name: "nobody-here", uid: 54321, gid: 54321, groups: []uint32{54321}, switched: true}
-	dataDir := filepath.Join(closed, "pgdata")
-	if err := other.checkReachable(dataDir); err == nil || !strings.Contains(err.Error(), "may not enter "+closed+" ") {
-		t.Fatalf("checkReachable = %v, want it to name %s", err, closed)
+	folder := filepath.Join(closed, "data")
+	dataDir := filepath.Join(folder, "pgdata")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := other.checkReachable(dataDir, "LEADERBOARD_DATA_DIR")
+	if err == nil {
+		t.Fatal("checkReachable = nil, want a refusal")
+	}
+	// The message names the closed directory, the folder, the user and the
+	// setting to change, and suggests folders the user can reach; the
+	// folder the command was run from plays no part.
+	for _, want := range []string{
+		"the user nobody-here, which may not enter " + closed + " ",
+		"cannot use the folder " + folder + ":",
+		"set LEADERBOARD_DATA_DIR to a folder the user nobody-here can reach, such as /var/lib/leaderboard or /tmp/leaderboard",
+		"chmod o+x " + closed,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("checkReachable = %v, want it to say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "run from") {
+		t.Errorf("checkReachable = %v: the working directory does not matter", err)
+	}
+	if err := other.checkReachable(dataDir, ""); err == nil || !strings.Contains(err.Error(), ": choose a folder the user nobody-here can reach") {
+		t.Errorf("checkReachable without a setting = %v, want it to ask for another folder", err)
 	}
 	if err := os.Chmod(closed, 0o711); err != nil {
 		t.Fatal(err)
 	}
-	if err := other.checkReachable(dataDir); err != nil {
+	if err := other.checkReachable(dataDir, "LEADERBOARD_DATA_DIR"); err != nil {
 		t.Errorf("checkReachable after chmod o+x = %v", err)
+	}
+}
+
+// With Existing, a folder without a cluster is refused before anything is
+// created in it or installed.
+func TestStart_ExistingRefusesFolderWithoutCluster(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "elsewhere")
+	opts := testOptions(t, dir)
+	opts.Existing = true
+	_, err := Start(context.Background(), opts)
+	if !errors.Is(err, ErrNoCluster) || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("Start = %v, want ErrNoCluster naming %s", err, dir)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Start made the folder it refused: %v", err)
 	}
 }
 

@@ -9,7 +9,8 @@
 #   docker-compose --profile failover up -d leaderboard-failover
 #   bash scripts/failover-drill.sh
 #
-# Environment: LEADERBOARD_URL (default http://localhost:8081),
+# Environment: LEADERBOARD_URL (default http://localhost:8081, or the port
+# LEADERBOARD_FAILOVER_HOST_PORT gives compose.yaml),
 # LEADERBOARD_SERVER_TOKEN (default compose.yaml's), DRILL_WRITERS (4),
 # DRILL_TIMEOUT seconds to wait for a write after the kill (180),
 # DRILL_RESTART=0 leaves the old primary down; COMPOSE_PROJECT_NAME as for
@@ -17,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-URL="${LEADERBOARD_URL:-http://localhost:8081}"
+URL="${LEADERBOARD_URL:-http://localhost:${LEADERBOARD_FAILOVER_HOST_PORT:-8081}}"
 TOKEN="${LEADERBOARD_SERVER_TOKEN:-change-me-game-server}"
 WRITERS="${DRILL_WRITERS:-4}"
 TIMEOUT="${DRILL_TIMEOUT:-180}"
