@@ -1,6 +1,8 @@
 package app
 
 import (
+	"bytes"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -119,5 +121,42 @@ func TestShortSecrets_WarnsOfEachShortOneWithoutShowingIt(t *testing.T) {
 	}
 	if got := (&Config{}).shortSecrets(); len(got) != 0 {
 		t.Errorf("no secrets: warnings %q", got)
+	}
+}
+
+// --help of every command that takes --database-url shows DATABASE_URL as
+// its default with the password replaced.
+func TestHelp_HidesTheDatabasePassword(t *testing.T) {
+	for url, want := range map[string]string{
+		"postgres://app:s3cret-pw@db.internal:5432/leaderboard?sslmode=require": "postgres://app:xxxxx@db.internal:5432/leaderboard?sslmode=require",
+		"postgresql://app@db/leaderboard?password=s3cret-pw":                    "postgresql://app@db/leaderboard?password=xxxxx",
+		"host=db user=app password=s3cret-pw dbname=leaderboard":                "host=db user=app password=xxxxx dbname=leaderboard",
+		"host=db password='s3cret-pw \\' x' dbname=leaderboard":                 "host=db password=xxxxx dbname=leaderboard",
+		"postgres://app:s3cret-pw@[::1:5432/leaderboard":                        "",
+	} {
+		t.Setenv("DATABASE_URL", url)
+		root := NewCommand(slog.New(slog.DiscardHandler))
+		seen := 0
+		for _, cmd := range root.Commands() {
+			flag := cmd.Flags().Lookup("database-url")
+			if flag == nil {
+				continue
+			}
+			seen++
+			var help bytes.Buffer
+			cmd.SetOut(&help)
+			if err := cmd.Help(); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(help.String(), "s3cret") {
+				t.Errorf("%s --help shows the password of %s:\n%s", cmd.Name(), url, help.String())
+			}
+			if flag.DefValue != want {
+				t.Errorf("%s --database-url default %q, want %q", cmd.Name(), flag.DefValue, want)
+			}
+		}
+		if seen < 5 {
+			t.Fatalf("only %d commands take --database-url", seen)
+		}
 	}
 }
