@@ -96,6 +96,9 @@ type Config struct {
 	// ShutdownTimeout is how long requests in flight may finish at a stop
 	// before they are cancelled.
 	ShutdownTimeout time.Duration // LEADERBOARD_SHUTDOWN_TIMEOUT
+	// DatabaseWait bounds how long serve waits at its start for a database
+	// that cannot be reached yet; 0 waits until it answers.
+	DatabaseWait time.Duration // LEADERBOARD_DATABASE_WAIT
 	// MaxConns sizes the database pool.
 	MaxConns int // DATABASE_MAX_CONNS
 	// ClosingReads bounds the database reads of CLOSING months at once,
@@ -158,6 +161,7 @@ func ConfigFromEnv() (Config, error) {
 		TrustedProxies:    os.Getenv("LEADERBOARD_TRUSTED_PROXIES"),
 		RequestTimeout:    env.duration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
 		ShutdownTimeout:   env.duration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
+		DatabaseWait:      env.duration("LEADERBOARD_DATABASE_WAIT", 0),
 		MaxConns:          env.int("DATABASE_MAX_CONNS", 10),
 		ClosingReads:      env.int("LEADERBOARD_CLOSING_READS", 1),
 		ClosingReadWait:   env.duration("LEADERBOARD_CLOSING_READ_WAIT", time.Second),

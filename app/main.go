@@ -49,7 +49,8 @@ type Main struct {
 	releaseDatabase func(context.Context) error
 }
 
-// Run migrates the database, connects and starts serving in the background.
+// Run waits for the database (awaitDatabase), migrates it, connects and
+// starts serving in the background.
 func (m *Main) Run(ctx context.Context) error {
 	if err := m.Config.checkWebhook(); err != nil {
 		return err
@@ -66,6 +67,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	m.releaseDatabase = release
+	if err := m.awaitDatabase(ctx, url); err != nil {
+		return err
+	}
 	version, _, err := db.Migrate(url, db.MigrateUp)
 	if err != nil {
 		return err
