@@ -71,7 +71,8 @@ const (
 
 // awaitDatabase returns once the database at url answers. While it cannot
 // be reached, the listen address answers as server.Standby says (/healthz
-// alive, /readyz and the rest 503) and each try is logged; an orchestrator
+// alive, /readyz and the rest 503), until closeStandby, and each try is
+// logged; an orchestrator
 // keeps the instance and sends it no traffic, and without one it comes up by
 // itself when the database does. It returns an error at once for what no
 // wait mends (a refused password, an unknown database), at the end of
@@ -85,7 +86,9 @@ func (m *Main) awaitDatabase(ctx context.Context, url string) error {
 	if serr != nil {
 		return serr
 	}
-	defer standby.Close()
+	// It answers until the service's own server opens (or Close): through
+	// the migrations and loads after the wait too.
+	m.standby = standby
 	// With port 0 the service keeps the port the standby was given.
 	if host, port, perr := net.SplitHostPort(m.Config.ListenAddr); perr == nil && port == "0" {
 		m.Config.ListenAddr = net.JoinHostPort(host, fmt.Sprint(standby.Addr().(*net.TCPAddr).Port))
@@ -121,4 +124,16 @@ func tryDatabase(ctx context.Context, url string) error {
 	ctx, cancel := context.WithTimeout(ctx, databaseTryTimeout)
 	defer cancel()
 	return db.Reachable(ctx, url)
+}
+
+// closeStandby closes the listener awaitDatabase opened, if any, so that
+// the service's server can open on its address.
+func (m *Main) closeStandby() {
+	if m.standby == nil {
+		return
+	}
+	if err := m.standby.Close(); err != nil {
+		m.Logger.Warn("close the standby listener", "err", err)
+	}
+	m.standby = nil
 }

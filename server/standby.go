@@ -12,7 +12,8 @@ import (
 )
 
 // Standby answers on the service's address while the service waits for its
-// database, so that probes tell a process that is up from one that is down:
+// database (and then migrates it and loads what it serves from memory), so
+// that probes tell a process that is starting from one that is down:
 // GET /healthz answers 200 (alive: do not restart it), GET /readyz 503 (send
 // it no traffic), /graphql 503 with an UNAVAILABLE GraphQL error, anything
 // else 503. Close it before the Server opens on the same address.
@@ -41,7 +42,7 @@ func OpenStandby(addr string, logger *slog.Logger) (*Standby, error) {
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "5")
-		http.Error(w, "waiting for the database", http.StatusServiceUnavailable)
+		http.Error(w, "starting: waiting for the database", http.StatusServiceUnavailable)
 	})
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
