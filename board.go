@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -135,10 +136,16 @@ func (b *Board) ZoneError() error {
 		"its %s periods cannot be placed until an operator sets one", b.ID, clip(b.TimeZone), TimeZoneData, b.Reset)
 }
 
-// CheckBoardID returns an EBADINPUT error unless id is 1..64 of [a-z0-9_.-].
+// CheckBoardID returns an EBADINPUT error unless id is 1..64 of [a-z0-9_.-],
+// not all of them dots: "." and ".." name a folder, not a board, in the
+// export's path (/admin/boards/{board}/...), which clients and proxies
+// resolve before it is sent.
 func CheckBoardID(id string) error {
 	if !isKeyText(id, MaxBoardIDLen, false) {
 		return Errorf(EBADINPUT, "board id %q must be 1..%d of a-z, 0-9, '_', '.' and '-'", clip(id), MaxBoardIDLen)
+	}
+	if strings.Trim(id, ".") == "" {
+		return Errorf(EBADINPUT, "board id %q is only dots: it needs a letter, digit, '_' or '-'", id)
 	}
 	return nil
 }
@@ -204,10 +211,35 @@ func (b *Board) Validate() error {
 		return Errorf(EBADINPUT, "endsAt %s is not after startsAt %s",
 			b.EndsAt.UTC().Format(time.RFC3339), b.StartsAt.UTC().Format(time.RFC3339))
 	}
+	if err := b.checkTimes(); err != nil {
+		return err
+	}
 	if b.RetainPeriods != nil && *b.RetainPeriods < 0 {
 		return Errorf(EBADINPUT, "retainPeriods must not be negative")
 	}
 	return checkTiers(b.Tiers)
+}
+
+// checkTimes returns an EBADINPUT error unless the board's start and end,
+// and the spans and close times of its first and last periods, lie within
+// MinTime..MaxTime. A SEASON board's seasons are checked as they are made.
+func (b *Board) checkTimes() error {
+	if !InTime(b.StartsAt) || (b.EndsAt != nil && !InTime(*b.EndsAt)) {
+		return Errorf(EBADINPUT, "startsAt and endsAt must lie within %s..%s",
+			MinTime.Format(time.RFC3339), MaxTime.Format(time.RFC3339))
+	}
+	at := []time.Time{b.StartsAt}
+	if b.EndsAt != nil {
+		at = append(at, b.EndsAt.Add(-time.Nanosecond))
+	}
+	for _, t := range at {
+		if key, span, err := b.PeriodOf(t); err == nil {
+			if err := b.CheckSpan(key, span); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // checkTiers returns an EBADINPUT error unless tiers have names and percents

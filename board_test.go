@@ -28,6 +28,9 @@ func TestBoardValidate_ErrBadInput(t *testing.T) {
 		"id empty":              func(b *Board) { b.ID = "" },
 		"id 65 long":            func(b *Board) { b.ID = strings.Repeat("a", 65) },
 		"id with a space":       func(b *Board) { b.ID = "a b" },
+		"id a dot":              func(b *Board) { b.ID = "." },
+		"id two dots":           func(b *Board) { b.ID = ".." },
+		"id only dots":          func(b *Board) { b.ID = strings.Repeat(".", 64) },
 		"name empty":            func(b *Board) { b.Name = "" },
 		"name with a bidi mark": func(b *Board) { b.Name = "a\u202eb" },
 		"unknown reset":         func(b *Board) { b.Reset = "YEAR" },
@@ -53,6 +56,19 @@ func TestBoardValidate_ErrBadInput(t *testing.T) {
 				t.Fatalf("Validate() = %v, want BAD_USER_INPUT", err)
 			}
 		})
+	}
+}
+
+// Dots are fine in an id with anything else: only an id of dots alone
+// would name a folder in the export's path.
+func TestCheckBoardID_DotsWithOthersOK(t *testing.T) {
+	for _, id := range []string{"a.", ".a", "..a", "v1.2", "._", "-.."} {
+		if err := CheckBoardID(id); err != nil {
+			t.Errorf("%q: %v", id, err)
+		}
+	}
+	if err := CheckBoardID(".."); ErrorCode(err) != EBADINPUT || !strings.Contains(ErrorMessage(err), "only dots") {
+		t.Errorf(`"..": %v, want BAD_USER_INPUT saying it is only dots`, err)
 	}
 }
 

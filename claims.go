@@ -2,6 +2,7 @@ package leaderboard
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -60,7 +61,14 @@ type RewardService interface {
 }
 
 // CheckClaimID returns an EBADINPUT error unless id is 1..MaxClaimIDLen
-// characters of the text an event id may hold.
+// characters of the text an event id may hold, not all of them white space
+// (as a correction's reason): a blank id is a game server's bug, not a key.
 func CheckClaimID(id string) *Error {
-	return checkText("claimId", id, idText, 1, MaxClaimIDLen)
+	if err := checkText("claimId", id, idText, 1, MaxClaimIDLen); err != nil {
+		return err
+	}
+	if strings.TrimSpace(id) == "" {
+		return Errorf(EBADINPUT, "claimId must not be blank")
+	}
+	return nil
 }

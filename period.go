@@ -83,12 +83,12 @@ func (b *Board) PeriodSpan(key string) (Span, error) {
 		return Span{Start: b.StartsAt, End: b.EndsAt}, nil
 	case ResetDay:
 		d, err := time.Parse(time.DateOnly, key)
-		if err != nil || len(key) != len(time.DateOnly) {
+		if err != nil || len(key) != len(time.DateOnly) || d.Year() < 1 {
 			return bad("YYYY-MM-DD")
 		} else if err := b.ZoneError(); err != nil {
 			return Span{}, err
 		}
-		return daysFrom(d.Year(), d.Month(), d.Day(), 1, b.Location), nil
+		return b.spanInTime(key, daysFrom(d.Year(), d.Month(), d.Day(), 1, b.Location))
 	case ResetWeek:
 		year, week, ok := parseWeekKey(key)
 		if !ok {
@@ -96,7 +96,7 @@ func (b *Board) PeriodSpan(key string) (Span, error) {
 		} else if err := b.ZoneError(); err != nil {
 			return Span{}, err
 		}
-		return isoWeekSpan(year, week, b.Location), nil
+		return b.spanInTime(key, isoWeekSpan(year, week, b.Location))
 	case ResetMonth:
 		m, err := ParseMonth(key)
 		if err != nil {
@@ -104,12 +104,48 @@ func (b *Board) PeriodSpan(key string) (Span, error) {
 		} else if err := b.ZoneError(); err != nil {
 			return Span{}, err
 		}
-		return daysFrom(m.Year(), m.Month(), 1, 0, b.Location), nil
+		return b.spanInTime(key, daysFrom(m.Year(), m.Month(), 1, 0, b.Location))
 	}
 	if err := CheckSeasonKey(key); err != nil {
 		return Span{}, err
 	}
 	return Span{}, nil
+}
+
+// MinTime and MaxTime are the first and last instants the API reads and
+// writes: RFC 3339 has four-digit years, 0001..9999 as Go writes them.
+var (
+	MinTime = time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC)
+	MaxTime = time.Date(9999, time.December, 31, 23, 59, 59, 999999999, time.UTC)
+)
+
+// InTime reports whether t lies within MinTime..MaxTime.
+func InTime(t time.Time) bool {
+	return !t.Before(MinTime) && !t.After(MaxTime)
+}
+
+// CheckSpan returns an EBADINPUT error naming period key unless the span,
+// and its end plus the board's close grace (the period's closesAt), lie
+// within MinTime..MaxTime: a period the API could not write the times of,
+// such as the day 9999-12-31 in UTC, which ends at 10000-01-01T00:00:00Z.
+func (b *Board) CheckSpan(key string, s Span) error {
+	if !InTime(s.Start) {
+		return Errorf(EBADINPUT, "period %q of board %s would start at %s, before %s, the first time the API writes",
+			clip(key), b.ID, s.Start.UTC().Format(time.RFC3339), MinTime.Format(time.RFC3339))
+	}
+	if s.End != nil && !InTime(s.End.Add(b.CloseGrace)) {
+		return Errorf(EBADINPUT, "period %q of board %s would end (or close, with its close grace) after %s, the last time the API writes",
+			clip(key), b.ID, MaxTime.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// spanInTime returns s, or CheckSpan's error.
+func (b *Board) spanInTime(key string, s Span) (Span, error) {
+	if err := b.CheckSpan(key, s); err != nil {
+		return Span{}, err
+	}
+	return s, nil
 }
 
 // CheckSeasonKey returns an EBADINPUT error unless key is 1..64 of

@@ -163,3 +163,84 @@ func TestPeriodOf_ADayWhoseMidnightIsSkippedStartsWhenTheClocksJump(t *testing.T
 		t.Fatalf("the day before spans %s..%s, want 24 hours up to %s", before.Start, before.End, start)
 	}
 }
+
+// A period whose times the API cannot write in RFC 3339 (years 0001..9999)
+// is not a key: the day 9999-12-31 ends at 10000-01-01T00:00:00Z.
+func TestPeriodSpan_RefusesPeriodsOutsideTheYears0001To9999(t *testing.T) {
+	tokyo, newYork := mustZone(t, "Asia/Tokyo"), mustZone(t, "America/New_York") // +09:00, -05:00
+	tests := []struct {
+		reset Reset
+		loc   *time.Location
+		key   string
+		ok    bool
+	}{
+		{ResetDay, time.UTC, "9999-12-30", true}, {ResetDay, time.UTC, "9999-12-31", false},
+		{ResetDay, time.UTC, "0001-01-01", true}, {ResetDay, time.UTC, "0000-12-31", false},
+		{ResetDay, tokyo, "0001-01-01", false}, {ResetDay, tokyo, "0001-01-02", true},
+		{ResetDay, newYork, "0001-01-01", true}, {ResetDay, tokyo, "9999-12-31", true},
+		{ResetWeek, time.UTC, "9999-W51", true}, {ResetWeek, time.UTC, "9999-W52", false},
+		{ResetMonth, time.UTC, "9999-11", true}, {ResetMonth, time.UTC, "9999-12", false},
+	}
+	for _, tc := range tests {
+		b := boardOf(tc.reset, tc.loc)
+		_, err := b.PeriodSpan(tc.key)
+		if tc.ok && err != nil {
+			t.Errorf("%s board in %s, key %q: %v", tc.reset, tc.loc, tc.key, err)
+		}
+		if !tc.ok && ErrorCode(err) != EBADINPUT {
+			t.Errorf("%s board in %s, key %q: %v, want BAD_USER_INPUT", tc.reset, tc.loc, tc.key, err)
+		}
+	}
+	// The close grace counts: 9999-12-30 closes past the end of 9999 with
+	// a grace over a day.
+	b := boardOf(ResetDay, time.UTC)
+	b.CloseGrace = 25 * time.Hour
+	if _, err := b.PeriodSpan("9999-12-30"); ErrorCode(err) != EBADINPUT {
+		t.Errorf("9999-12-30 with a 25 h grace: %v, want BAD_USER_INPUT", err)
+	}
+}
+
+// A board whose first or last period could not be written is refused.
+func TestBoardValidate_RefusesPeriodsOutsideTheYears0001To9999(t *testing.T) {
+	at := func(s string) *time.Time {
+		t.Helper()
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	tests := []struct {
+		name     string
+		reset    Reset
+		startsAt string
+		endsAt   string
+		grace    time.Duration
+		ok       bool
+	}{
+		{"a day board to the end of 9999-12-30", ResetDay, "2026-01-01T00:00:00Z", "9999-12-31T00:00:00Z", 0, true},
+		{"a day board into 9999-12-31", ResetDay, "2026-01-01T00:00:00Z", "9999-12-31T00:00:01Z", 0, false},
+		{"a NONE board to the last second", ResetNone, "2026-01-01T00:00:00Z", "9999-12-31T23:59:59Z", 0, true},
+		{"a NONE board whose grace ends past 9999", ResetNone, "2026-01-01T00:00:00Z", "9999-12-31T23:59:59Z", time.Minute, false},
+		{"a month board from year 1", ResetMonth, "0001-01-01T00:00:00Z", "", 0, true},
+	}
+	for _, tc := range tests {
+		b := boardOf(tc.reset, time.UTC)
+		b.StartsAt, b.CloseGrace = *at(tc.startsAt), tc.grace
+		if tc.endsAt != "" {
+			b.EndsAt = at(tc.endsAt)
+		}
+		err := b.Validate()
+		if tc.ok && err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		if !tc.ok && ErrorCode(err) != EBADINPUT {
+			t.Errorf("%s: %v, want BAD_USER_INPUT", tc.name, err)
+		}
+	}
+	b := boardOf(ResetDay, mustZone(t, "Asia/Tokyo"))
+	b.StartsAt = MinTime
+	if err := b.Validate(); ErrorCode(err) != EBADINPUT {
+		t.Errorf("a Tokyo day board from 0001-01-01T00:00:00Z, whose first day starts in year 0: %v, want BAD_USER_INPUT", err)
+	}
+}

@@ -155,7 +155,8 @@ func CheckPlayerID(id string) *Error {
 }
 
 // ParseOccurredAt reads an event's occurredAt, an RFC 3339 time whose zone
-// offset lies within ±MaxZoneOffset; anything else is an EBADINPUT error. A
+// offset lies within ±MaxZoneOffset, within MinTime..MaxTime; anything else
+// is an EBADINPUT error. A
 // resolver that takes occurredAt as a string calls it per event, so that one
 // malformed time rejects that event only.
 func ParseOccurredAt(s string) (time.Time, *Error) {
@@ -168,6 +169,12 @@ func ParseOccurredAt(s string) (time.Time, *Error) {
 	_, offset := t.Zone()
 	if offset < -MaxZoneOffset || offset > MaxZoneOffset || (s[len(s)-1] != 'Z' && s[len(s)-2:] > "59") {
 		return time.Time{}, Errorf(EBADINPUT, "occurredAt %q has a zone offset outside -18:00..+18:00 (or a minute past 59)", s)
+	}
+	// Go reads the year 0000, and an offset can move 0001 or 9999 out of
+	// the years RFC 3339 writes.
+	if !InTime(t) {
+		return time.Time{}, Errorf(EBADINPUT, "occurredAt %q lies outside %s..%s", s,
+			MinTime.Format(time.RFC3339), MaxTime.Format(time.RFC3339))
 	}
 	return t, nil
 }

@@ -132,3 +132,18 @@ func TestParseOccurredAt_HoldsZoneOffsetsWithin18Hours(t *testing.T) {
 		}
 	}
 }
+
+// RFC 3339 writes four-digit years: 0000 (which Go reads) and times an
+// offset moves out of 0001..9999 are refused.
+func TestParseOccurredAt_HoldsYears0001To9999(t *testing.T) {
+	for _, s := range []string{"0001-01-01T00:00:00.000001Z", "9999-12-31T23:59:59.999999999Z", "9999-12-31T23:00:00+05:00"} {
+		if _, err := leaderboard.ParseOccurredAt(s); err != nil {
+			t.Errorf("ParseOccurredAt(%q): %v", s, err)
+		}
+	}
+	for _, s := range []string{"0000-01-01T00:00:00Z", "0000-12-31T23:59:59Z", "0001-01-01T00:30:00+01:00", "9999-12-31T23:00:00-05:00"} {
+		if _, err := leaderboard.ParseOccurredAt(s); err == nil || err.Code != leaderboard.EBADINPUT {
+			t.Errorf("ParseOccurredAt(%q): error %v, want BAD_USER_INPUT", s, err)
+		}
+	}
+}

@@ -221,6 +221,19 @@ func TestCheckReason(t *testing.T) {
 	}
 }
 
+func TestCheckClaimID_RefusesBlankIDs(t *testing.T) {
+	for _, id := range []string{"g1", "grant 7", " x "} {
+		if err := leaderboard.CheckClaimID(id); err != nil {
+			t.Errorf("%q: %v, want accepted", id, err)
+		}
+	}
+	for _, id := range []string{"", " ", "   ", "\u00a0", "\u3000"} {
+		if err := leaderboard.CheckClaimID(id); err == nil || err.Code != leaderboard.EBADINPUT || !strings.Contains(err.Message, "claimId") {
+			t.Errorf("%q: %v, want BAD_USER_INPUT naming the claimId", id, err)
+		}
+	}
+}
+
 // TestDefaultIgnorable_MatchesUnicode checks text.go's table of
 // Default_Ignorable_Code_Point against the property's definition in
 // DerivedCoreProperties.txt, computed from the unicode package's tables: every

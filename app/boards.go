@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -142,13 +143,14 @@ func optionalTime(flag, v string) (*time.Time, error) {
 	return &t, nil
 }
 
-// parseTiers parses NAME:TOP_PERCENT flag values.
+// parseTiers parses NAME:TOP_PERCENT flag values, the percent a decimal
+// number as the API takes it (not Go's hex floats, Inf or NaN).
 func parseTiers(values []string) ([]leaderboard.Tier, error) {
 	tiers := make([]leaderboard.Tier, 0, len(values))
 	for _, v := range values {
 		i := strings.LastIndexByte(v, ':')
 		percent, err := strconv.ParseFloat(v[i+1:], 64)
-		if i < 0 || err != nil {
+		if i < 0 || err != nil || !json.Valid([]byte(v[i+1:])) {
 			return nil, fmt.Errorf("--tier %q is not NAME:TOP_PERCENT, such as gold:1", v)
 		}
 		tiers = append(tiers, leaderboard.Tier{Name: v[:i], TopPercent: percent})

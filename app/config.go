@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +97,9 @@ type Config struct {
 	// ShutdownTimeout is how long requests in flight may finish at a stop
 	// before they are cancelled.
 	ShutdownTimeout time.Duration // LEADERBOARD_SHUTDOWN_TIMEOUT
+	// DatabaseWait bounds how long serve waits at its start for a database
+	// that cannot be reached yet; 0 waits until it answers.
+	DatabaseWait time.Duration // LEADERBOARD_DATABASE_WAIT
 	// MaxConns sizes the database pool.
 	MaxConns int // DATABASE_MAX_CONNS
 	// ClosingReads bounds the database reads of CLOSING months at once,
@@ -157,6 +162,7 @@ func ConfigFromEnv() (Config, error) {
 		TrustedProxies:    os.Getenv("LEADERBOARD_TRUSTED_PROXIES"),
 		RequestTimeout:    env.duration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
 		ShutdownTimeout:   env.duration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
+		DatabaseWait:      env.duration("LEADERBOARD_DATABASE_WAIT", 0),
 		MaxConns:          env.int("DATABASE_MAX_CONNS", 10),
 		ClosingReads:      env.int("LEADERBOARD_CLOSING_READS", 1),
 		ClosingReadWait:   env.duration("LEADERBOARD_CLOSING_READ_WAIT", time.Second),
@@ -313,7 +319,7 @@ func envOr(name, def string) string {
 
 // bindDatabase adds the flags every command that reaches the database takes.
 func (c *Config) bindDatabase(flags *pflag.FlagSet) {
-	flags.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL,
+	flags.Var(databaseURL{&c.DatabaseURL}, "database-url",
 		"PostgreSQL URL or key=value string (env DATABASE_URL)")
 	flags.StringVar(&c.Timezone, "timezone", c.Timezone,
 		"IANA time zone that decides which month an event falls in (env LEADERBOARD_TIMEZONE)")
@@ -358,6 +364,43 @@ type secret struct{ p *string }
 func (s secret) String() string     { return "" }
 func (s secret) Set(v string) error { *s.p = v; return nil }
 func (s secret) Type() string       { return "string" }
+
+// databaseURL is a PostgreSQL URL flag whose value --help prints with its
+// password replaced: the default comes from DATABASE_URL, which holds one.
+type databaseURL struct{ p *string }
+
+func (d databaseURL) String() string     { return redactPassword(*d.p) }
+func (d databaseURL) Set(v string) error { *d.p = v; return nil }
+func (d databaseURL) Type() string       { return "string" }
+
+// redactedPassword stands for a password in redactPassword's answers.
+const redactedPassword = "xxxxx"
+
+// passwordSetting is a password=... setting of a key=value connection
+// string, quoted or not.
+var passwordSetting = regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)`)
+
+// redactPassword returns the connection string s with its passwords (of a
+// URL's user, a password= query parameter or key=value setting) replaced by
+// xxxxx, or "" when s is a URL that does not parse: nothing of it is shown
+// rather than a password.
+func redactPassword(s string) string {
+	if !strings.HasPrefix(s, "postgres://") && !strings.HasPrefix(s, "postgresql://") {
+		return passwordSetting.ReplaceAllString(s, "${1}"+redactedPassword)
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), redactedPassword)
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", redactedPassword)
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
 
 // authConfig is the configuration of bearer tokens.
 func (c *Config) authConfig() auth.Config {

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"bytes"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -134,6 +136,43 @@ func TestConfigLocation_OnlyIANANamesOfTheEmbeddedData(t *testing.T) {
 		_, err := (&Config{Timezone: zone}).location()
 		if err == nil || !strings.Contains(err.Error(), "LEADERBOARD_TIMEZONE") || !strings.Contains(err.Error(), "Europe/Berlin") {
 			t.Errorf("%q: %v, want an error naming the setting and an example", zone, err)
+		}
+	}
+}
+
+// --help of every command that takes --database-url shows DATABASE_URL as
+// its default with the password replaced.
+func TestHelp_HidesTheDatabasePassword(t *testing.T) {
+	for url, want := range map[string]string{
+		"postgres://app:s3cret-pw@db.internal:5432/leaderboard?sslmode=require": "postgres://app:xxxxx@db.internal:5432/leaderboard?sslmode=require",
+		"postgresql://app@db/leaderboard?password=s3cret-pw":                    "postgresql://app@db/leaderboard?password=xxxxx",
+		"host=db user=app password=s3cret-pw dbname=leaderboard":                "host=db user=app password=xxxxx dbname=leaderboard",
+		"host=db password='s3cret-pw \\' x' dbname=leaderboard":                 "host=db password=xxxxx dbname=leaderboard",
+		"postgres://app:s3cret-pw@[::1:5432/leaderboard":                        "",
+	} {
+		t.Setenv("DATABASE_URL", url)
+		root := NewCommand(slog.New(slog.DiscardHandler))
+		seen := 0
+		for _, cmd := range root.Commands() {
+			flag := cmd.Flags().Lookup("database-url")
+			if flag == nil {
+				continue
+			}
+			seen++
+			var help bytes.Buffer
+			cmd.SetOut(&help)
+			if err := cmd.Help(); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(help.String(), "s3cret") {
+				t.Errorf("%s --help shows the password of %s:\n%s", cmd.Name(), url, help.String())
+			}
+			if flag.DefValue != want {
+				t.Errorf("%s --database-url default %q, want %q", cmd.Name(), flag.DefValue, want)
+			}
+		}
+		if seen < 5 {
+			t.Fatalf("only %d commands take --database-url", seen)
 		}
 	}
 }

@@ -5,10 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
 	"github.com/gamebackend/leaderboard/localpg"
+	"github.com/gamebackend/leaderboard/server"
 )
 
 // database returns the URL of the database to use and a function that lets
@@ -58,4 +64,83 @@ func (c *Config) dataDir() (string, error) {
 		return "", fmt.Errorf("no data folder for the local PostgreSQL: set LEADERBOARD_DATA_DIR or DATABASE_URL (%w)", err)
 	}
 	return filepath.Join(home, ".local", "share", "leaderboard"), nil
+}
+
+// The tries of awaitDatabase: each bounded by databaseTryTimeout (a frozen
+// server accepts the connection and never answers), spaced by a backoff
+// from databaseFirstBackoff doubling up to databaseMaxBackoff, each ±20%
+// so that instances started together do not try in step.
+const (
+	databaseTryTimeout   = 5 * time.Second
+	databaseFirstBackoff = 500 * time.Millisecond
+	databaseMaxBackoff   = 10 * time.Second
+)
+
+// awaitDatabase returns once the database at url answers. While it cannot
+// be reached, the listen address answers as server.Standby says (/healthz
+// alive, /readyz and the rest 503), until closeStandby, and each try is
+// logged; an orchestrator
+// keeps the instance and sends it no traffic, and without one it comes up by
+// itself when the database does. It returns an error at once for what no
+// wait mends (a refused password, an unknown database), at the end of
+// DatabaseWait (0: none) and when ctx ends.
+func (m *Main) awaitDatabase(ctx context.Context, url string) error {
+	err := tryDatabase(ctx, url)
+	if leaderboard.ErrorCode(err) != leaderboard.EUNAVAILABLE {
+		return err
+	}
+	standby, serr := server.OpenStandby(m.Config.ListenAddr, m.Logger)
+	if serr != nil {
+		return serr
+	}
+	// It answers until the service's own server opens (or Close): through
+	// the migrations and loads after the wait too.
+	m.standby = standby
+	// With port 0 the service keeps the port the standby was given.
+	if host, port, perr := net.SplitHostPort(m.Config.ListenAddr); perr == nil && port == "0" {
+		m.Config.ListenAddr = net.JoinHostPort(host, fmt.Sprint(standby.Addr().(*net.TCPAddr).Port))
+	}
+	start, backoff := time.Now(), databaseFirstBackoff
+	for attempt := 1; ; attempt++ {
+		if limit := m.Config.DatabaseWait; limit > 0 && time.Since(start) >= limit {
+			return fmt.Errorf("the database did not answer within LEADERBOARD_DATABASE_WAIT=%s: %w", limit, err)
+		}
+		wait := time.Duration(float64(backoff) * (0.8 + 0.4*rand.Float64()))
+		if limit := m.Config.DatabaseWait; limit > 0 {
+			wait = min(wait, limit-time.Since(start))
+		}
+		m.Logger.Warn("waiting for the database: /readyz answers 503 until it answers", "attempt", attempt,
+			"retry_in", wait.Round(time.Millisecond), "waited", time.Since(start).Round(time.Millisecond), "err", err)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("stopped while waiting for the database: %w", ctx.Err())
+		case <-time.After(wait):
+		}
+		backoff = min(2*backoff, databaseMaxBackoff)
+		if err = tryDatabase(ctx, url); leaderboard.ErrorCode(err) != leaderboard.EUNAVAILABLE {
+			if err == nil {
+				m.Logger.Info("the database answers", "attempts", attempt+1, "waited", time.Since(start).Round(time.Millisecond))
+			}
+			return err
+		}
+	}
+}
+
+// tryDatabase is one try of awaitDatabase.
+func tryDatabase(ctx context.Context, url string) error {
+	ctx, cancel := context.WithTimeout(ctx, databaseTryTimeout)
+	defer cancel()
+	return db.Reachable(ctx, url)
+}
+
+// closeStandby closes the listener awaitDatabase opened, if any, so that
+// the service's server can open on its address.
+func (m *Main) closeStandby() {
+	if m.standby == nil {
+		return
+	}
+	if err := m.standby.Close(); err != nil {
+		m.Logger.Warn("close the standby listener", "err", err)
+	}
+	m.standby = nil
 }

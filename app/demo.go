@@ -1,13 +1,11 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"time"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/db"
 )
 
@@ -20,7 +18,7 @@ func demoSeed(m leaderboard.Month) uint64 {
 
 // seedDemo fills the current month and the one before with the configured
 // number of demo players when they have no scores yet, and logs a link to
-// the page that shows one of them their rank. The month before is past its
+// the page and how to open it as one of them (announceDemo). The month before is past its
 // end: the scheduler closes it, so the demo has a final month too.
 func (m *Main) seedDemo(ctx context.Context, loc *time.Location) error {
 	month := leaderboard.MonthOf(time.Now(), loc)
@@ -37,16 +35,21 @@ func (m *Main) seedDemo(ctx context.Context, loc *time.Location) error {
 			}
 		}
 	}
-	link := m.Server.URL() + "/?month=" + month.String()
-	if m.Config.JWTSecret != "" {
-		player := db.SeedPlayerID(min(42, m.Config.DemoPlayers))
-		lifetime := cmp.Or(m.Config.JWTMaxLifetime, auth.DefaultMaxTokenLifetime)
-		token, err := m.Config.authConfig().SignPlayerToken(player, time.Now().Add(lifetime))
-		if err != nil {
-			return err
-		}
-		link += "#token=" + token
-	}
-	m.Logger.Info("demo month ready: open the page", "url", link)
+	m.announceDemo(m.Server.URL(), month)
 	return nil
+}
+
+// announceDemo logs the link to the demo month's page and, when player
+// tokens are on, the player to open it as and how to get their token. The
+// token itself is never logged: logs are kept and shipped where a working
+// player token has no business, and it is signed with the configured secret.
+func (m *Main) announceDemo(baseURL string, month leaderboard.Month) {
+	link := baseURL + "/?month=" + month.String()
+	if m.Config.JWTSecret == "" {
+		m.Logger.Info("demo month ready: open the page", "url", link)
+		return
+	}
+	player := db.SeedPlayerID(min(42, m.Config.DemoPlayers))
+	m.Logger.Info("demo month ready: open the page; add #token=<a token of player> to see their rank", "url", link,
+		"player", player, "token_command", "leaderboard player-token "+player+" --jwt-secret <LEADERBOARD_JWT_SECRET>")
 }

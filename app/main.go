@@ -44,12 +44,16 @@ type Main struct {
 	startScheduler func()
 	// ranks follows the versions of closed months' final ranks.
 	ranks *closedperiods.Watcher
+	// standby answers probes on the listen address while the database is
+	// waited for, until Server opens there.
+	standby *server.Standby
 	// releaseDatabase lets go of the database once the pool is closed; it
 	// stops the project-local PostgreSQL when this was its last user.
 	releaseDatabase func(context.Context) error
 }
 
-// Run migrates the database, connects and starts serving in the background.
+// Run waits for the database (awaitDatabase), migrates it, connects and
+// starts serving in the background.
 func (m *Main) Run(ctx context.Context) error {
 	if err := m.Config.checkWebhook(); err != nil {
 		return err
@@ -66,6 +70,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	m.releaseDatabase = release
+	if err := m.awaitDatabase(ctx, url); err != nil {
+		return err
+	}
 	version, _, err := db.Migrate(url, db.MigrateUp)
 	if err != nil {
 		return err
@@ -121,6 +128,7 @@ func (m *Main) Run(ctx context.Context) error {
 		GraphiQL:       m.Config.GraphiQL,
 		Logger:         m.Logger,
 	})
+	m.closeStandby()
 	if err := m.Server.Open(); err != nil {
 		return err
 	}
@@ -144,6 +152,7 @@ func (m *Main) Run(ctx context.Context) error {
 // and closes the database. Its time is bounded whatever the database does:
 // ShutdownTimeout, 2 s for cancelled requests to answer, and stopWait.
 func (m *Main) Close() error {
+	m.closeStandby()
 	var err error
 	if m.Server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(m.Config.ShutdownTimeout, 10*time.Second))

@@ -81,3 +81,38 @@ func isRetryable(err error) bool {
 // noRows reports whether err says a query found no row: what each caller
 // then answers (nil, NOT_FOUND with its own message) is its own to say.
 func noRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
+
+// Reachable connects to the database at dsn once and pings it. It returns
+// nil when the database answers; an UNAVAILABLE error when it cannot be
+// reached or takes no connections yet (down, starting up, in recovery, too
+// many connections), which waiting may mend; and any other error (a URL that
+// does not parse, a refused password, an unknown database) as it is, which
+// waiting will not mend. ctx bounds the try.
+func Reachable(ctx context.Context, dsn string) error {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return fmt.Errorf("parse database url: %w", err)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return reachError("connect to the database", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if err := conn.Ping(ctx); err != nil {
+		return reachError("ping the database", err)
+	}
+	return nil
+}
+
+// reachError is interpretError for Reachable, but an error the server sent
+// is UNAVAILABLE only when it says the server takes no connections yet:
+// interpretError counts every failed connection unavailable, a refused
+// password included, which no wait mends.
+func reachError(what string, err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && !pgerrcode.IsConnectionException(pgErr.Code) &&
+		!pgerrcode.IsOperatorIntervention(pgErr.Code) && pgErr.Code != pgerrcode.TooManyConnections {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return errorf(what+": %w", err)
+}

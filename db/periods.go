@@ -291,7 +291,7 @@ func checkSeason(b *leaderboard.Board, key string, startsAt, endsAt time.Time) e
 		return leaderboard.Errorf(leaderboard.EBADINPUT, "season %s starts at %s, at or after board %s ends at %s",
 			key, startsAt.UTC().Format(form), b.ID, b.EndsAt.UTC().Format(form))
 	}
-	return nil
+	return b.CheckSpan(key, leaderboard.Span{Start: startsAt, End: &endsAt})
 }
 
 // BoardStatus returns b's state at the clock's now: ENDED once its end has

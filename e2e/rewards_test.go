@@ -317,14 +317,19 @@ func TestRewards_UnclaimedAcrossBoardsAndEveryStatus(t *testing.T) {
 	assertList(unclaimed("p1", 50), "arena #3 -")
 	assertList(unclaimed("p0", 50), "arena #4 -", "laps #1 silver", "main #1 -")
 
-	// The claim shows in the standing and the export.
+	// The claim shows in the standing, to the game server and admins only,
+	// and in the export.
 	var st struct {
 		Standing struct {
 			ClaimedAt *string `json:"claimedAt"`
 		} `json:"standing"`
 	}
-	s.mustDo(t, "", `query($p: String) { standing(board: "laps", period: $p, playerId: "p1") { claimedAt } }`,
-		map[string]any{"p": today}, &st)
+	const claimedAtQuery = `query($p: String) { standing(board: "laps", period: $p, playerId: "p1") { claimedAt } }`
+	s.mustDo(t, "", claimedAtQuery, map[string]any{"p": today}, &st)
+	if st.Standing.ClaimedAt != nil {
+		t.Fatalf("a caller without a token reads claimedAt %s", *st.Standing.ClaimedAt)
+	}
+	s.mustDo(t, serverToken, claimedAtQuery, map[string]any{"p": today}, &st)
 	if st.Standing.ClaimedAt == nil {
 		t.Fatal("the claimed standing has no claimedAt")
 	}

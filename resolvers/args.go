@@ -96,7 +96,7 @@ func clampedCount(v any) int {
 // occurredAt rejects its own event only), which no other argument takes.
 func timeArg(name string, t *time.Time) error {
 	if t != nil && t.IsZero() {
-		return leaderboard.Errorf(leaderboard.EBADINPUT, "%s must be an RFC 3339 time such as 2026-12-01T00:00:00Z", name)
+		return leaderboard.Errorf(leaderboard.EBADINPUT, "%s must be an RFC 3339 time within the years 0001..9999, such as 2026-12-01T00:00:00Z", name)
 	}
 	return nil
 }

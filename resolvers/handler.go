@@ -15,6 +15,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/core"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/graph"
@@ -49,6 +51,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	}
 	srv.SetParserTokenLimit(limits.MaxTokens)
 	srv.SetDisableSuggestion(true)
+	srv.SetValidationRulesFn(rulesWithoutSuggestions)
 	srv.Use(limitsExtension{limits})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if opts.Introspection {
@@ -127,4 +130,24 @@ func recoverPanic(logger *slog.Logger) graphql.RecoverFunc {
 		logger.ErrorContext(ctx, "resolver panicked", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		return leaderboard.Errorf(leaderboard.EINTERNAL, "Internal error.")
 	}
+}
+
+// rulesWithoutSuggestions returns GraphQL's validation rules with no "did
+// you mean" in any message, so that errors do not read the schema out to
+// whoever guesses (introspection may be off). SetDisableSuggestion swaps only
+// the rules of fields and leaf selections; those of argument names, type
+// names and values (a misquoted or misspelt enum value) would still suggest.
+func rulesWithoutSuggestions() *rules.Rules {
+	r := rules.NewDefaultRules()
+	for _, swap := range []struct{ loud, quiet core.Rule }{
+		{rules.FieldsOnCorrectTypeRule, rules.FieldsOnCorrectTypeRuleWithoutSuggestions},
+		{rules.KnownArgumentNamesRule, rules.KnownArgumentNamesRuleWithoutSuggestions},
+		{rules.KnownTypeNamesRule, rules.KnownTypeNamesRuleWithoutSuggestions},
+		{rules.ScalarLeafsRule, rules.ScalarLeafsRuleWithoutSuggestions},
+		{rules.ValuesOfCorrectTypeRule, rules.ValuesOfCorrectTypeRuleWithoutSuggestions},
+	} {
+		r.RemoveRule(swap.loud.Name)
+		r.AddRule(swap.quiet.Name, swap.quiet.RuleFunc)
+	}
+	return r
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,6 +141,29 @@ func TestErrorPresenter_ValidationIsBadUserInput(t *testing.T) {
 		status, _, out := serve(t, &fakeStore{}, "", q)
 		if status == http.StatusInternalServerError || fmt.Sprint(codes(out)) != "[BAD_USER_INPUT]" {
 			t.Errorf("%s: %d %v", q, status, out)
+		}
+	}
+}
+
+// No validation error suggests a name of the schema ("Did you mean ...?"):
+// not for fields, arguments, types, selections, nor enum values misquoted
+// or misspelt, which gqlgen's SetDisableSuggestion alone leaves in.
+func TestValidation_NoSuggestions(t *testing.T) {
+	for _, q := range []string{
+		`{ monthz(first: 1) { month } }`,
+		`{ months(firts: 1) { month } }`,
+		`query($n: Innt) { months(first: $n) { month } }`,
+		`{ months }`,
+		`mutation { createBoard(id: "b", name: "B", reset: "DAY") { created } }`,
+		`mutation { createBoard(id: "b", name: "B", reset: DAYY) { created } }`,
+		`mutation { createBoard(id: "b", name: "B", reset: DAY, order: "ASC") { created } }`,
+	} {
+		status, _, out := serve(t, &fakeStore{}, "", q)
+		body, _ := json.Marshal(out)
+		got := codes(out)
+		if status == http.StatusInternalServerError || len(got) == 0 || slices.ContainsFunc(got, func(c string) bool { return c != leaderboard.EBADINPUT }) ||
+			strings.Contains(strings.ToLower(string(body)), "did you mean") {
+			t.Errorf("%s: %d %s", q, status, body)
 		}
 	}
 }

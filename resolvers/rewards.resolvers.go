@@ -31,7 +31,13 @@ func (r *queryResolver) UnclaimedRewards(ctx context.Context, playerID string, f
 	return r.RewardService.UnclaimedRewards(ctx, playerID, n)
 }
 
+// ClaimedAt tells the game-server and admin roles when the standing's reward
+// was claimed; anyone else reads null. When a player claims is the studio's
+// business: the public and players do not see whose rewards are collected.
 func (r *standingResolver) ClaimedAt(ctx context.Context, obj *leaderboard.Standing) (*time.Time, error) {
+	if p, ok := leaderboard.PrincipalFromContext(ctx); !ok || (p.Role != leaderboard.RoleGameServer && p.Role != leaderboard.RoleAdmin) {
+		return nil, nil
+	}
 	if obj.ClaimedAt != nil || !obj.Final {
 		return obj.ClaimedAt, nil
 	}

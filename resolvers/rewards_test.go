@@ -124,3 +124,29 @@ func TestUnclaimedRewards_FirstAndClaimedAt(t *testing.T) {
 		t.Fatalf("answer %s, store asked %v", got, store.asked)
 	}
 }
+
+// Standing.claimedAt is the game-server and admin roles' to read: anyone
+// else, a player or a caller without a token, reads null, even where the
+// standing already knows it, and the claims are not read for them.
+func TestStandingClaimedAt_GameServerAndAdminOnly(t *testing.T) {
+	at := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	known := leaderboard.Standing{Board: "laps", Period: "2026-11-19", Final: true, ClaimedAt: &at,
+		RankEntry: leaderboard.RankEntry{Player: leaderboard.Player{ID: "ann"}}}
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		want bool
+	}{
+		{"no token", context.Background(), false},
+		{"a player", leaderboard.NewContextWithPrincipal(context.Background(), leaderboard.Principal{Role: leaderboard.RolePlayer, PlayerID: "ann"}), false},
+		{"the game server", leaderboard.NewContextWithPrincipal(context.Background(), leaderboard.Principal{Role: leaderboard.RoleGameServer}), true},
+		{"an admin", leaderboard.NewContextWithPrincipal(context.Background(), leaderboard.Principal{Role: leaderboard.RoleAdmin}), true},
+	} {
+		store := &rewardStore{}
+		r := &resolvers.Resolver{RewardService: store, Logger: slog.New(slog.DiscardHandler)}
+		got, err := r.Standing().ClaimedAt(c.ctx, &known)
+		if err != nil || (got != nil) != c.want || (got != nil && !got.Equal(at)) || len(store.asked) > 0 {
+			t.Errorf("%s: claimedAt %v, %v (store asked %v); want it shown: %t", c.name, got, err, store.asked, c.want)
+		}
+	}
+}

@@ -176,7 +176,7 @@ func New(cfg Config) *Server {
 		// Operators keep /metrics off the public listener.
 		metricsMux := http.NewServeMux()
 		metricsMux.Handle("GET /metrics", metrics)
-		metricsServer = &http.Server{Addr: cfg.MetricsAddr, Handler: metricsMux, ReadHeaderTimeout: 10 * time.Second}
+		metricsServer = &http.Server{Addr: cfg.MetricsAddr, Handler: noSniff(metricsMux), ReadHeaderTimeout: 10 * time.Second}
 	}
 	if cfg.GraphiQL {
 		routeExplorer(route)
@@ -189,7 +189,7 @@ func New(cfg Config) *Server {
 	return &Server{
 		http: &http.Server{
 			Addr:              cfg.Addr,
-			Handler:           withRequestID(mux),
+			Handler:           noSniff(withRequestID(mux)),
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
 			// Closes run as jobs, not in requests; only an export streams
@@ -265,6 +265,16 @@ func (s *Server) Close(ctx context.Context) error {
 
 // answerTime is how long cancelled requests get to answer at shutdown.
 const answerTime = 2 * time.Second
+
+// noSniff tells browsers to read every answer as the type it says, never
+// to guess another: GraphQL's JSON, the exports' CSV, /metrics and the
+// page's files alike, errors included.
+func noSniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
 
 // onlyJSONPost answers what the GraphQL transport would refuse without an
 // error code (other methods, bodies that are not JSON) with a coded error.

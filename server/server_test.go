@@ -134,6 +134,9 @@ func TestServer_RoutesStatusesAndContentTypes(t *testing.T) {
 			if status != c.status || !strings.Contains(strings.ToLower(body), strings.ToLower(c.want)) {
 				t.Fatalf("%d %q, want %d with %q", status, body, c.status, c.want)
 			}
+			if got := header.Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("X-Content-Type-Options %q, want nosniff on every answer", got)
+			}
 			if (c.name == "Export" || c.name == "PeriodExport") && !strings.HasPrefix(header.Get("Content-Type"), "text/csv") {
 				t.Errorf("export content type %q", header.Get("Content-Type"))
 			}
@@ -176,8 +179,9 @@ func TestServer_RequestIDAndAMetricsListenerOfItsOwn(t *testing.T) {
 	if status, _, _ := do(t, "GET", s.URL()+"/metrics", "", "", ""); status != 404 {
 		t.Errorf("/metrics on the public listener: %d", status)
 	}
-	if status, _, body := do(t, "GET", "http://"+metricsAddr+"/metrics", "", "", ""); status != 200 || !strings.Contains(body, "go_goroutines") {
-		t.Errorf("/metrics on its own listener: %d", status)
+	if status, header, body := do(t, "GET", "http://"+metricsAddr+"/metrics", "", "", ""); status != 200 ||
+		!strings.Contains(body, "go_goroutines") || header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("/metrics on its own listener: %d, %v", status, header)
 	}
 	req, _ := http.NewRequest("GET", s.URL()+"/healthz", nil)
 	req.Header.Set("X-Request-Id", "trace-42.a_b")

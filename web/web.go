@@ -18,9 +18,11 @@ import (
 var static embed.FS
 
 // contentSecurityPolicy allows the page its own files and its own /graphql
-// only: no inline script or style, nothing from another origin.
+// only: no inline script or style, nothing from another origin, and no
+// other page may frame it (clickjacking); X-Frame-Options says the same to
+// browsers that predate frame-ancestors.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; " +
-	"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
+	"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // asset is what the handler sends with an embedded file.
 type asset struct {
@@ -57,6 +59,7 @@ func Handler() http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Frame-Options", "DENY")
 
 		// The file server redirects /index.html to /; let it.
 		if strings.HasSuffix(r.URL.Path, "/index.html") {

@@ -40,6 +40,13 @@ func TestHandler_ServesIndexAtRoot(t *testing.T) {
 	if got := rec.Header().Get("X-Content-Type-Options"); got != "nosniff" {
 		t.Errorf("X-Content-Type-Options = %q, want nosniff", got)
 	}
+	// No other site may frame the page (clickjacking).
+	if got := rec.Header().Get("Content-Security-Policy"); !strings.HasSuffix(got, "; frame-ancestors 'none'") {
+		t.Errorf("Content-Security-Policy = %q, want frame-ancestors 'none'", got)
+	}
+	if got := rec.Header().Get("X-Frame-Options"); got != "DENY" {
+		t.Errorf("X-Frame-Options = %q, want DENY", got)
+	}
 	body := rec.Body.String()
 	for _, want := range []string{`<html lang="en">`, `id="board"`, `id="period"`, `id="leaderboard"`, `id="my-rank"`, `id="lookup"`, `id="status"`} {
 		if !strings.Contains(body, want) {

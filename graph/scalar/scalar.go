@@ -1,10 +1,11 @@
 // Package scalar marshals the API's custom GraphQL scalars, Month and Time,
-// the built-in Int and the ScoreMode enum to and from the domain's types. Bad
+// the built-in Int and Float and the ScoreMode enum to and from the domain's types. Bad
 // input becomes a BAD_USER_INPUT error.
 package scalar
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"math"
@@ -85,6 +86,41 @@ func UnmarshalInt(v any) (int, error) {
 		return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "Int %d is outside the 32-bit range %d..%d", n, math.MinInt32, math.MaxInt32)
 	}
 	return int(n), nil
+}
+
+// MarshalFloat writes f as gqlgen's own Float does: %g, and an error for
+// an infinity or NaN.
+func MarshalFloat(f float64) graphql.ContextMarshaler {
+	return graphql.MarshalFloatContext(f)
+}
+
+// UnmarshalFloat reads a Float as the GraphQL spec has it: a number written
+// as one (a JSON number, or a literal in the query). gqlgen's own reads
+// strings too, Go's syntax included, so `"topPercent": "0x1p-2"` would count
+// as 0.25; a string, or a number beyond float64's range, is an EBADINPUT
+// error.
+func UnmarshalFloat(_ context.Context, v any) (float64, error) {
+	switch v := v.(type) {
+	case int:
+		return float64(v), nil
+	case int32:
+		return float64(v), nil
+	case int64:
+		return float64(v), nil
+	case float64:
+		return v, nil
+	case json.Number:
+		// The decoder wrote it from JSON's number syntax: decimal only.
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "Float %s is beyond the range of a 64-bit float", v)
+		}
+		return f, nil
+	case string:
+		return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "Float must be a number, not the string %q", v)
+	default:
+		return 0, leaderboard.Errorf(leaderboard.EBADINPUT, "Float must be a number, got %v", v)
+	}
 }
 
 // MarshalScoreMode writes m as its enum value.
