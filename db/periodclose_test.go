@@ -515,3 +515,20 @@ func TestExportPeriod_MainIsItsMonthWithEmptyBoardColumns(t *testing.T) {
 		t.Fatalf("export %q", got)
 	}
 }
+
+func TestClosePeriod_OutsideTheLifeNamesTheZoneAndCurrentKey(t *testing.T) {
+	store := mustOpenDB(t)
+	// A Tokyo day board started at Tokyo's midnight of 2026-11-20, which is
+	// 2026-11-19 15:00 UTC: the UTC date of its start names no period of it.
+	start := time.Date(2026, 11, 19, 15, 0, 0, 0, time.UTC)
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "tokyo.daily", Name: "Tokyo daily",
+		Reset: leaderboard.ResetDay, TimeZone: new("Asia/Tokyo"), StartsAt: &start})
+	_, err := store.ClosePeriod(context.Background(), "tokyo.daily", "2026-11-19")
+	assertCode(t, err, leaderboard.ENOTFOUND)
+	msg := leaderboard.ErrorMessage(err)
+	for _, want := range []string{"outside the board's life", "Asia/Tokyo", "current period is 2026-11-20", "2026-11-20 21:00 JST"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not say %q", msg, want)
+		}
+	}
+}
