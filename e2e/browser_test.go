@@ -553,7 +553,11 @@ const readBoard = `(() => {
 		status: text('[data-testid="period-status"]'), orderNote: text('[data-testid="order-note"]'),
 		scoreHead: text('#leaderboard thead .score-head'),
 		tieBreak: !document.querySelector('#leaderboard thead th.sub').hidden,
-		scores: [...document.querySelectorAll('#leaderboard td.score')].filter((td) => td.offsetParent).map((td) => Number(td.textContent.replace(/\D/g, ''))),
+		// A plain number ("59,870") or a duration (m:ss.mmm, "1:01.250").
+		scores: [...document.querySelectorAll('#leaderboard td.score')].filter((td) => td.offsetParent).map((td) => {
+			const time = /^(\d+):(\d\d)\.(\d{3})$/.exec(td.textContent);
+			return time ? (Number(time[1]) * 60 + Number(time[2])) * 1000 + Number(time[3]) : Number(td.textContent.replace(/\D/g, ''));
+		}),
 		subscores: [...document.querySelectorAll('#leaderboard td.sub')].filter((td) => td.offsetParent).map((td) => td.textContent),
 		scoreTexts: [...document.querySelectorAll('#leaderboard td.score')].filter((td) => td.offsetParent).map((td) => td.textContent),
 		closesAt: text('[data-testid="closes-at"] .full'), timeZone: text('[data-testid="time-zone"]'),
