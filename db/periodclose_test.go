@@ -469,8 +469,11 @@ func TestExportPeriod_WritesTiersAndDisarmsFormulas(t *testing.T) {
 	now := testNow
 	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
 	ctx := context.Background()
+	// A board of durations: its export keeps the plain number of
+	// milliseconds, as every answer does.
 	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "daily", Name: "Daily", Reset: leaderboard.ResetDay,
 		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0), TieBreak: new(leaderboard.TieBreakSubscoreDesc),
+		ScoreFormat: new(leaderboard.ScoreDurationMS),
 		Tiers: []leaderboard.Tier{{Name: "=gold", TopPercent: 100.0 / 3}, {Name: "silver", TopPercent: 100}}})
 	hostile := boardEvent("daily", "e1", "ann", leaderboard.ModeSet, 30, utc(11, 20, 9))
 	hostile.PlayerName, hostile.Subscore = new("=HYPERLINK(\"http://x\")"), new(7)
