@@ -474,7 +474,7 @@ func TestExportPeriod_WritesTiersAndDisarmsFormulas(t *testing.T) {
 	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "daily", Name: "Daily", Reset: leaderboard.ResetDay,
 		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0), TieBreak: new(leaderboard.TieBreakSubscoreDesc),
 		ScoreFormat: new(leaderboard.ScoreDurationMS),
-		Tiers: []leaderboard.Tier{{Name: "=gold", TopPercent: 100.0 / 3}, {Name: "silver", TopPercent: 100}}})
+		Tiers:       []leaderboard.Tier{{Name: "=gold", TopPercent: 100.0 / 3}, {Name: "silver", TopPercent: 100}}})
 	hostile := boardEvent("daily", "e1", "ann", leaderboard.ModeSet, 30, utc(11, 20, 9))
 	hostile.PlayerName, hostile.Subscore = new("=HYPERLINK(\"http://x\")"), new(7)
 	mustSubmit(t, store, hostile, boardEvent("daily", "e2", "bob", leaderboard.ModeSet, 20, utc(11, 20, 10)),

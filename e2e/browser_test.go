@@ -531,12 +531,12 @@ type pageBoard struct {
 	Status      string   `json:"status"`
 	OrderNote   string   `json:"orderNote"`
 	ScoreHead   string   `json:"scoreHead"`
-	TieBreak    bool     `json:"tieBreak"`  // the tie-break column is shown
-	Scores      []int    `json:"scores"`    // the top of the table's scores shown, top down
-	ScoreTexts  []string `json:"scoreTexts"`
-	ClosesAt    string   `json:"closesAt"` // the period card's close time, as shown
-	TimeZone    string   `json:"timeZone"` // the zone the period card names
-	Subscores   []string `json:"subscores"` // the tie-breaks shown
+	TieBreak    bool     `json:"tieBreak"`   // the tie-break column is shown
+	Scores      []int    `json:"scores"`     // the top of the table's scores shown, top down
+	ScoreTexts  []string `json:"scoreTexts"` // the same scores, as shown
+	ClosesAt    string   `json:"closesAt"`   // the period card's close time, as shown
+	TimeZone    string   `json:"timeZone"`   // the zone the period card names
+	Subscores   []string `json:"subscores"`  // the tie-breaks shown
 	Countdown   string   `json:"countdown"`
 	StartsAt    string   `json:"startsAt"`
 	TopState    string   `json:"topState"`

@@ -570,7 +570,7 @@ function renderPeriodInfo(board, info) {
 // zoneNote names the board's time zone in full: the times on the page are
 // in it.
 function zoneNote(board) {
-  return el('span', { class: 'zone-note' }, 'Times in ', el('span', { 'data-testid': 'time-zone' }, times().zone ?? 'your time zone'), '.');
+  return el('span', { class: 'zone-note' }, 'Times in ', el('span', { 'data-testid': 'time-zone' }, formatsIn(board.timeZone).zone ?? 'your time zone'), '.');
 }
 
 // renderBoardOnly shows a board that has no period to show: not started yet
