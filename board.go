@@ -53,6 +53,16 @@ const (
 	TieBreakSubscoreAsc  TieBreak = "SUBSCORE_ASC"  // the lower subscore first
 )
 
+// ScoreFormat says how clients show a board's scores; it has no effect on
+// ranking, and the export keeps the plain number.
+type ScoreFormat string
+
+// The score formats of a board.
+const (
+	ScoreNumber     ScoreFormat = "NUMBER"      // a plain integer
+	ScoreDurationMS ScoreFormat = "DURATION_MS" // milliseconds, shown as m:ss.mmm
+)
+
 // BoardStatus is where a board is in its life.
 type BoardStatus string
 
@@ -82,6 +92,8 @@ type Board struct {
 	TieBreak TieBreak
 	// TimeZone is the IANA name of the board's time zone, as stored.
 	TimeZone string
+	// ScoreFormat is how clients show the board's scores.
+	ScoreFormat ScoreFormat
 	// Location is the board's time zone: its periods follow its calendar.
 	// It is nil when TimeZone is not a name LoadTimeZone accepts, which
 	// only a board stored before the service checked names against its
@@ -118,6 +130,7 @@ func (b *Board) SameRules(o *Board) bool {
 	sameInt := func(x, y *int) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	return b.ID == o.ID && b.Name == o.Name && b.Reset == o.Reset && b.Order == o.Order &&
 		b.MinScore == o.MinScore && b.MaxScore == o.MaxScore && b.TieBreak == o.TieBreak &&
+		b.ScoreFormat == o.ScoreFormat &&
 		b.TimeZone == o.TimeZone && b.CloseGrace == o.CloseGrace &&
 		b.StartsAt.Equal(o.StartsAt) && sameTime(b.EndsAt, o.EndsAt) &&
 		sameInt(b.RetainPeriods, o.RetainPeriods) && slices.Equal(b.Tiers, o.Tiers)
@@ -197,6 +210,9 @@ func (b *Board) Validate() error {
 	case TieBreakNone, TieBreakSubscoreDesc, TieBreakSubscoreAsc:
 	default:
 		return Errorf(EBADINPUT, "tiebreak %q is not one of NONE, SUBSCORE_DESC, SUBSCORE_ASC", b.TieBreak)
+	}
+	if b.ScoreFormat != ScoreNumber && b.ScoreFormat != ScoreDurationMS {
+		return Errorf(EBADINPUT, "scoreFormat %q is not NUMBER or DURATION_MS", b.ScoreFormat)
 	}
 	if b.MinScore > b.MaxScore {
 		return Errorf(EBADINPUT, "minScore %d is above maxScore %d", b.MinScore, b.MaxScore)
@@ -309,13 +325,14 @@ type BoardSpec struct {
 	ID            string
 	Name          string
 	Reset         Reset
-	Order         *SortOrder // default DESC
-	MinScore      *int       // default 0
-	MaxScore      *int       // default 10000
-	TieBreak      *TieBreak  // default NONE
-	TimeZone      *string    // IANA name; default the service's time zone
-	CloseGrace    *int       // seconds; default the service's close grace
-	StartsAt      *time.Time // default now
+	Order         *SortOrder   // default DESC
+	MinScore      *int         // default 0
+	MaxScore      *int         // default 10000
+	TieBreak      *TieBreak    // default NONE
+	ScoreFormat   *ScoreFormat // default NUMBER
+	TimeZone      *string      // IANA name; default the service's time zone
+	CloseGrace    *int         // seconds; default the service's close grace
+	StartsAt      *time.Time   // default now
 	EndsAt        *time.Time
 	RetainPeriods *int
 	Tiers         []Tier
@@ -333,7 +350,7 @@ type BoardDefaults struct {
 // EBADINPUT error naming the first rule it may not have.
 func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 	b := &Board{ID: s.ID, Name: s.Name, Reset: s.Reset, Order: OrderDesc, MinScore: MinScore, MaxScore: MaxScore,
-		TieBreak: TieBreakNone, TimeZone: d.Location.String(), Location: d.Location,
+		TieBreak: TieBreakNone, ScoreFormat: ScoreNumber, TimeZone: d.Location.String(), Location: d.Location,
 		CloseGrace: min(d.CloseGrace, MaxCloseGrace*time.Minute), StartsAt: d.Now,
 		EndsAt: s.EndsAt, RetainPeriods: s.RetainPeriods, Tiers: s.Tiers, CreatedAt: d.Now}
 	if s.Order != nil {
@@ -347,6 +364,9 @@ func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 	}
 	if s.TieBreak != nil {
 		b.TieBreak = *s.TieBreak
+	}
+	if s.ScoreFormat != nil {
+		b.ScoreFormat = *s.ScoreFormat
 	}
 	if s.TimeZone != nil {
 		loc, err := LoadTimeZone(*s.TimeZone)

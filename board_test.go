@@ -11,7 +11,7 @@ func validBoard() *Board {
 	end := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 	keep := 3
 	return &Board{ID: "lap_times.eu-1", Name: "Lap times", Reset: ResetDay, Order: OrderAsc,
-		MinScore: 1, MaxScore: 600000, TieBreak: TieBreakSubscoreDesc, TimeZone: "UTC", Location: time.UTC,
+		MinScore: 1, MaxScore: 600000, TieBreak: TieBreakSubscoreDesc, ScoreFormat: ScoreDurationMS, TimeZone: "UTC", Location: time.UTC,
 		CloseGrace: time.Minute, StartsAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), EndsAt: &end,
 		RetainPeriods: &keep, Tiers: []Tier{{"gold", 1}, {"silver", 10}, {"bronze", 50}}}
 }
@@ -36,6 +36,8 @@ func TestBoardValidate_ErrBadInput(t *testing.T) {
 		"unknown reset":         func(b *Board) { b.Reset = "YEAR" },
 		"unknown order":         func(b *Board) { b.Order = "asc" },
 		"unknown tiebreak":      func(b *Board) { b.TieBreak = "SUBSCORE" },
+		"unknown score format":  func(b *Board) { b.ScoreFormat = "TIME" },
+		"no score format":       func(b *Board) { b.ScoreFormat = "" },
 		"min above max":         func(b *Board) { b.MinScore, b.MaxScore = 10, 9 },
 		"negative grace":        func(b *Board) { b.CloseGrace = -time.Second },
 		"grace over a week":     func(b *Board) { b.CloseGrace = 7*24*time.Hour + time.Second },
@@ -88,6 +90,7 @@ func TestBoardSameRules(t *testing.T) {
 		func(b *Board) { b.Tiers = b.Tiers[:2] },
 		func(b *Board) { b.TimeZone, b.Location = "Europe/Berlin", mustZone(t, "Europe/Berlin") },
 		func(b *Board) { b.CloseGrace = 0 },
+		func(b *Board) { b.ScoreFormat = ScoreNumber },
 	}
 	for i, change := range changes {
 		o := validBoard()
@@ -140,7 +143,7 @@ func TestBoardSpec_DefaultsAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	if b.Order != OrderDesc || b.MinScore != 0 || b.MaxScore != 10000 || b.TieBreak != TieBreakNone ||
-		b.Location != time.UTC || b.CloseGrace != 15*time.Minute || !b.StartsAt.Equal(now) || b.EndsAt != nil ||
+		b.ScoreFormat != ScoreNumber || b.Location != time.UTC || b.CloseGrace != 15*time.Minute || !b.StartsAt.Equal(now) || b.EndsAt != nil ||
 		b.RetainPeriods != nil || b.Tiers == nil || len(b.Tiers) != 0 {
 		t.Fatalf("defaults: %+v", b)
 	}

@@ -16,7 +16,7 @@ func mustZone(tb testing.TB, name string) *time.Location {
 
 func boardOf(reset Reset, loc *time.Location) *Board {
 	return &Board{ID: "b", Name: "B", Reset: reset, Order: OrderDesc, MaxScore: 10000,
-		TieBreak: TieBreakNone, Location: loc, StartsAt: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}
+		TieBreak: TieBreakNone, ScoreFormat: ScoreNumber, TimeZone: loc.String(), Location: loc, StartsAt: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}
 }
 
 func TestPeriodOf_CalendarEdgesInAZoneWithDaylightSaving(t *testing.T) {

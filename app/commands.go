@@ -23,11 +23,19 @@ func NewCommand(logger *slog.Logger) *cobra.Command {
 	cfg, envErr := ConfigFromEnv()
 	root := &cobra.Command{
 		Use:   "leaderboard",
-		Short: "Monthly event leaderboard service for online games",
-		Long: `leaderboard ranks players by their monthly event totals (0..10000; ties go to
-whoever reached the score first), takes scores from game servers, freezes a
-month's final standings when it closes, and answers a player's rank with the
-players just above and below, over GraphQL at /graphql.
+		Short: "Leaderboard service for online games: many boards, each with its own reset, order and score range",
+		Long: `leaderboard runs any number of leaderboards ("boards") for online games over
+GraphQL at /graphql. Each board has its own rules, fixed at its creation: how it
+resets (NONE: one everlasting period; DAY, WEEK, MONTH in the board's time zone;
+SEASON: periods you make), its order (DESC: higher first; ASC: lower first, as
+lap times), its score range, its tie-break and its reward tiers. Game servers
+submit scores; players ask for their rank with the players just above and
+below; when a period ends its final standings are frozen, exported and
+announced by webhook, and each reward is claimed once.
+
+The board "main" exists from the start: the monthly event, totals 0..10000,
+ties to whoever reached the score first. Create more with create-board or the
+createBoard mutation.
 
 Configuration comes from environment variables; each has a flag that overrides it.`,
 		SilenceUsage:  true,

@@ -233,20 +233,53 @@ func matchesAny(token string, tokens []string) bool {
 	return found == 1
 }
 
-// Require returns the caller when it holds one of roles. UNAUTHENTICATED when
-// the request has no valid token, FORBIDDEN when its role is not among roles.
+// Require returns the caller when it holds one of roles, as RequireFor does
+// for an operation it calls "this operation".
 func Require(ctx context.Context, roles ...leaderboard.Role) (leaderboard.Principal, error) {
+	return RequireFor(ctx, "this operation", roles...)
+}
+
+// RequireFor returns the caller of operation when it holds one of roles.
+// UNAUTHENTICATED when the request has no valid token, FORBIDDEN when its
+// role is not among roles; each message says which token operation needs,
+// and where it comes from, so that a refused caller knows what to send.
+func RequireFor(ctx context.Context, operation string, roles ...leaderboard.Role) (leaderboard.Principal, error) {
 	if err, ok := ctx.Value(authErrorKey{}).(error); ok {
-		return leaderboard.Principal{}, err
+		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.ErrorCode(err), "%s; %s",
+			leaderboard.ErrorMessage(err), needs(operation, roles))
 	}
 	p, ok := leaderboard.PrincipalFromContext(ctx)
 	if !ok {
-		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "this operation needs a bearer token")
+		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EUNAUTHENTICATED, "%s", needs(operation, roles))
 	}
 	if !slices.Contains(roles, p.Role) {
-		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EFORBIDDEN, "this operation is not allowed for the %s role", p.Role)
+		return leaderboard.Principal{}, leaderboard.Errorf(leaderboard.EFORBIDDEN, "%s; the token sent is %s",
+			needs(operation, roles), tokenOf(p.Role))
 	}
 	return p, nil
+}
+
+// needs says which token operation needs: "submitScores needs the
+// game-server token (LEADERBOARD_SERVER_TOKEN) as Authorization: Bearer …".
+func needs(operation string, roles []leaderboard.Role) string {
+	tokens := make([]string, len(roles))
+	for i, r := range roles {
+		tokens[i] = tokenOf(r)
+	}
+	return fmt.Sprintf("%s needs %s as Authorization: Bearer …", operation, strings.Join(tokens, " or "))
+}
+
+// tokenOf names the token of role and where it is configured.
+func tokenOf(role leaderboard.Role) string {
+	switch role {
+	case leaderboard.RoleAdmin:
+		return "the admin token (LEADERBOARD_ADMIN_TOKEN)"
+	case leaderboard.RoleGameServer:
+		return "the game-server token (LEADERBOARD_SERVER_TOKEN)"
+	case leaderboard.RolePlayer:
+		return "a player token (an HS256 JWT signed with LEADERBOARD_JWT_SECRET, the player's id as its sub)"
+	}
+	return fmt.Sprintf("a token of the %s role", role)
 }
 
 // PlayerToken signs an HS256 player token for playerID, issued now and

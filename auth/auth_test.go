@@ -272,3 +272,43 @@ func TestConfig_Roles(t *testing.T) {
 		t.Errorf("the description shows a secret: %v", all)
 	}
 }
+
+func TestRequireFor_SaysWhichTokenIsNeeded(t *testing.T) {
+	a := auth.New(auth.Config{AdminToken: "admin", ServerToken: "server", JWTSecret: secret})
+	requireFor := func(header string, role leaderboard.Role) error {
+		var err error
+		h := a.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, err = auth.RequireFor(r.Context(), "submitScores", role)
+		}))
+		r := httptest.NewRequest(http.MethodPost, "/graphql", nil)
+		if header != "" {
+			r.Header.Set("Authorization", header)
+		}
+		h.ServeHTTP(httptest.NewRecorder(), r)
+		return err
+	}
+	const needsServer = "submitScores needs the game-server token (LEADERBOARD_SERVER_TOKEN) as Authorization: Bearer …"
+	tests := []struct {
+		name, header string
+		role         leaderboard.Role
+		code, msg    string
+	}{
+		{"NoHeader", "", leaderboard.RoleGameServer, leaderboard.EUNAUTHENTICATED, needsServer},
+		{"UnknownToken", "Bearer nope", leaderboard.RoleGameServer, leaderboard.EUNAUTHENTICATED,
+			"the bearer token is not valid; " + needsServer},
+		{"WrongRole", "Bearer admin", leaderboard.RoleGameServer, leaderboard.EFORBIDDEN,
+			needsServer + "; the token sent is the admin token (LEADERBOARD_ADMIN_TOKEN)"},
+		{"Admin", "Bearer server", leaderboard.RoleAdmin, leaderboard.EFORBIDDEN,
+			"submitScores needs the admin token (LEADERBOARD_ADMIN_TOKEN) as Authorization: Bearer …; the token sent is the game-server token (LEADERBOARD_SERVER_TOKEN)"},
+		{"Player", "", leaderboard.RolePlayer, leaderboard.EUNAUTHENTICATED,
+			"submitScores needs a player token (an HS256 JWT signed with LEADERBOARD_JWT_SECRET, the player's id as its sub) as Authorization: Bearer …"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := requireFor(tc.header, tc.role)
+			if leaderboard.ErrorCode(err) != tc.code || leaderboard.ErrorMessage(err) != tc.msg {
+				t.Fatalf("%s %q, want %s %q", leaderboard.ErrorCode(err), leaderboard.ErrorMessage(err), tc.code, tc.msg)
+			}
+		})
+	}
+}

@@ -13,7 +13,7 @@ import (
 
 // boardColumns are the columns scanBoard reads, in its order.
 const boardColumns = `id, name, reset, sort_order, min_score, max_score, tiebreak, time_zone,
-	close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at`
+	close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at, score_format`
 
 // tierJSON is a tier as the boards table keeps it.
 type tierJSON struct {
@@ -28,6 +28,7 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 	var (
 		b                   leaderboard.Board
 		reset, order, tie   string
+		scoreFormat         string
 		zone                string
 		graceSeconds        int
 		retain              *int32
@@ -36,11 +37,12 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 		startsAt, createdAt time.Time
 	)
 	err := row.Scan(&b.ID, &b.Name, &reset, &order, &minScore, &maxScore, &tie, &zone,
-		&graceSeconds, &startsAt, &b.EndsAt, &retain, &tiersText, &createdAt)
+		&graceSeconds, &startsAt, &b.EndsAt, &retain, &tiersText, &createdAt, &scoreFormat)
 	if err != nil {
 		return nil, err
 	}
 	b.Reset, b.Order, b.TieBreak = leaderboard.Reset(reset), leaderboard.SortOrder(order), leaderboard.TieBreak(tie)
+	b.ScoreFormat = leaderboard.ScoreFormat(scoreFormat)
 	b.MinScore, b.MaxScore = int(minScore), int(maxScore)
 	b.StartsAt, b.CreatedAt = startsAt, createdAt
 	b.CloseGrace = time.Duration(graceSeconds) * time.Second
@@ -91,13 +93,13 @@ func (db *DB) CreateBoard(ctx context.Context, s leaderboard.BoardSpec) (*leader
 		return nil, fmt.Errorf("create board %s: tiers: %w", b.ID, err)
 	}
 	const insert = `INSERT INTO boards (id, name, reset, sort_order, min_score, max_score, tiebreak,
-		time_zone, close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+		time_zone, close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at, score_format)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 		ON CONFLICT (id) DO NOTHING
 		RETURNING ` + boardColumns
 	created, err := db.scanBoard(db.pool.QueryRow(ctx, insert, b.ID, b.Name, string(b.Reset), string(b.Order),
 		b.MinScore, b.MaxScore, string(b.TieBreak), b.TimeZone, int(b.CloseGrace/time.Second),
-		b.StartsAt, b.EndsAt, b.RetainPeriods, tiersText, b.CreatedAt))
+		b.StartsAt, b.EndsAt, b.RetainPeriods, tiersText, b.CreatedAt, string(b.ScoreFormat)))
 	if err == nil {
 		return &leaderboard.BoardCreation{Board: created, Created: true}, nil
 	} else if !noRows(err) {

@@ -17,7 +17,7 @@ func lapBoard(id string) leaderboard.BoardSpec {
 	end := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 	return leaderboard.BoardSpec{ID: id, Name: "Daily lap times", Reset: leaderboard.ResetDay,
 		Order: new(leaderboard.OrderAsc), MinScore: new(1), MaxScore: new(600000),
-		TieBreak: new(leaderboard.TieBreakSubscoreDesc), TimeZone: new("Europe/Berlin"), CloseGrace: new(90),
+		TieBreak: new(leaderboard.TieBreakSubscoreDesc), ScoreFormat: new(leaderboard.ScoreDurationMS), TimeZone: new("Europe/Berlin"), CloseGrace: new(90),
 		StartsAt: &start, EndsAt: &end, RetainPeriods: new(7),
 		Tiers: []leaderboard.Tier{{Name: "gold", TopPercent: 1}, {Name: "silver", TopPercent: 12.5}}}
 }
@@ -55,6 +55,14 @@ func TestCreateBoard_OKThenIdenticalThenConflict(t *testing.T) {
 	other.Order = new(leaderboard.OrderDesc)
 	if _, err := store.CreateBoard(ctx, other); leaderboard.ErrorCode(err) != leaderboard.ECONFLICT {
 		t.Fatalf("create with other rules: %v, want CONFLICT", err)
+	}
+	plain := lapBoard("laps.eu")
+	plain.ScoreFormat = nil // NUMBER, the default
+	if _, err := store.CreateBoard(ctx, plain); leaderboard.ErrorCode(err) != leaderboard.ECONFLICT {
+		t.Fatalf("create with another score format: %v, want CONFLICT", err)
+	}
+	if got.ScoreFormat != leaderboard.ScoreDurationMS {
+		t.Errorf("score format read back %q, want DURATION_MS", got.ScoreFormat)
 	}
 	nanos := lapBoard("laps.eu")
 	nanos.StartsAt = new(nanos.StartsAt.Add(123456789 * time.Nanosecond))
@@ -129,7 +137,7 @@ func TestMainBoard_ExistsFromTheMigrationWithTheServiceZone(t *testing.T) {
 		t.Fatalf("main: %+v, %v", b, err)
 	}
 	if b.Reset != leaderboard.ResetMonth || b.Order != leaderboard.OrderDesc || b.MinScore != 0 ||
-		b.MaxScore != 10000 || b.Location.String() != "Asia/Tokyo" || b.CloseGrace != 15*time.Minute || b.EndsAt != nil {
+		b.MaxScore != 10000 || b.ScoreFormat != leaderboard.ScoreNumber || b.Location.String() != "Asia/Tokyo" || b.CloseGrace != 15*time.Minute || b.EndsAt != nil {
 		t.Fatalf("main board %+v, want monthly 0..10000 DESC in the service's zone", b)
 	}
 	if _, err := store.EndBoard(context.Background(), leaderboard.MainBoard, nil); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {

@@ -181,7 +181,8 @@ func (db *DB) ensurePeriodRow(ctx context.Context, b *leaderboard.Board, key str
 	}
 	switch {
 	case b.EndsAt != nil && !span.Start.Before(*b.EndsAt), span.End != nil && !span.End.After(startsAt):
-		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "board %s has no period %s: it lies outside the board's life", b.ID, key)
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "board %s has no period %s: it lies outside the board's life%s",
+			b.ID, key, db.currentPeriodHint(ctx, b))
 	case db.now().Before(startsAt):
 		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s has not started: it starts at %s",
 			key, b.ID, startsAt.UTC().Format(time.RFC3339))
@@ -191,7 +192,7 @@ func (db *DB) ensurePeriodRow(ctx context.Context, b *leaderboard.Board, key str
 		// Over without a row: it had no events, or retention dropped it. Made
 		// now, it would be closed a second time, with nobody in it.
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND,
-			"period %s of %s is over and has no scores (or was dropped by retention)", key, b.ID)
+			"period %s of %s is over and has no scores (or was dropped by retention)%s", key, b.ID, db.currentPeriodHint(ctx, b))
 	}
 	// A submission may open the period at the same moment: the primary key
 	// decides, and both then read the one row.
@@ -201,6 +202,23 @@ func (db *DB) ensurePeriodRow(ctx context.Context, b *leaderboard.Board, key str
 		return nil, err
 	}
 	return scanPeriodRow(db.pool.QueryRow(ctx, q, b.ID, key))
+}
+
+// currentPeriodHint returns the end of a message about a key that names no
+// period of b: the zone whose calendar b's keys follow and b's current key,
+// so that a caller who took a UTC date for a Tokyo day sees which key is
+// meant. It says nothing more when the current key cannot be read.
+func (db *DB) currentPeriodHint(ctx context.Context, b *leaderboard.Board) string {
+	zone := fmt.Sprintf("; its periods follow the calendar of %s", b.Location)
+	key, ok, err := db.CurrentKey(ctx, b)
+	switch {
+	case err != nil:
+		return zone
+	case !ok:
+		return zone + ", and no period is current now"
+	}
+	return fmt.Sprintf("%s, and its current period is %s (%s there)", zone, key,
+		db.now().In(b.Location).Format("2006-01-02 15:04 MST"))
 }
 
 func scanPeriodRow(row pgx.Row) (*periodRow, error) {

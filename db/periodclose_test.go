@@ -469,9 +469,12 @@ func TestExportPeriod_WritesTiersAndDisarmsFormulas(t *testing.T) {
 	now := testNow
 	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
 	ctx := context.Background()
+	// A board of durations: its export keeps the plain number of
+	// milliseconds, as every answer does.
 	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "daily", Name: "Daily", Reset: leaderboard.ResetDay,
 		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0), TieBreak: new(leaderboard.TieBreakSubscoreDesc),
-		Tiers: []leaderboard.Tier{{Name: "=gold", TopPercent: 100.0 / 3}, {Name: "silver", TopPercent: 100}}})
+		ScoreFormat: new(leaderboard.ScoreDurationMS),
+		Tiers:       []leaderboard.Tier{{Name: "=gold", TopPercent: 100.0 / 3}, {Name: "silver", TopPercent: 100}}})
 	hostile := boardEvent("daily", "e1", "ann", leaderboard.ModeSet, 30, utc(11, 20, 9))
 	hostile.PlayerName, hostile.Subscore = new("=HYPERLINK(\"http://x\")"), new(7)
 	mustSubmit(t, store, hostile, boardEvent("daily", "e2", "bob", leaderboard.ModeSet, 20, utc(11, 20, 10)),
@@ -513,5 +516,22 @@ func TestExportPeriod_MainIsItsMonthWithEmptyBoardColumns(t *testing.T) {
 	got := exportRows(t, store, leaderboard.MainBoard, "2026-11")
 	if fmt.Sprint(got) != "[[1 ann  30 2026-11-01T00:05:00.000000Z 100.0000   ]]" {
 		t.Fatalf("export %q", got)
+	}
+}
+
+func TestClosePeriod_OutsideTheLifeNamesTheZoneAndCurrentKey(t *testing.T) {
+	store := mustOpenDB(t)
+	// A Tokyo day board started at Tokyo's midnight of 2026-11-20, which is
+	// 2026-11-19 15:00 UTC: the UTC date of its start names no period of it.
+	start := time.Date(2026, 11, 19, 15, 0, 0, 0, time.UTC)
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "tokyo.daily", Name: "Tokyo daily",
+		Reset: leaderboard.ResetDay, TimeZone: new("Asia/Tokyo"), StartsAt: &start})
+	_, err := store.ClosePeriod(context.Background(), "tokyo.daily", "2026-11-19")
+	assertCode(t, err, leaderboard.ENOTFOUND)
+	msg := leaderboard.ErrorMessage(err)
+	for _, want := range []string{"outside the board's life", "Asia/Tokyo", "current period is 2026-11-20", "2026-11-20 21:00 JST"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not say %q", msg, want)
+		}
 	}
 }

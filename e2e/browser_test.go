@@ -32,17 +32,19 @@ type browserRow struct {
 }
 
 // newBrowser starts headless Chromium with the flags that keep it quiet on a
-// machine without a network, and returns a context to drive it.
-func newBrowser(t *testing.T) context.Context {
+// machine without a network, and any extra options, and returns a context
+// to drive it.
+func newBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatalf("no browser at %s (`make test` installs Debian's chromium): %v", chromiumPath, err)
 	}
-	allocator, cancelAllocator := chromedp.NewExecAllocator(t.Context(),
+	options := append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.NoFirstRun, chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1600))
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1600)}, extra...)
+	allocator, cancelAllocator := chromedp.NewExecAllocator(t.Context(), options...)
 	ctx, cancelBrowser := chromedp.NewContext(allocator)
 	t.Cleanup(func() { cancelBrowser(); cancelAllocator() })
 	// Start the browser on this context: had a step's shorter-lived context
@@ -310,13 +312,14 @@ type phoneView struct {
 	Rows      int      `json:"rows"`    // table rows shown
 	Wrapped   []string `json:"wrapped"` // cells whose text takes more than one line
 	Unzoned   []string `json:"unzoned"` // times shown without their zone
+	Zone      string   `json:"zone"`    // the time zone the period card names
 }
 
 // measurePhone measures the period picker, the rows of the tables shown and
 // the times on the page. Chromium does not widen a select's scrollWidth for a
 // label longer than the select, so the label is also measured in its font. A
-// cell is on one line when its text is less than 1.6 of its font size high. A time names its zone (the browser's, as
-// Intl writes it: "PST", "GMT+1") in its own text or in its column's header.
+// cell is on one line when its text is less than 1.6 of its font size high. A time names its zone (the board's, as
+// Intl writes it: "UTC", "GMT+1") in its own text or in its column's header.
 const measurePhone = `(() => {
 	window.scrollTo(0, 0);
 	const select = document.getElementById('period');
@@ -338,7 +341,8 @@ const measurePhone = `(() => {
 			}
 		}
 	}
-	const zoneOf = (date) => new Intl.DateTimeFormat(undefined, {timeZoneName: 'short'}).formatToParts(date).find((p) => p.type === 'timeZoneName').value;
+	const boardZone = document.querySelector('[data-testid="time-zone"]')?.textContent;
+	const zoneOf = (date) => new Intl.DateTimeFormat(undefined, {timeZoneName: 'short', timeZone: boardZone}).formatToParts(date).find((p) => p.type === 'timeZoneName').value;
 	const unzoned = [];
 	for (const time of document.querySelectorAll('time')) {
 		if (!time.offsetParent) continue;
@@ -347,7 +351,7 @@ const measurePhone = `(() => {
 		const header = cell && cell.closest('table').tHead.rows[0].cells[cell.cellIndex].textContent;
 		if (!time.innerText.includes(zone) && !(header ?? '').includes(zone)) unzoned.push(time.innerText + ' (' + zone + ')');
 	}
-	return {label, labelRoom: select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+	return {zone: boardZone ?? '', label, labelRoom: select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
 		labelText: context.measureText(label).width, clipped: select.scrollWidth > select.clientWidth,
 		countdown: countdown && {top: countdown.top, bottom: countdown.bottom, left: countdown.left, right: countdown.right},
 		rows, wrapped: wrapped.slice(0, 10), unzoned: unzoned.slice(0, 10)};
@@ -402,10 +406,65 @@ func TestBrowser_PhoneShowsTheMonthOnTheFirstScreen(t *testing.T) {
 	if len(got.Unzoned) > 0 {
 		t.Errorf("times shown without their zone: %q", got.Unzoned)
 	}
+	// main follows the service's zone, UTC here, not the browser's.
+	if got.Zone != "UTC" {
+		t.Errorf("the period card names the time zone %q, want main's UTC", got.Zone)
+	}
 	for _, width := range []int64{768, 1100, 1280} {
 		checkLayout(t, ctx, "phone-demo", width, 800, false)
 	}
+
+	// Without a token, the top of the table comes before My rank: its first
+	// rows are on the phone's first screen. The developer hint shows only on
+	// the machine that runs the service (127.0.0.1 here); a player who opens
+	// the service by its name does not see it.
+	signedOut := func(name string, ctx context.Context, url string, wantHint bool) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch)); err != nil {
+			t.Fatal(err)
+		}
+		step, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(step, chromedp.Navigate(url),
+			chromedp.WaitVisible(chromedp.CSS(`#top:not([aria-busy]) #leaderboard tr[data-rank]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="how-to-sign-in"]`))); err != nil {
+			saveScreenshot(t, ctx, name+"-failed")
+			t.Fatalf("%s: open the page: %v", name, err)
+		}
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[signedOutView](measureSignedOut))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeScreenshot(t, ctx, name+"-390-first-screen", chromedp.CaptureScreenshot())
+		if !got.TopBeforeMyRank || got.RowsOnFirstScreen < 5 {
+			t.Errorf("%s: the top of the table before My rank %v, %d of its rows on the first 844px; want it first with at least 5",
+				name, got.TopBeforeMyRank, got.RowsOnFirstScreen)
+		}
+		if got.DeveloperHint != wantHint {
+			t.Errorf("%s: the developer hint is shown %v, want %v", name, got.DeveloperHint, wantHint)
+		}
+	}
+	signedOut("phone-signed-out", ctx, s.url+"/", true)
+	port := s.url[strings.LastIndexByte(s.url, ':')+1:]
+	player := newBrowser(t, chromedp.Flag("host-resolver-rules", "MAP leaderboard.example 127.0.0.1"))
+	signedOut("phone-signed-out-player", player, "http://leaderboard.example:"+port+"/", false)
 }
+
+// signedOutView is what a phone shows of the page without a player token.
+type signedOutView struct {
+	TopBeforeMyRank   bool `json:"topBeforeMyRank"`
+	RowsOnFirstScreen int  `json:"rowsOnFirstScreen"` // rows of the top of the table wholly in the viewport
+	DeveloperHint     bool `json:"developerHint"`
+}
+
+const measureSignedOut = `(() => {
+	window.scrollTo(0, 0);
+	const top = document.getElementById('top'), mine = document.getElementById('my-rank');
+	const rows = [...document.querySelectorAll('#leaderboard tr[data-rank]')]
+		.filter((tr) => { const r = tr.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
+	return {topBeforeMyRank: Boolean(top.compareDocumentPosition(mine) & Node.DOCUMENT_POSITION_FOLLOWING),
+		rowsOnFirstScreen: rows.length, developerHint: Boolean(document.querySelector('[data-testid="developer-hint"]'))};
+})()`
 
 // TestBrowser_GraphiQLWorksOffline opens /graphiql with no internet and
 // reads the schema in its docs: every asset comes from the server itself.
@@ -472,9 +531,12 @@ type pageBoard struct {
 	Status      string   `json:"status"`
 	OrderNote   string   `json:"orderNote"`
 	ScoreHead   string   `json:"scoreHead"`
-	TieBreak    bool     `json:"tieBreak"`  // the tie-break column is shown
-	Scores      []int    `json:"scores"`    // the top of the table's scores shown, top down
-	Subscores   []string `json:"subscores"` // the tie-breaks shown
+	TieBreak    bool     `json:"tieBreak"`   // the tie-break column is shown
+	Scores      []int    `json:"scores"`     // the top of the table's scores shown, top down
+	ScoreTexts  []string `json:"scoreTexts"` // the same scores, as shown
+	ClosesAt    string   `json:"closesAt"`   // the period card's close time, as shown
+	TimeZone    string   `json:"timeZone"`   // the zone the period card names
+	Subscores   []string `json:"subscores"`  // the tie-breaks shown
 	Countdown   string   `json:"countdown"`
 	StartsAt    string   `json:"startsAt"`
 	TopState    string   `json:"topState"`
@@ -491,8 +553,14 @@ const readBoard = `(() => {
 		status: text('[data-testid="period-status"]'), orderNote: text('[data-testid="order-note"]'),
 		scoreHead: text('#leaderboard thead .score-head'),
 		tieBreak: !document.querySelector('#leaderboard thead th.sub').hidden,
-		scores: [...document.querySelectorAll('#leaderboard td.score')].filter((td) => td.offsetParent).map((td) => Number(td.textContent.replace(/\D/g, ''))),
+		// A plain number ("59,870") or a duration (m:ss.mmm, "1:01.250").
+		scores: [...document.querySelectorAll('#leaderboard td.score')].filter((td) => td.offsetParent).map((td) => {
+			const time = /^(\d+):(\d\d)\.(\d{3})$/.exec(td.textContent);
+			return time ? (Number(time[1]) * 60 + Number(time[2])) * 1000 + Number(time[3]) : Number(td.textContent.replace(/\D/g, ''));
+		}),
 		subscores: [...document.querySelectorAll('#leaderboard td.sub')].filter((td) => td.offsetParent).map((td) => td.textContent),
+		scoreTexts: [...document.querySelectorAll('#leaderboard td.score')].filter((td) => td.offsetParent).map((td) => td.textContent),
+		closesAt: text('[data-testid="closes-at"] .full'), timeZone: text('[data-testid="time-zone"]'),
 		countdown: text('[data-testid="countdown"]'),
 		startsAt: document.querySelector('[data-testid="starts-at"]')?.getAttribute('datetime') ?? '',
 		topState: text('#top-state'), eyebrow: text('#board-name'),
@@ -515,7 +583,7 @@ func TestBrowser_BoardPickerShowsALapTimeBoardAndOneNotStarted(t *testing.T) {
 	startsAt := time.Now().UTC().Add(50 * time.Hour).Truncate(time.Second)
 	s.mustDo(t, adminToken, `mutation($start: Time!) {
 		laps: createBoard(id: "laps", name: "Daily lap times", reset: DAY, order: ASC, minScore: 1, maxScore: 600000,
-			tiebreak: SUBSCORE_DESC, timeZone: "Europe/Berlin", closeGrace: 60) { created }
+			tiebreak: SUBSCORE_DESC, scoreFormat: DURATION_MS, timeZone: "Europe/Berlin", closeGrace: 60) { created }
 		cup: createBoard(id: "cup", name: "Weekly cup", reset: WEEK, startsAt: $start) { created } }`,
 		map[string]any{"start": startsAt.Format(time.RFC3339)}, nil)
 
@@ -558,6 +626,10 @@ func TestBrowser_BoardPickerShowsALapTimeBoardAndOneNotStarted(t *testing.T) {
 	today := time.Now().In(mustLocation(t, "Europe/Berlin"))
 
 	ctx := newBrowser(t)
+	// A viewer far from Berlin: the lap board's times are Berlin's all the same.
+	if _, err := chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "America/New_York"}); err != nil {
+		t.Fatalf("set the browser's time zone: %v", err)
+	}
 	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		stepCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -582,7 +654,8 @@ func TestBrowser_BoardPickerShowsALapTimeBoardAndOneNotStarted(t *testing.T) {
 	if want := []string{"main=Monthly event", "laps=Daily lap times", "cup=Weekly cup"}; got.BoardHidden || !slices.Equal(got.Boards, want) {
 		t.Errorf("board picker (hidden %v): %q, want %q", got.BoardHidden, got.Boards, want)
 	}
-	if got.PeriodLabel != "Month" || got.OrderNote != "" || got.TieBreak || got.Eyebrow != "Monthly event" {
+	if got.PeriodLabel != "Month" || got.OrderNote != "" || got.TieBreak || got.Eyebrow != "Monthly event" || got.TimeZone != "UTC" ||
+		!strings.HasPrefix(got.ScoreHead, "Score") {
 		t.Errorf("main's page: %+v, want a month picker, no order note, no tie-break column", got)
 	}
 
@@ -598,6 +671,16 @@ func TestBrowser_BoardPickerShowsALapTimeBoardAndOneNotStarted(t *testing.T) {
 		}
 		if !strings.HasPrefix(got.OrderNote, "Lower is better") || !strings.Contains(strings.ToLower(got.ScoreHead), "lower is better") {
 			t.Errorf("%s: order note %q, score column %q; want both to say lower is better", when, got.OrderNote, got.ScoreHead)
+		}
+		// Lap times read m:ss.mmm, and the day closes at Berlin's midnight
+		// (and its minute of grace), named in Berlin's time.
+		if len(got.ScoreTexts) < 2 || got.ScoreTexts[0] != "0:58.333" || got.ScoreTexts[1] != "0:59.870" ||
+			!strings.HasPrefix(got.ScoreHead, "Time") {
+			t.Errorf("%s: scores read %q under %q, want lap times such as 0:58.333 under Time", when, got.ScoreTexts, got.ScoreHead)
+		}
+		if got.TimeZone != "Europe/Berlin" || !strings.Contains(got.ClosesAt, "12:01 AM GMT+") ||
+			!strings.Contains(got.ClosesAt, today.AddDate(0, 0, 1).Format("Jan 2, 2006")) {
+			t.Errorf("%s: the day closes %q in %q, want the next Berlin midnight and a minute, in Europe/Berlin", when, got.ClosesAt, got.TimeZone)
 		}
 		if !slices.Equal(got.Scores, wantScores) || !got.TieBreak || len(got.Subscores) != len(laps) || got.Subscores[3] != "7" {
 			t.Errorf("%s: scores %v with tie-breaks %q (column shown %v), want %v lowest first, Max's 7 ahead of Kimi's 2",

@@ -62,6 +62,7 @@ type ComplexityRoot struct {
 		Periods       func(childComplexity int, first *int) int
 		Reset         func(childComplexity int) int
 		RetainPeriods func(childComplexity int) int
+		ScoreFormat   func(childComplexity int) int
 		StartsAt      func(childComplexity int) int
 		Status        func(childComplexity int) int
 		TieBreak      func(childComplexity int) int
@@ -122,7 +123,7 @@ type ComplexityRoot struct {
 		CloseMonth   func(childComplexity int, month leaderboard.Month) int
 		ClosePeriod  func(childComplexity int, board string, period string) int
 		CorrectScore func(childComplexity int, board *string, period *string, month *leaderboard.Month, playerID string, score *int, reason string) int
-		CreateBoard  func(childComplexity int, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) int
+		CreateBoard  func(childComplexity int, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) int
 		CreateSeason func(childComplexity int, board string, key string, startsAt time.Time, endsAt time.Time) int
 		EndBoard     func(childComplexity int, id string, at *time.Time) int
 		SubmitScores func(childComplexity int, events []leaderboard.ScoreEvent) int
@@ -238,7 +239,7 @@ type MonthInfoResolver interface {
 	Digest(ctx context.Context, obj *leaderboard.MonthInfo) (*string, error)
 }
 type MutationResolver interface {
-	CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) (*leaderboard.BoardCreation, error)
+	CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) (*leaderboard.BoardCreation, error)
 	CreateSeason(ctx context.Context, board string, key string, startsAt time.Time, endsAt time.Time) (*leaderboard.Period, error)
 	EndBoard(ctx context.Context, id string, at *time.Time) (*leaderboard.Board, error)
 	ClosePeriod(ctx context.Context, board string, period string) (*leaderboard.Period, error)
@@ -377,6 +378,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Board.RetainPeriods(childComplexity), true
+	case "Board.scoreFormat":
+		if e.ComplexityRoot.Board.ScoreFormat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.ScoreFormat(childComplexity), true
 	case "Board.startsAt":
 		if e.ComplexityRoot.Board.StartsAt == nil {
 			break
@@ -653,7 +660,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateBoard(childComplexity, args["id"].(string), args["name"].(string), args["reset"].(leaderboard.Reset), args["order"].(*leaderboard.SortOrder), args["minScore"].(*int), args["maxScore"].(*int), args["tiebreak"].(*leaderboard.TieBreak), args["timeZone"].(*string), args["closeGrace"].(*int), args["startsAt"].(*time.Time), args["endsAt"].(*time.Time), args["retainPeriods"].(*int), args["tiers"].([]leaderboard.Tier)), true
+		return e.ComplexityRoot.Mutation.CreateBoard(childComplexity, args["id"].(string), args["name"].(string), args["reset"].(leaderboard.Reset), args["order"].(*leaderboard.SortOrder), args["minScore"].(*int), args["maxScore"].(*int), args["tiebreak"].(*leaderboard.TieBreak), args["scoreFormat"].(*leaderboard.ScoreFormat), args["timeZone"].(*string), args["closeGrace"].(*int), args["startsAt"].(*time.Time), args["endsAt"].(*time.Time), args["retainPeriods"].(*int), args["tiers"].([]leaderboard.Tier)), true
 	case "Mutation.createSeason":
 		if e.ComplexityRoot.Mutation.CreateSeason == nil {
 			break
@@ -1239,6 +1246,8 @@ func (ec *executionContext) childFields_Board(ctx context.Context, field graphql
 		return ec.fieldContext_Board_maxScore(ctx, field)
 	case "tiebreak":
 		return ec.fieldContext_Board_tiebreak(ctx, field)
+	case "scoreFormat":
+		return ec.fieldContext_Board_scoreFormat(ctx, field)
 	case "timeZone":
 		return ec.fieldContext_Board_timeZone(ctx, field)
 	case "closeGrace":
@@ -1852,54 +1861,62 @@ func (ec *executionContext) field_Mutation_createBoard_args(ctx context.Context,
 		return nil, err
 	}
 	args["tiebreak"] = arg6
-	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "timeZone",
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "scoreFormat",
+		func(ctx context.Context, v any) (*leaderboard.ScoreFormat, error) {
+			return ec.unmarshalOScoreFormat2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐScoreFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scoreFormat"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "timeZone",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["timeZone"] = arg7
-	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "closeGrace",
+	args["timeZone"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "closeGrace",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["closeGrace"] = arg8
-	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "startsAt",
+	args["closeGrace"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "startsAt",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["startsAt"] = arg9
-	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "endsAt",
+	args["startsAt"] = arg10
+	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "endsAt",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["endsAt"] = arg10
-	arg11, err := graphql.ProcessArgField(ctx, rawArgs, "retainPeriods",
+	args["endsAt"] = arg11
+	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "retainPeriods",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["retainPeriods"] = arg11
-	arg12, err := graphql.ProcessArgField(ctx, rawArgs, "tiers",
+	args["retainPeriods"] = arg12
+	arg13, err := graphql.ProcessArgField(ctx, rawArgs, "tiers",
 		func(ctx context.Context, v any) ([]leaderboard.Tier, error) {
 			return ec.unmarshalOTierInput2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐTierᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["tiers"] = arg12
+	args["tiers"] = arg13
 	return args, nil
 }
 
@@ -2484,6 +2501,29 @@ func (ec *executionContext) _Board_tiebreak(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_Board_tiebreak(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type TieBreak does not have child fields"))
+}
+
+func (ec *executionContext) _Board_scoreFormat(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_scoreFormat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScoreFormat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v leaderboard.ScoreFormat) graphql.Marshaler {
+			return ec.marshalNScoreFormat2githubᚗcomᚋgamebackendᚋleaderboardᚐScoreFormat(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_scoreFormat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type ScoreFormat does not have child fields"))
 }
 
 func (ec *executionContext) _Board_timeZone(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
@@ -3486,7 +3526,7 @@ func (ec *executionContext) _Mutation_createBoard(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateBoard(ctx, fc.Args["id"].(string), fc.Args["name"].(string), fc.Args["reset"].(leaderboard.Reset), fc.Args["order"].(*leaderboard.SortOrder), fc.Args["minScore"].(*int), fc.Args["maxScore"].(*int), fc.Args["tiebreak"].(*leaderboard.TieBreak), fc.Args["timeZone"].(*string), fc.Args["closeGrace"].(*int), fc.Args["startsAt"].(*time.Time), fc.Args["endsAt"].(*time.Time), fc.Args["retainPeriods"].(*int), fc.Args["tiers"].([]leaderboard.Tier))
+			return ec.Resolvers.Mutation().CreateBoard(ctx, fc.Args["id"].(string), fc.Args["name"].(string), fc.Args["reset"].(leaderboard.Reset), fc.Args["order"].(*leaderboard.SortOrder), fc.Args["minScore"].(*int), fc.Args["maxScore"].(*int), fc.Args["tiebreak"].(*leaderboard.TieBreak), fc.Args["scoreFormat"].(*leaderboard.ScoreFormat), fc.Args["timeZone"].(*string), fc.Args["closeGrace"].(*int), fc.Args["startsAt"].(*time.Time), fc.Args["endsAt"].(*time.Time), fc.Args["retainPeriods"].(*int), fc.Args["tiers"].([]leaderboard.Tier))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.BoardCreation) graphql.Marshaler {
@@ -6827,6 +6867,11 @@ func (ec *executionContext) _Board(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "scoreFormat":
+			out.Values[i] = ec._Board_scoreFormat(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "timeZone":
 			field := field
 
@@ -9584,6 +9629,23 @@ func (ec *executionContext) unmarshalNScoreEvent2ᚕgithubᚗcomᚋgamebackend�
 	return res, nil
 }
 
+func (ec *executionContext) unmarshalNScoreFormat2githubᚗcomᚋgamebackendᚋleaderboardᚐScoreFormat(ctx context.Context, v any) (leaderboard.ScoreFormat, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.ScoreFormat(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNScoreFormat2githubᚗcomᚋgamebackendᚋleaderboardᚐScoreFormat(ctx context.Context, sel ast.SelectionSet, v leaderboard.ScoreFormat) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNScoreMode2githubᚗcomᚋgamebackendᚋleaderboardᚐScoreMode(ctx context.Context, v any) (leaderboard.ScoreMode, error) {
 	res, err := scalar.UnmarshalScoreMode(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -10038,6 +10100,25 @@ func (ec *executionContext) marshalOPeriod2ᚖgithubᚗcomᚋgamebackendᚋleade
 		return graphql.Null
 	}
 	return ec._Period(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOScoreFormat2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐScoreFormat(ctx context.Context, v any) (*leaderboard.ScoreFormat, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := leaderboard.ScoreFormat(tmp)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOScoreFormat2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐScoreFormat(ctx context.Context, sel ast.SelectionSet, v *leaderboard.ScoreFormat) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(string(*v))
+	return res
 }
 
 func (ec *executionContext) marshalOSettlement2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐSettlement(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Settlement) graphql.Marshaler {

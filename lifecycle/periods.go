@@ -126,6 +126,11 @@ func (c *PeriodCloser) ClosePeriod(ctx context.Context, board, key string) (*lea
 		}
 		return c.read(ctx, board, key)
 	}
+	// A CLOSED period starts no close: no job, no log line saying one
+	// started. Any other answer, an error too, is the close's to give.
+	if p, err := c.store.Period(ctx, board, key); err == nil && p != nil && p.Status == leaderboard.PeriodClosed {
+		return p, nil
+	}
 	job := c.request(periodRef{board, key})
 	timer := time.NewTimer(c.opts.MaxWait)
 	defer timer.Stop()
@@ -200,6 +205,7 @@ func (c *PeriodCloser) closeOne(ref periodRef) error {
 	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
 	defer cancel()
 	start := time.Now()
+	c.logger.Info("period close started", "board", ref.board, "period", ref.key, "why", "requested")
 	p, err := c.store.ClosePeriod(ctx, ref.board, ref.key)
 	if err != nil {
 		// A close the request should not have asked for (an unknown board,
@@ -211,7 +217,7 @@ func (c *PeriodCloser) closeOne(ref periodRef) error {
 		}
 		return err
 	}
-	c.logger.Debug("period closed", "board", ref.board, "period", ref.key, "why", "requested",
+	c.logger.Info("period closed", "board", ref.board, "period", ref.key, "why", "requested", "status", string(p.Status),
 		"participants", p.Participants, "digest", p.Digest, "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }
@@ -227,12 +233,23 @@ func (c *PeriodCloser) closeGroup(group []leaderboard.Period) int {
 	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
 	defer cancel()
 	start := time.Now()
+	// One line a period at its start and at CLOSED, as for months; a period
+	// of the group another instance is closing has no CLOSED line here.
+	for _, p := range group {
+		c.logger.Info("period close started", "board", p.Board, "period", p.Key, "why", "due", "group", len(group))
+	}
 	closed, err := c.store.TryClosePeriods(ctx, group)
+	took := time.Since(start).Round(time.Millisecond)
 	if err != nil && c.ctx.Err() == nil {
 		c.logger.Warn("period closes failed; they are tried again at a later look", "periods", len(group), "closed", len(closed), "err", err)
 	}
-	c.logger.Debug("periods closed", "why", "due", "periods", len(group), "closed", len(closed),
-		"took", time.Since(start).Round(time.Millisecond))
+	for _, p := range closed {
+		c.logger.Info("period closed", "board", p.Board, "period", p.Key, "why", "due", "status", string(p.Status),
+			"participants", p.Participants, "digest", p.Digest, "took", took)
+	}
+	if left := len(group) - len(closed); left > 0 && err == nil {
+		c.logger.Info("period closes skipped: another instance is closing or has closed them", "periods", left)
+	}
 	return len(closed)
 }
 

@@ -1,10 +1,13 @@
 package lifecycle
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -82,7 +85,7 @@ func (s *fakePeriods) close(ctx context.Context, board string, try bool) (*leade
 		s.closes[board]++
 		s.status[board] = leaderboard.PeriodClosed
 	}
-	return &leaderboard.Period{Board: board, Key: "all", Status: s.status[board]}, true, nil
+	return &leaderboard.Period{Board: board, Key: "all", Status: s.status[board], Participants: 3}, true, nil
 }
 
 func (s *fakePeriods) TryClosePeriods(ctx context.Context, periods []leaderboard.Period) ([]leaderboard.Period, error) {
@@ -277,4 +280,71 @@ func TestPeriodCloser_WakesAtTheNextCloseWithoutATick(t *testing.T) {
 	if store.nextLooks != looks {
 		t.Errorf("a look without auto close looked for the next close")
 	}
+}
+
+// logRecords returns the JSON log lines in out whose msg is msg.
+func logRecords(t *testing.T, out *bytes.Buffer, msg string) []map[string]any {
+	t.Helper()
+	var records []map[string]any
+	for line := range strings.Lines(out.String()) {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if r["msg"] == msg {
+			records = append(records, r)
+		}
+	}
+	return records
+}
+
+func TestPeriodCloser_LogsEachCloseAtItsStartAndAtClosed(t *testing.T) {
+	var (
+		out    bytes.Buffer
+		logger = slog.New(slog.NewJSONHandler(&out, nil))
+	)
+	t.Run("Requested", func(t *testing.T) {
+		out.Reset()
+		store := newFakePeriods(1)
+		c := NewPeriodCloser(store, logger, PeriodCloserOptions{})
+		defer c.Close()
+		if _, err := c.ClosePeriod(context.Background(), "b000", "all"); err != nil {
+			t.Fatal(err)
+		}
+		// A period CLOSED already starts no close and logs nothing.
+		if _, err := c.ClosePeriod(context.Background(), "b000", "all"); err != nil {
+			t.Fatal(err)
+		}
+		started, closed := logRecords(t, &out, "period close started"), logRecords(t, &out, "period closed")
+		if len(started) != 1 || started[0]["board"] != "b000" || started[0]["period"] != "all" || started[0]["why"] != "requested" {
+			t.Fatalf("start lines %v, want one of b000 all, requested\n%s", started, out.String())
+		}
+		if len(closed) != 1 || closed[0]["board"] != "b000" || closed[0]["period"] != "all" ||
+			closed[0]["participants"] != 3.0 || closed[0]["status"] != "CLOSED" || closed[0]["took"] == nil {
+			t.Fatalf("closed lines %v, want one of b000 all with participants 3 and took\n%s", closed, out.String())
+		}
+	})
+	t.Run("Due", func(t *testing.T) {
+		out.Reset()
+		store := newFakePeriods(5)
+		store.busy["b001"] = true
+		c := NewPeriodCloser(store, logger, PeriodCloserOptions{Group: 2})
+		defer c.Close()
+		c.Kick(true)
+		waitDrained(t, c)
+		started, closed := logRecords(t, &out, "period close started"), logRecords(t, &out, "period closed")
+		if len(started) != 5 {
+			t.Errorf("%d start lines, want one for each of 5 due periods\n%s", len(started), out.String())
+		}
+		boards := map[any]bool{}
+		for _, r := range closed {
+			if r["why"] != "due" || r["period"] != "all" || r["participants"] != 3.0 || r["took"] == nil {
+				t.Errorf("closed line %v", r)
+			}
+			boards[r["board"]] = true
+		}
+		if len(closed) != 4 || boards["b001"] {
+			t.Errorf("closed lines for %v, want the 4 periods this instance closed, not b001\n%s", boards, out.String())
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/auth"
 )
 
 // intArg returns *v, or def when the argument was null, and an EBADINPUT
@@ -99,4 +100,15 @@ func timeArg(name string, t *time.Time) error {
 		return leaderboard.Errorf(leaderboard.EBADINPUT, "%s must be an RFC 3339 time within the years 0001..9999, such as 2026-12-01T00:00:00Z", name)
 	}
 	return nil
+}
+
+// requireRole returns the caller when it holds one of roles, as
+// auth.RequireFor does, its errors naming the field being resolved (the
+// operation, for a root field) and the token it needs.
+func requireRole(ctx context.Context, roles ...leaderboard.Role) (leaderboard.Principal, error) {
+	operation := "this operation"
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Field != nil {
+		operation = fc.Field.Name
+	}
+	return auth.RequireFor(ctx, operation, roles...)
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/graph"
 )
 
@@ -39,15 +38,15 @@ func (r *boardResolver) Periods(ctx context.Context, obj *leaderboard.Board, fir
 	return r.PeriodService.Periods(ctx, obj, n)
 }
 
-func (r *mutationResolver) CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) (*leaderboard.BoardCreation, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+func (r *mutationResolver) CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) (*leaderboard.BoardCreation, error) {
+	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := errors.Join(timeArg("startsAt", startsAt), timeArg("endsAt", endsAt)); err != nil {
 		return nil, err
 	}
 	created, err := r.BoardService.CreateBoard(ctx, leaderboard.BoardSpec{ID: id, Name: name, Reset: reset,
-		Order: order, MinScore: minScore, MaxScore: maxScore, TieBreak: tiebreak, TimeZone: timeZone,
+		Order: order, MinScore: minScore, MaxScore: maxScore, TieBreak: tiebreak, ScoreFormat: scoreFormat, TimeZone: timeZone,
 		CloseGrace: closeGrace, StartsAt: startsAt, EndsAt: endsAt, RetainPeriods: retainPeriods, Tiers: tiers})
 	if err == nil && created.Created {
 		r.Logger.InfoContext(ctx, "board created", "board", id, "reset", string(reset))
@@ -56,7 +55,7 @@ func (r *mutationResolver) CreateBoard(ctx context.Context, id string, name stri
 }
 
 func (r *mutationResolver) CreateSeason(ctx context.Context, board string, key string, startsAt time.Time, endsAt time.Time) (*leaderboard.Period, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := leaderboard.CheckBoardID(board); err != nil {
@@ -69,7 +68,7 @@ func (r *mutationResolver) CreateSeason(ctx context.Context, board string, key s
 }
 
 func (r *mutationResolver) EndBoard(ctx context.Context, id string, at *time.Time) (*leaderboard.Board, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := leaderboard.CheckBoardID(id); err != nil {
@@ -82,7 +81,7 @@ func (r *mutationResolver) EndBoard(ctx context.Context, id string, at *time.Tim
 }
 
 func (r *mutationResolver) ClosePeriod(ctx context.Context, board string, period string) (*leaderboard.Period, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := leaderboard.CheckBoardID(board); err != nil {
@@ -102,7 +101,7 @@ func (r *mutationResolver) ClosePeriod(ctx context.Context, board string, period
 }
 
 func (r *mutationResolver) ClearPeriod(ctx context.Context, board string, period string, reason string) (*leaderboard.Period, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := leaderboard.CheckBoardID(board); err != nil {

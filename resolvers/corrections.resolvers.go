@@ -9,11 +9,10 @@ import (
 	"context"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/auth"
 )
 
 func (r *mutationResolver) CorrectScore(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
 	if err := leaderboard.CheckPlayerID(playerID); err != nil {
@@ -32,7 +31,7 @@ func (r *mutationResolver) CorrectScore(ctx context.Context, board *string, peri
 }
 
 func (r *queryResolver) Corrections(ctx context.Context, board *string, period *string, month *leaderboard.Month) ([]leaderboard.Correction, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
 	t, err := r.target(ctx, board, period, month)

@@ -189,3 +189,32 @@ func TestStanding_ReadsTheNeighboursTheQueryAsksFor(t *testing.T) {
 		}
 	}
 }
+
+// A refusal names the operation and the token it needs, whichever way the
+// answer is written (submitScores and myRank are written directly).
+func TestAuth_RefusalNamesTheOperationAndItsToken(t *testing.T) {
+	for _, c := range []struct {
+		name, token, query, code, msg string
+	}{
+		{"SubmitWithoutToken", "", `mutation { submitScores(events: [{eventId: "e1", playerId: "p", mode: ADD, value: 5}]) { status } }`,
+			"UNAUTHENTICATED", "submitScores needs the game-server token (LEADERBOARD_SERVER_TOKEN) as Authorization: Bearer …"},
+		{"AliasedSubmit", "", `mutation { s: submitScores(events: [{eventId: "e1", playerId: "p", mode: ADD, value: 5}]) { status } }`,
+			"UNAUTHENTICATED", "submitScores needs the game-server token"},
+		{"MyRankWithTheServerToken", serverToken, `{ myRank(month: "2026-11") { rank } }`,
+			"FORBIDDEN", "myRank needs a player token (an HS256 JWT signed with LEADERBOARD_JWT_SECRET, the player's id as its sub) as Authorization: Bearer …; the token sent is the game-server token (LEADERBOARD_SERVER_TOKEN)"},
+		{"CloseMonthWithAnUnknownToken", "nope", `mutation { closeMonth(month: "2026-11") { status } }`,
+			"UNAUTHENTICATED", "the bearer token is not valid; closeMonth needs the admin token (LEADERBOARD_ADMIN_TOKEN) as Authorization: Bearer …"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, out := serve(t, &fakeStore{}, c.token, c.query)
+			errs, _ := out["errors"].([]any)
+			if len(errs) != 1 {
+				t.Fatalf("%v, want one error", out)
+			}
+			msg := errs[0].(map[string]any)["message"].(string)
+			if fmt.Sprint(codes(out)) != "["+c.code+"]" || !strings.Contains(msg, c.msg) {
+				t.Fatalf("%v %q, want %s saying %q", codes(out), msg, c.code, c.msg)
+			}
+		})
+	}
+}

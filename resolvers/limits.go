@@ -103,7 +103,12 @@ func complexity() graph.ComplexityRoot {
 		return 1 + child*(listSize(above, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours)+
 			listSize(below, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours))
 	}
-	c.Mutation.SubmitScores = func(child int, events []leaderboard.ScoreEvent) int { return 1 + child*len(events) }
+	// A call over MaxBatch events costs what a full one does: the resolver
+	// refuses it with the batch's limit in the message, which a cost error
+	// would hide.
+	c.Mutation.SubmitScores = func(child int, events []leaderboard.ScoreEvent) int {
+		return 1 + child*min(len(events), leaderboard.MaxBatch)
+	}
 	c.Query.UnclaimedRewards = func(child int, _ string, first *int) int {
 		return 1 + child*listSize(first, leaderboard.DefaultUnclaimedRewards, leaderboard.MaxUnclaimedRewards)
 	}

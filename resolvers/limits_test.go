@@ -120,6 +120,8 @@ func TestLimits_AcceptTheDocumentedNumberAndRefuseOneMore(t *testing.T) {
 		{name: "cost 10,000", query: cost(10_000)},
 		{name: "cost 10,001", query: cost(10_001), refusal: "complexity 10001, which exceeds the limit of 10000"},
 		{name: "1,000 events with every field", query: submit, vars: events(1000), submits: 1, useToken: true},
+		{name: "1,001 events", query: submit, vars: events(1001), refusal: "a call takes at most 1000 events, got 1001", useToken: true},
+		{name: "50,000 events", query: submit, vars: events(50_000), refusal: "a call takes at most 1000 events, got 50000", useToken: true},
 		{name: "submitScores once", query: submit, vars: events(1), submits: 1, useToken: true},
 		{name: "submitScores twice", query: `mutation S($events: [ScoreEvent!]!) { a: submitScores(events: $events) { status } b: submitScores(events: $events) { status } }`,
 			vars: events(1), refusal: "once, not 2 times", useToken: true},

@@ -9,7 +9,6 @@ import (
 	"context"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/graph"
 )
 
@@ -21,7 +20,7 @@ func (r *monthInfoResolver) Digest(ctx context.Context, obj *leaderboard.MonthIn
 }
 
 func (r *mutationResolver) CloseMonth(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleAdmin); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
 	return r.Closer.CloseMonth(ctx, month)

@@ -10,18 +10,17 @@ import (
 	"time"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/auth"
 )
 
 func (r *mutationResolver) ClaimReward(ctx context.Context, board string, period string, playerID string, claimID string) (*leaderboard.Claim, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleGameServer); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleGameServer); err != nil {
 		return nil, err
 	}
 	return r.RewardService.ClaimReward(ctx, board, period, playerID, claimID)
 }
 
 func (r *queryResolver) UnclaimedRewards(ctx context.Context, playerID string, first *int) ([]leaderboard.Standing, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleGameServer); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleGameServer); err != nil {
 		return nil, err
 	}
 	n, err := intArg("first", first, leaderboard.DefaultUnclaimedRewards, 0, leaderboard.MaxUnclaimedRewards)

@@ -9,14 +9,16 @@ import (
 	"context"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/graph"
 	"github.com/gamebackend/leaderboard/loaders"
 )
 
 func (r *mutationResolver) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
-	if _, err := auth.Require(ctx, leaderboard.RoleGameServer); err != nil {
+	if _, err := requireRole(ctx, leaderboard.RoleGameServer); err != nil {
 		return nil, err
+	}
+	if len(events) > leaderboard.MaxBatch {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "a call takes at most %d events, got %d", leaderboard.MaxBatch, len(events))
 	}
 	results, err := r.ScoreService.SubmitScores(ctx, events)
 	r.observeEvents(results)

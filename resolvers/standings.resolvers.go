@@ -9,7 +9,6 @@ import (
 	"context"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/auth"
 	"github.com/gamebackend/leaderboard/graph"
 	"github.com/gamebackend/leaderboard/graph/model"
 )
@@ -27,7 +26,7 @@ func (r *leaderboardEdgeResolver) Node(ctx context.Context, obj *leaderboard.Edg
 }
 
 func (r *queryResolver) MyRank(ctx context.Context, board *string, period *string, month *leaderboard.Month) (*leaderboard.Standing, error) {
-	p, err := auth.Require(ctx, leaderboard.RolePlayer)
+	p, err := requireRole(ctx, leaderboard.RolePlayer)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 // month's final standings, streamed as CSV, for the admin role.
 func exportHandler(exporter leaderboard.StandingsExporter, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := auth.Require(r.Context(), leaderboard.RoleAdmin); err != nil {
+		if _, err := auth.RequireFor(r.Context(), "the CSV export", leaderboard.RoleAdmin); err != nil {
 			writeCodedError(w, err)
 			return
 		}
@@ -42,7 +42,7 @@ func exportHandler(exporter leaderboard.StandingsExporter, logger *slog.Logger) 
 // a closed period's final standings, streamed as CSV, for the admin role.
 func periodExportHandler(exporter leaderboard.PeriodExporter, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := auth.Require(r.Context(), leaderboard.RoleAdmin); err != nil {
+		if _, err := auth.RequireFor(r.Context(), "the CSV export", leaderboard.RoleAdmin); err != nil {
 			writeCodedError(w, err)
 			return
 		}

@@ -135,12 +135,19 @@ func (l *rateLimiter) allow(w http.ResponseWriter, limiter *ratelimit.Limiter, k
 	return ok
 }
 
-// refuse answers 429 RATE_LIMITED, with how long to wait.
+// refuse answers 429 RATE_LIMITED, with how long to wait. An address over
+// its refused tokens is told so: else a caller whose right token gets 429
+// would look for the fault in its request rate.
 func (l *rateLimiter) refuse(w http.ResponseWriter, kind string, wait time.Duration) {
 	l.refused.WithLabelValues(kind).Inc()
 	retry := strconv.Itoa(ratelimit.RetryAfterSeconds(wait))
 	w.Header().Set("Retry-After", retry)
-	writeErrorCode(w, http.StatusTooManyRequests, leaderboard.ERATELIMITED, "too many requests: retry after "+retry+" s")
+	message := "too many requests: retry after " + retry + " s"
+	if kind == "failed_auth" {
+		message = "too many refused tokens from this address (LEADERBOARD_AUTH_FAILURE_RATE_LIMIT): " +
+			"every request with an Authorization header is refused for now, a valid token too; retry after " + retry + " s"
+	}
+	writeErrorCode(w, http.StatusTooManyRequests, leaderboard.ERATELIMITED, message)
 }
 
 // clientKey names the request's client for the per-address budgets: its

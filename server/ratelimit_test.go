@@ -99,7 +99,7 @@ func TestRateLimit_EveryRouteTheExportIncluded(t *testing.T) {
 		{"GET", export, ""}, {"POST", "/graphql", readQuery}, {"GET", "/graphql", ""},
 		{"GET", "/healthz", ""}, {"GET", "/readyz", ""}, {"GET", "/metrics", ""}, {"GET", "/", ""},
 	} {
-		if a := send(t, r.method, url+r.path, client, "", r.body); !a.limited() {
+		if a := send(t, r.method, url+r.path, client, "", r.body); !a.limited() || strings.Contains(a.body, "refused tokens") {
 			t.Errorf("%s %s over the budget: %d %v %s", r.method, r.path, a.status, a.header, a.body)
 		}
 	}
@@ -123,8 +123,8 @@ func TestRateLimit_FailedAuthenticationsPerAddress(t *testing.T) {
 		}
 	}
 	for _, token := range append(wrong, "Bearer "+adminToken, "Bearer "+serverToken) {
-		if a := send(t, "GET", url+export, guesser, token, ""); !a.limited() {
-			t.Errorf("%.20s… over the budget of refused tokens: %d %s", token, a.status, a.body)
+		if a := send(t, "GET", url+export, guesser, token, ""); !a.limited() || !strings.Contains(a.body, "too many refused tokens from this address") {
+			t.Errorf("%.20s… over the budget of refused tokens: %d %s; want a 429 that says refused tokens caused it", token, a.status, a.body)
 		}
 		if a := send(t, "POST", url+"/graphql", guesser, token, myRankQuery); !a.limited() {
 			t.Errorf("%.20s… on /graphql: %d %s", token, a.status, a.body)

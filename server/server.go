@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"mime"
 	"net"
@@ -328,9 +329,24 @@ func withDeadline(timeout time.Duration, next http.Handler) http.Handler {
 // limitBody refuses request bodies over maxBodyBytes.
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+		r.Body = limitedBody{http.MaxBytesReader(w, r.Body, maxBodyBytes)}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// limitedBody is a body cut at maxBodyBytes whose read past it fails with an
+// error naming the limit, which the GraphQL transport puts in its answer:
+// net/http's own says only "request body too large".
+type limitedBody struct{ io.ReadCloser }
+
+func (b limitedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		err = fmt.Errorf("the request body is over the limit of %d MiB (%d bytes): send at most %d events a submitScores call",
+			tooLarge.Limit>>20, tooLarge.Limit, leaderboard.MaxBatch)
+	}
+	return n, err
 }
 
 // measure records each request's duration and status under route.

@@ -227,3 +227,30 @@ func TestLogHandler_AddsTheRequestID(t *testing.T) {
 		t.Errorf("log: %s", out.String())
 	}
 }
+
+// A body over the limit is refused with an answer that names the limit.
+func TestServer_OversizedBodyNamesTheLimit(t *testing.T) {
+	url := startLimited(t, server.RateLimits{})
+	body := `{"query": "mutation { submitScores(events: []) { status } }", "variables": {"pad": "` +
+		strings.Repeat("x", 4_500_000) + `"}}`
+	for _, accept := range []string{"", "application/graphql-response+json"} {
+		req, err := http.NewRequest("POST", url+"/graphql", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode >= 500 || !strings.Contains(string(raw), "the request body is over the limit of 4 MiB (4194304 bytes)") ||
+			!strings.Contains(string(raw), `"BAD_USER_INPUT"`) {
+			t.Errorf("Accept %q: %d %.300s", accept, res.StatusCode, raw)
+		}
+	}
+}

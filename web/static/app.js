@@ -16,7 +16,7 @@ const MAIN = 'main';
 const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 const PERIOD_FIELDS = 'key status participants startsAt endsAt closesAt closedAt';
-const BOARD_FIELDS = 'id name reset order tiebreak status startsAt endsAt';
+const BOARD_FIELDS = 'id name reset order tiebreak scoreFormat timeZone status startsAt endsAt';
 // The reads name main's period by month, as they always have; other boards'
 // by key.
 const PERIOD_ARGS = 'board: $board, period: $period, month: $month';
@@ -56,32 +56,71 @@ const RESETS = {
   NONE: { label: 'Period', noun: 'period' },
 };
 
-// ---- formatting (the viewer's locale and time zone) ----
+// ---- formatting (the viewer's locale, the board's time zone) ----
 
-// Every time shown names its zone, the viewer's, as the browser abbreviates
-// it ("UTC", "PST", "GMT+1"): the period card's times in their own text, a
-// table's times in their column's header. Each time comes in two forms, and
-// a phone shows the compact one (see timeEl).
+// Every time shows in the board's time zone, whose calendar its periods
+// follow (a Tokyo day closes at a Tokyo midnight), and names it as the
+// browser abbreviates it ("UTC", "GMT+9", "CET"): the period card's times in
+// their own text, a table's times in their column's header; the period card
+// also names the zone in full ("Asia/Tokyo"). A time's title adds the
+// viewer's own clock when that differs. Each time comes in two forms, and a
+// phone shows the compact one (see timeEl).
 const numbers = new Intl.NumberFormat();
-const dateTime = {
-  full: new Intl.DateTimeFormat(undefined, {
-    year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short',
-  }),
-  compact: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }),
-};
-const zoneName = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' });
-// Table rows sit inside one period, so their times leave the year out. The
-// seconds stay where there is room, as they tell equal scores apart (so does
-// the order of the rows), with day and clock apart so that a narrow column
-// can put one above the other; on a phone a row stays one line without them.
-const reachedAt = {
-  day: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }),
-  clock: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
-  compact: new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
-};
-const reachedTitle = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', timeZoneName: 'short',
-});
+
+// zoneFormats holds the formats of times in each zone, by its IANA name.
+const zoneFormats = new Map();
+
+// formatsIn returns the formats of times in zone; a zone the browser does
+// not know, or none, gives the viewer's.
+function formatsIn(zone) {
+  if (zoneFormats.has(zone)) return zoneFormats.get(zone);
+  let timeZone = zone || undefined;
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone });
+  } catch {
+    timeZone = undefined;
+  }
+  const format = (options) => new Intl.DateTimeFormat(undefined, { ...options, timeZone });
+  const formats = {
+    zone: timeZone,
+    full: format({ year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }),
+    compact: format({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }),
+    zoneName: format({ timeZoneName: 'short' }),
+    // Table rows sit inside one period, so their times leave the year out.
+    // The seconds stay where there is room, as they tell equal scores apart
+    // (so does the order of the rows), with day and clock apart so that a
+    // narrow column can put one above the other; on a phone a row stays one
+    // line without them.
+    day: format({ month: 'short', day: 'numeric' }),
+    clock: format({ hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+    rowCompact: format({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
+    title: format({ year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', timeZoneName: 'short' }),
+  };
+  zoneFormats.set(zone, formats);
+  return formats;
+}
+
+// times are the formats of the board shown.
+function times() {
+  return formatsIn(state.board?.timeZone ?? null);
+}
+
+// viewerTime is the instant at as the viewer's clock reads it, for a title,
+// or null when the board's zone reads it the same.
+function viewerTime(at) {
+  const viewer = formatsIn(null).title.format(at);
+  return viewer === times().title.format(at) ? null : viewer;
+}
+
+// formatScore writes a score of board: a plain number, or a duration in
+// milliseconds as m:ss.mmm (59870 is 0:59.870).
+function formatScore(board, n) {
+  if (board?.scoreFormat !== 'DURATION_MS') return numbers.format(n);
+  const ms = Math.abs(n);
+  const seconds = String(Math.floor(ms / 1000) % 60).padStart(2, '0');
+  return `${n < 0 ? '-' : ''}${Math.floor(ms / 60000)}:${seconds}.${String(ms % 1000).padStart(3, '0')}`;
+}
+
 // A period's key names a date of the board's calendar, not an instant: it is
 // formatted as that date in UTC, whatever the viewer's zone.
 const monthName = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -124,10 +163,10 @@ function inPeriod(board, key) {
   return board.reset === 'NONE' ? 'on this board' : `in ${periodLabel(board, key)}`;
 }
 
-// zoneOf is the abbreviation of the viewer's zone at the instant date: it
+// zoneOf is the abbreviation of the board's zone at the instant date: it
 // changes with summer time.
 function zoneOf(date) {
-  return zoneName.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? '';
+  return times().zoneName.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? '';
 }
 
 function countOf(n, one, many) {
@@ -181,7 +220,8 @@ function timeEl(iso, full, compact, attributes = {}, ...extra) {
 
 function dateTimeEl(iso, attributes = {}) {
   const at = new Date(iso);
-  return timeEl(iso, [dateTime.full.format(at)], dateTime.compact.format(at), attributes);
+  const viewer = viewerTime(at);
+  return timeEl(iso, [times().full.format(at)], times().compact.format(at), { title: viewer && `Your time: ${viewer}`, ...attributes });
 }
 
 // reachedEl is a table's time. The column's header names zone; a time in
@@ -189,8 +229,10 @@ function dateTimeEl(iso, attributes = {}) {
 function reachedEl(iso, zone) {
   const at = new Date(iso);
   const own = zoneOf(at);
-  const full = [el('span', { class: 'day' }, reachedAt.day.format(at)), ' ', el('span', { class: 'clock' }, reachedAt.clock.format(at))];
-  return timeEl(iso, full, reachedAt.compact.format(at), { title: reachedTitle.format(at) },
+  const format = times();
+  const viewer = viewerTime(at);
+  const full = [el('span', { class: 'day' }, format.day.format(at)), ' ', el('span', { class: 'clock' }, format.clock.format(at))];
+  return timeEl(iso, full, format.rowCompact.format(at), { title: format.title.format(at) + (viewer ? ` (your time: ${viewer})` : '') },
     ...(own === zone ? [] : [' ', el('span', { class: 'zone' }, own)]));
 }
 
@@ -207,16 +249,22 @@ function tableZone(table, entries) {
   return zone;
 }
 
-// setColumns labels the score column of every table for board (an ASC board
-// ranks the lowest first, and says so), and shows the tie-break column when
-// the board breaks ties by subscore.
+// setColumns labels the score column of every table for board (a time for
+// a board of durations; an ASC board ranks the lowest first, and says so),
+// and shows the tie-break column when the board breaks ties by subscore.
 function setColumns(board) {
   const ascending = board.order === 'ASC';
   for (const head of document.querySelectorAll('thead .score-head')) {
+    head.querySelector('.score-label').textContent = scoreLabel(board);
     head.querySelector('.order-hint').textContent = ascending ? 'lower is better' : '';
     head.title = ascending ? 'Lower is better: the lowest score ranks first' : '';
   }
   for (const head of document.querySelectorAll('thead .sub')) head.hidden = !hasTiebreak(board);
+}
+
+// scoreLabel names a score of board: a time when it is a duration.
+function scoreLabel(board) {
+  return board.scoreFormat === 'DURATION_MS' ? 'Time' : 'Score';
 }
 
 function loadingEl() {
@@ -257,10 +305,10 @@ function playerCell(player, badge) {
   return cell;
 }
 
-// rankRow is one table row; provisional marks a rank that can still change,
-// current the row the panel is about, zone the one its time column's header
-// names, subscore whether the board's tie-break column is shown.
-function rankRow(entry, zone, { provisional = false, current = false, badge = null, subscore = false } = {}) {
+// rankRow is one table row of board; provisional marks a rank that can still
+// change, current the row the panel is about, zone the one its time column's
+// header names, subscore whether the board's tie-break column is shown.
+function rankRow(board, entry, zone, { provisional = false, current = false, badge = null, subscore = false } = {}) {
   const rank = el('td', { class: 'num rank' }, numbers.format(entry.rank));
   if (provisional) rank.append(el('span', { class: 'provisional-mark', 'aria-hidden': 'true', title: 'Provisional' }, '*'));
   return el('tr', {
@@ -270,7 +318,7 @@ function rankRow(entry, zone, { provisional = false, current = false, badge = nu
   },
   rank,
   playerCell(entry.player, current ? badge : null),
-  el('td', { class: 'num score' }, numbers.format(entry.score)),
+  el('td', { class: 'num score' }, formatScore(board, entry.score)),
   // Hidden rather than left out, so that a cell's index is its header's.
   el('td', { class: 'num sub', hidden: !subscore }, entry.subscore === null || entry.subscore === undefined ? '–' : numbers.format(entry.subscore)),
   el('td', { class: 'when' }, reachedEl(entry.reachedAt, zone)));
@@ -511,12 +559,18 @@ function renderPeriodInfo(board, info) {
     // than every second.
     const left = el('span', { role: 'timer', 'data-testid': 'countdown' });
     facts.append(fact('Participants', numbers.format(info.participants)),
-      fact('Closes', dateTimeEl(info.closesAt)), fact('Closes in', left));
+      fact('Closes', dateTimeEl(info.closesAt, { 'data-testid': 'closes-at' })), fact('Closes in', left));
     startCountdown(left, Date.parse(info.closesAt), info.status === 'CLOSING' ? 'now: closing' : 'any moment');
   } else {
     facts.append(fact('Participants', numbers.format(info.participants)), fact('Closes', 'never: no end set'));
   }
-  $('period-info').replaceChildren(...[facts, orderNote(board), el('p', { class: 'muted small period-note' }, status[2])].filter(Boolean));
+  $('period-info').replaceChildren(...[facts, orderNote(board), el('p', { class: 'muted small period-note' }, status[2], ' ', zoneNote(board))].filter(Boolean));
+}
+
+// zoneNote names the board's time zone in full: the times on the page are
+// in it.
+function zoneNote(board) {
+  return el('span', { class: 'zone-note' }, 'Times in ', el('span', { 'data-testid': 'time-zone' }, formatsIn(board.timeZone).zone ?? 'your time zone'), '.');
 }
 
 // renderBoardOnly shows a board that has no period to show: not started yet
@@ -531,7 +585,7 @@ function renderBoardOnly(board) {
     facts.append(fact('Status', statusBadge('upcoming', 'Not started')));
     startFacts(facts, board.startsAt);
     message = 'Nothing to show until the board starts.';
-    spoken = `${board.name} starts ${dateTime.full.format(new Date(board.startsAt))}.`;
+    spoken = `${board.name} starts ${times().full.format(new Date(board.startsAt))}.`;
   } else if (board.status === 'ENDED') {
     facts.append(fact('Status', statusBadge('final', 'Ended')));
     if (board.endsAt) facts.append(fact('Ended', dateTimeEl(board.endsAt)));
@@ -540,7 +594,7 @@ function renderBoardOnly(board) {
     facts.append(fact('Status', statusBadge('upcoming', 'Between seasons')));
     message = 'No season yet: standings show once one starts.';
   }
-  $('period-info').replaceChildren(...[facts, orderNote(board)].filter(Boolean));
+  $('period-info').replaceChildren(...[facts, orderNote(board), el('p', { class: 'muted small period-note' }, zoneNote(board))].filter(Boolean));
   return [message, spoken ?? `${board.name}: ${message}`];
 }
 
@@ -785,7 +839,7 @@ function renderTable(board, info, table) {
   if (provisional) caption.append(provisionalNote(board));
   const zone = tableZone($('leaderboard'), edges.map((edge) => edge.node));
   const subscore = hasTiebreak(board);
-  $('leaderboard').querySelector('tbody').replaceChildren(...edges.map((edge) => rankRow(edge.node, zone, { provisional, subscore })));
+  $('leaderboard').querySelector('tbody').replaceChildren(...edges.map((edge) => rankRow(board, edge.node, zone, { provisional, subscore })));
   $('top-table').hidden = edges.length === 0;
 
   const page = state.previous.length + 1;
@@ -810,7 +864,7 @@ function renderTable(board, info, table) {
 // emptyText says why a period has no standings.
 function emptyText(board, info) {
   const noun = RESETS[board.reset]?.noun ?? 'period';
-  if (info.status === 'NOT_STARTED') return `The ${noun} starts ${dateTime.full.format(new Date(info.startsAt))}: no scores until then.`;
+  if (info.status === 'NOT_STARTED') return `The ${noun} starts ${times().full.format(new Date(info.startsAt))}: no scores until then.`;
   return `No player has a score in this ${noun}${info.status === 'CLOSED' ? '' : ' yet'}.`;
 }
 
@@ -867,7 +921,7 @@ function renderWindow(view, standing, { captionText, badge }) {
     el('dt', {}, label), el('dd', {}, value, extra ?? null));
   view.summary.replaceChildren(
     stat('Rank', numbers.format(standing.rank), provisional ? el('span', { class: 'badge live' }, 'provisional') : el('span', { class: 'badge final' }, 'final')),
-    stat('Score', numbers.format(standing.score),
+    stat(scoreLabel(board), formatScore(board, standing.score),
       subscore && standing.subscore !== null && standing.subscore !== undefined
         ? el('span', { class: 'stat-note' }, `tie-break ${numbers.format(standing.subscore)}`) : null),
     stat('Players', numbers.format(standing.total)));
@@ -876,7 +930,7 @@ function renderWindow(view, standing, { captionText, badge }) {
   const self = { rank: standing.rank, score: standing.score, subscore: standing.subscore, reachedAt: standing.reachedAt, player: standing.player };
   const rows = [...standing.neighbours.filter((n) => n.rank !== standing.rank), self].sort((a, b) => a.rank - b.rank);
   const zone = tableZone(view.table, rows);
-  view.body.replaceChildren(...rows.map((entry) => rankRow(entry, zone, { provisional, current: entry === self, badge, subscore })));
+  view.body.replaceChildren(...rows.map((entry) => rankRow(board, entry, zone, { provisional, current: entry === self, badge, subscore })));
   view.caption.replaceChildren(captionText);
   if (provisional) view.caption.append(provisionalNote(board));
   view.wrap.hidden = false;
@@ -889,25 +943,43 @@ function renderMyRankIdle(...children) {
   $('my-rank-who').textContent = '';
 }
 
+// onDevelopersMachine says whether the page was opened on the machine that
+// runs the service (localhost, as under `make run` or compose): players reach
+// it from the game at the service's public address, and are not shown how to
+// make a token.
+const onDevelopersMachine = ['localhost', '127.0.0.1', '[::1]'].includes(location.hostname) || location.hostname.endsWith('.localhost');
+
 function howToSignIn() {
-  return el('div', { class: 'how-to' },
-    noteEl('Open this page from the game to see your rank and the players around you. The game passes your player token in the address, as in ',
-      el('code', {}, '/#token=…'),
-      '; the page keeps it in memory only and removes it from the address bar.'),
-    el('p', { class: 'hint' }, 'Developers: ', el('code', {}, 'leaderboard player-token PLAYER_ID'), ' prints a token to try it with.'));
+  return el('div', { class: 'how-to', 'data-testid': 'how-to-sign-in' },
+    noteEl('Open this page from the game to see your rank and the players around you.'),
+    onDevelopersMachine ? el('p', { class: 'hint', 'data-testid': 'developer-hint' }, 'Developers: the game passes a player token as ',
+      el('code', {}, '/#token=…'), '; ', el('code', {}, 'leaderboard player-token PLAYER_ID'), ' prints one to try it with.') : null);
+}
+
+// placeMyRank puts My rank before the top of the table for a signed-in
+// player, whose own row is what they came for, and after it for anyone
+// else, so that on a phone the table starts on the first screen. The
+// document order moves, not only the picture, so that keyboard and screen
+// reader follow the same order.
+function placeMyRank(signedIn) {
+  if (signedIn) $('status').before($('my-rank'));
+  else $('top').after($('my-rank'));
 }
 
 async function loadMyRank() {
   const view = views.mine;
   const signal = requests.mine();
   if (state.authError) {
+    placeMyRank(true);
     renderMyRankIdle(errorEl('Your player token was refused.', state.authError), noteEl('Reopen the leaderboard from the game to sign in again.'));
     return;
   }
   if (!state.token) {
+    placeMyRank(false);
     renderMyRankIdle(howToSignIn());
     return;
   }
+  placeMyRank(true);
   const { board, period: info } = state;
   const section = $('my-rank');
   section.setAttribute('aria-busy', 'true');
@@ -1014,5 +1086,6 @@ $('lookup').addEventListener('submit', (event) => {
 // ---- start ----
 
 $('lookup').querySelector('button[type=submit]').disabled = true;
+placeMyRank(state.token !== null);
 loadBoards();
 loadPeriods();

@@ -1,0 +1,1 @@
+ALTER TABLE boards DROP COLUMN score_format;
