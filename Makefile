@@ -45,7 +45,8 @@ test-image:
 pgaf-image:
 	@bash scripts/auto-failover-image/build.sh
 
-## bench: measure the service against the Redis design and rewrite docs/PERFORMANCE.md
+## bench: measure the service against the Redis design and write bench-report.md (--out in BENCH_FLAGS
+##        for another place), whose figures docs/PERFORMANCE.md gathers with their history
 ##        (BENCH_FLAGS="--players 10000000" for the 10M targets); never part of make test
 bench:
 	$(GO) run ./cmd/leaderboard-bench $(BENCH_FLAGS)

@@ -1,6 +1,7 @@
 // Command leaderboard-bench measures the leaderboard service against the
-// Redis design on this machine and writes docs/PERFORMANCE.md;
-// `make bench` runs it. See package bench.
+// Redis design on this machine and writes its report (bench-report.md,
+// or --out), whose figures docs/PERFORMANCE.md gathers; `make bench` runs
+// it. See package bench.
 package main
 
 import (
@@ -35,7 +36,7 @@ func run() error {
 	flags.DurationVar(&cfg.Duration, "duration", 10*time.Second, "measured time of each run")
 	flags.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "unmeasured warm-up before each run")
 	flags.IntVar(&cfg.Repeat, "repeat", 3, "runs of each measurement; the report gives their median and range")
-	out := flags.String("out", "docs/PERFORMANCE.md", "where to write the report")
+	out := flags.String("out", "bench-report.md", "where to write the report (docs/PERFORMANCE.md gathers its figures by hand, with their history)")
 	flags.StringVar(&cfg.Dir, "dir", ".leaderboard/bench", "the benchmark's own folder, emptied first: its PostgreSQL and Redis")
 	flags.IntVar(&cfg.Port, "port", 5434, "port (unix socket name) of the benchmark's PostgreSQL")
 	flags.IntVar(&cfg.CreateBoards, "create-boards", 1000, "boards suite: new boards per run of createBoard")

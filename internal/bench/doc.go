@@ -3,8 +3,8 @@
 // real program, drives it over HTTP with a closed-loop load generator, runs
 // the same reads against a Redis sorted set, races createBoard over two
 // instances and counts the catalogue's relations as boards and periods grow
-// (the boards suite, which needs no month), and renders what it measured as
-// docs/PERFORMANCE.md. cmd/leaderboard-bench runs it (`make bench`); it is
+// (the boards suite, which needs no month), and renders what it measured in
+// the form of docs/PERFORMANCE.md's rounds. cmd/leaderboard-bench runs it (`make bench`); it is
 // never part of `make test`, whose share of this package is the unit tests of
 // its pure parts.
 package bench
