@@ -20,7 +20,13 @@ import (
 // refuse their events. The transaction ranks the period's scores with
 // ROW_NUMBER() into board_final_ranks, digests them as main does, marks the
 // period CLOSED and records its settlement message. A crash rolls it all
-// back; the CLOSED check makes a second close a no-op. Unlike main's months,
+// back; the CLOSED check makes a second close a no-op. A close an admin asks
+// for (ClosePeriod) first turns the period CLOSING in a short transaction of
+// its own (StopPeriod), which waits for the submissions in flight as the
+// close does: the early close is then recorded, refused by every later
+// submission, and listed by PeriodsToClose for any instance to finish should
+// this one be cut off; a due period needs no such step, its events being
+// refused by their time and the period found due again. Unlike main's months,
 // whose close runs on a session lock for minutes at ten million players, a
 // period of a small board closes in milliseconds, so ten thousand of them
 // due at once are closed by any number of instances, many per transaction
