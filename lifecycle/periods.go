@@ -382,7 +382,7 @@ func (c *PeriodCloser) drain(auto bool) {
 	start := time.Now()
 	tried := map[periodRef]bool{}
 	var (
-		closed              int
+		closed, resumed     int
 		failed, closingLeft bool
 	)
 	for c.ctx.Err() == nil {
@@ -416,9 +416,9 @@ func (c *PeriodCloser) drain(auto bool) {
 		for group := range slices.Chunk(todo, c.opts.Group) {
 			wg.Go(func() {
 				done, err := c.closeGroup(group)
-				left := closingLeftIn(group, done)
+				n, left := closingIn(group, done)
 				mu.Lock()
-				closed += len(done)
+				closed, resumed = closed+len(done), resumed+n
 				failed = failed || err != nil
 				closingLeft = closingLeft || left
 				mu.Unlock()
@@ -427,7 +427,7 @@ func (c *PeriodCloser) drain(auto bool) {
 		wg.Wait()
 	}
 	if closed > 0 {
-		c.logger.Info("periods closed", "closed", closed, "took", time.Since(start).Round(time.Millisecond))
+		c.logger.Info("periods closed", "closed", closed, "resumed", resumed, "took", time.Since(start).Round(time.Millisecond))
 	}
 	c.setRetry(failed, closingLeft)
 	if auto {
@@ -435,17 +435,21 @@ func (c *PeriodCloser) drain(auto bool) {
 	}
 }
 
-// closingLeftIn reports whether a CLOSING period of group is not among
-// those closed: another instance holds its close, or it failed.
-func closingLeftIn(group, closed []leaderboard.Period) bool {
+// closingIn returns how many CLOSING periods of group are among those
+// closed (closes accepted elsewhere, resumed here), and whether one is not:
+// another instance holds its close, or it failed.
+func closingIn(group, closed []leaderboard.Period) (resumed int, left bool) {
 	for _, p := range group {
-		if p.Status == leaderboard.PeriodClosing && !slices.ContainsFunc(closed, func(c leaderboard.Period) bool {
-			return c.Board == p.Board && c.Key == p.Key
-		}) {
-			return true
+		if p.Status != leaderboard.PeriodClosing {
+			continue
+		}
+		if slices.ContainsFunc(closed, func(c leaderboard.Period) bool { return c.Board == p.Board && c.Key == p.Key }) {
+			resumed++
+		} else {
+			left = true
 		}
 	}
-	return false
+	return resumed, left
 }
 
 // setRetry kicks another look after a look whose closes failed (a lost
