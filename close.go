@@ -57,10 +57,13 @@ type PeriodCloser interface {
 	// ClosePeriod starts the close of period key of board, or joins the one
 	// running on any instance, and returns the period once it is CLOSED or,
 	// when the close wait or ctx ends first, as it stands. Cancelling ctx
-	// cancels nothing of the close. An OPEN period closed before its end
-	// ends early: later events for it are REJECTED (MONTH_CLOSED); one that
-	// no event opened is closed with no participants. A CLOSED period is
-	// answered as it is. main's periods are its months (closeMonth).
+	// cancels nothing of the close. The close is accepted once the period
+	// is CLOSING in the database: from then on its events are REJECTED
+	// (MONTH_CLOSED) and any instance finishes the close should this one be
+	// cut off; an error (UNAVAILABLE) before that means nothing was done.
+	// An OPEN period closed before its end ends early; one that no event
+	// opened is closed with no participants. A CLOSED period is answered as
+	// it is. main's periods are its months (closeMonth).
 	// ENOTFOUND for an unknown board or a season it does not have;
 	// EBADINPUT for a key that is not one of the board's; ECONFLICT for a
 	// period that has not started.

@@ -184,8 +184,11 @@ func closePeriodCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 		Long: `close-period closes period KEY of board BOARD (a day 2026-11-25, a week
 2026-W48, a month 2026-11, a season's key, or "all"), waiting for a close of it
 that a running service runs, for up to --wait (0: until it is CLOSED). An OPEN
-period closed before its end ends early: later events for it are refused. main's
-periods are its months, closed as close-month closes them.`,
+period closed before its end ends early: the close is accepted once the period is
+CLOSING, and later events for it are refused. A close cut short after that (by the
+end of the wait, an interrupt or a lost database) stays CLOSING and is finished by
+any running service. main's periods are its months, closed as close-month closes
+them.`,
 		Args: cobra.ExactArgs(2),
 	}
 	wait := cmd.Flags().Duration("wait", 0, "how long to wait for the close; 0 waits until the period is CLOSED")

@@ -20,7 +20,13 @@ import (
 // refuse their events. The transaction ranks the period's scores with
 // ROW_NUMBER() into board_final_ranks, digests them as main does, marks the
 // period CLOSED and records its settlement message. A crash rolls it all
-// back; the CLOSED check makes a second close a no-op. Unlike main's months,
+// back; the CLOSED check makes a second close a no-op. A close an admin asks
+// for (ClosePeriod) first turns the period CLOSING in a short transaction of
+// its own (StopPeriod), which waits for the submissions in flight as the
+// close does: the early close is then recorded, refused by every later
+// submission, and listed by PeriodsToClose for any instance to finish should
+// this one be cut off; a due period needs no such step, its events being
+// refused by their time and the period found due again. Unlike main's months,
 // whose close runs on a session lock for minutes at ten million players, a
 // period of a small board closes in milliseconds, so ten thousand of them
 // due at once are closed by any number of instances, many per transaction
@@ -92,35 +98,95 @@ func (db *DB) NextPeriodClose(ctx context.Context) (time.Duration, bool, error) 
 
 // ClosePeriod closes period key of board, waiting for a close of it that
 // runs elsewhere, and returns it CLOSED. A CLOSED period is returned as it
-// is. An OPEN period closed before its end ends early; a period no event
-// opened gets its row and closes with no participants. ENOTFOUND for an
-// unknown board or a season it does not have; EBADINPUT for a key that is
-// not one of the board's, or for main (closeMonth closes its months);
-// ECONFLICT for a period that has not started.
+// is. An OPEN period is first stopped as StopPeriod stops it, so that a
+// close cut off after that is finished by the scheduler of any instance. An
+// OPEN period closed before its end ends early; a period no event opened
+// gets its row and closes with no participants. ENOTFOUND for an unknown
+// board or a season it does not have; EBADINPUT for a key that is not one of
+// the board's, or for main (closeMonth closes its months); ECONFLICT for a
+// period that has not started.
 func (db *DB) ClosePeriod(ctx context.Context, board, key string) (*leaderboard.Period, error) {
 	p, _, err := db.closePeriod(ctx, board, key, false)
 	return p, err
 }
 
+// StopPeriod accepts the close of period key of board: an OPEN period turns
+// CLOSING, in a short transaction of its own that waits for the submissions
+// in flight (they hold the period's row FOR SHARE). From its commit on,
+// every event for the period is REJECTED with MONTH_CLOSED on every
+// instance, the period reads CLOSING, and the scheduler of any instance
+// closes it (PeriodsToClose lists it) should the close that stopped it be
+// cut off. It returns the period as it stands; a CLOSING or CLOSED one is
+// left as it is. The errors are ClosePeriod's.
+func (db *DB) StopPeriod(ctx context.Context, board, key string) (*leaderboard.Period, error) {
+	b, row, err := db.periodToClose(ctx, board, key)
+	if err != nil {
+		return nil, err
+	}
+	if row.status == leaderboard.PeriodOpen {
+		if err := db.stopPeriod(ctx, b, row); err != nil {
+			return nil, err
+		}
+	}
+	return db.period(ctx, b, key)
+}
+
 // TryClosePeriod is ClosePeriod unless another transaction holds the
 // period's close lock: then ran is false, nothing was done and the period is
 // nil. TryClosePeriods closes a period this way when its group could not:
-// its row was held by a submission, or the group's transaction failed.
+// its row was held by a submission, or the group's transaction failed. An
+// OPEN period is closed without being stopped first: it is due, and its
+// events are refused by their time.
 func (db *DB) TryClosePeriod(ctx context.Context, board, key string) (p *leaderboard.Period, ran bool, err error) {
 	return db.closePeriod(ctx, board, key, true)
 }
 
-func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*leaderboard.Period, bool, error) {
+// periodToClose returns board and the row of its period key, made when no
+// event opened the period yet; the errors are ClosePeriod's.
+func (db *DB) periodToClose(ctx context.Context, board, key string) (*leaderboard.Board, *periodRow, error) {
 	b, err := db.boardOrNotFound(ctx, board)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	if b.ID == leaderboard.MainBoard {
-		return nil, false, leaderboard.Errorf(leaderboard.EBADINPUT, "main's periods are its months: closeMonth closes them")
+		return nil, nil, leaderboard.Errorf(leaderboard.EBADINPUT, "main's periods are its months: closeMonth closes them")
 	}
 	row, err := db.ensurePeriodRow(ctx, b, key, false)
 	if err != nil {
-		return nil, false, errorf("close period %s of %s: %w", key, board, err)
+		return nil, nil, errorf("close period %s of %s: %w", key, board, err)
+	}
+	return b, row, nil
+}
+
+// stopPeriod turns period row of b CLOSING unless it is no longer OPEN, as
+// a month's close stops its scores (close.go): the UPDATE waits for the
+// submissions that hold the row FOR SHARE, and those that come after read
+// CLOSING and refuse their events.
+func (db *DB) stopPeriod(ctx context.Context, b *leaderboard.Board, row *periodRow) error {
+	const stop = `UPDATE periods SET status = 'CLOSING' WHERE board_id = $1 AND id = $2 AND status = 'OPEN'`
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if err := longJob(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, stop, b.ID, row.id)
+		return err
+	})
+	if err != nil {
+		return errorf("stop period %s of %s: %w", row.key, b.ID, err)
+	}
+	row.status = leaderboard.PeriodClosing
+	return nil
+}
+
+func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*leaderboard.Period, bool, error) {
+	b, row, err := db.periodToClose(ctx, board, key)
+	if err != nil {
+		return nil, false, err
+	}
+	if !try && row.status == leaderboard.PeriodOpen {
+		if err := db.stopPeriod(ctx, b, row); err != nil {
+			return nil, false, err
+		}
 	}
 	if row.status != leaderboard.PeriodClosed {
 		// The bucket is chosen once, before its partition is made: a NONE

@@ -25,6 +25,10 @@ type PeriodStore interface {
 	// NextPeriodClose returns how long until the earliest closesAt still
 	// to come of the OPEN periods; false when none has one.
 	NextPeriodClose(ctx context.Context) (time.Duration, bool, error)
+	// StopPeriod accepts the period's close: an OPEN period turns CLOSING,
+	// takes no more events and is closed by any instance's look should this
+	// close be cut off. It returns the period as it stands.
+	StopPeriod(ctx context.Context, board, key string) (*leaderboard.Period, error)
 	// ClosePeriod closes the period, waiting for a close of it elsewhere.
 	ClosePeriod(ctx context.Context, board, key string) (*leaderboard.Period, error)
 	// ClearPeriod empties an OPEN period and records why.
@@ -51,6 +55,16 @@ type PeriodCloserOptions struct {
 	Group int
 	// Batch is how many due periods one look reads (default 1000).
 	Batch int
+	// Retry is how long after a failed close (a lost database) it is tried
+	// again (default 1 s), doubling with each failure in a row up to
+	// RetryMax (default 10 s): a close cut off resumes within seconds of the
+	// database's return, not at the scheduler's next tick. A close an admin
+	// asked for is retried so for up to Timeout, then left to the looks.
+	Retry, RetryMax time.Duration
+	// Poll is how soon a look runs again when it found a CLOSING period
+	// whose close another instance holds (default 1 s): should that
+	// instance die, this one takes the close over within about Poll.
+	Poll time.Duration
 	// Months closes main's periods, its months, for ClosePeriod; nil
 	// answers EBADINPUT for main.
 	Months leaderboard.Closer
@@ -76,13 +90,27 @@ type PeriodCloser struct {
 
 	mu sync.Mutex
 	// requested are the closes that admins asked for, running.
-	requested map[periodRef]*closeJob
+	requested map[periodRef]*periodJob
 	// draining is set while a look's closes run; again and againAuto ask
 	// for another look once it ends.
 	draining, again, againAuto bool
+	// auto is the last look's: the retries' looks take it.
+	auto bool
 	// wake kicks a look at the next closesAt, sooner than the scheduler's
 	// next tick may come.
 	wake *time.Timer
+	// retry kicks a look after a look whose closes failed (failures in a
+	// row) or that left a CLOSING period to another instance.
+	retry    *time.Timer
+	failures int
+}
+
+// periodJob is a close an admin asked for, running in this instance:
+// stopped is closed once its stop committed (stopErr nil) or failed, done
+// once it ended, with err set when it failed.
+type periodJob struct {
+	stopped, done chan struct{}
+	stopErr, err  error
 }
 
 // periodRef names a period of a board.
@@ -105,16 +133,29 @@ func NewPeriodCloser(store PeriodStore, logger *slog.Logger, opts PeriodCloserOp
 	if opts.Group <= 0 {
 		opts.Group = 100
 	}
+	if opts.Retry <= 0 {
+		opts.Retry = time.Second
+	}
+	if opts.RetryMax <= 0 {
+		opts.RetryMax = 10 * time.Second
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = time.Second
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &PeriodCloser{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
-		slots: make(chan struct{}, opts.Concurrency), requested: map[periodRef]*closeJob{}}
+		slots: make(chan struct{}, opts.Concurrency), requested: map[periodRef]*periodJob{}}
 }
 
 // ClosePeriod starts the close of period key of board, or joins the one
 // this instance runs, and returns the period once it is CLOSED or, after
-// MaxWait or when ctx ends, as it stands. The close goes on when ctx ends.
-// main's periods are its months, closed by Months. The store's errors
-// (ENOTFOUND, EBADINPUT, ECONFLICT) are returned as they are.
+// MaxWait or when ctx ends, as it stands. The close is accepted once the
+// period is CLOSING in the database (StopPeriod), within MaxWait: from then
+// on it takes no event and is closed by some instance whatever becomes of
+// this one; an error before that (UNAVAILABLE for a lost database) means it
+// was not accepted. The close goes on when ctx ends. main's periods are its
+// months, closed by Months. The store's errors (ENOTFOUND, EBADINPUT,
+// ECONFLICT) are returned as they are.
 func (c *PeriodCloser) ClosePeriod(ctx context.Context, board, key string) (*leaderboard.Period, error) {
 	if board == leaderboard.MainBoard && c.opts.Months != nil {
 		m, err := leaderboard.ParseMonth(key)
@@ -134,6 +175,15 @@ func (c *PeriodCloser) ClosePeriod(ctx context.Context, board, key string) (*lea
 	job := c.request(periodRef{board, key})
 	timer := time.NewTimer(c.opts.MaxWait)
 	defer timer.Stop()
+	// The stop ends within MaxWait, so that the answer says whether the
+	// close was accepted.
+	select {
+	case <-job.stopped:
+		if job.stopErr != nil {
+			return nil, job.stopErr
+		}
+	case <-ctx.Done():
+	}
 	select {
 	case <-job.done:
 		if job.err != nil {
@@ -161,27 +211,86 @@ func (c *PeriodCloser) ClearPeriod(ctx context.Context, board, key, reason strin
 
 // request starts an admin's close of ref unless one runs in this instance,
 // and returns the job.
-func (c *PeriodCloser) request(ref periodRef) *closeJob {
+func (c *PeriodCloser) request(ref periodRef) *periodJob {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if job := c.requested[ref]; job != nil {
 		return job
 	}
-	job := &closeJob{done: make(chan struct{})}
+	job := &periodJob{stopped: make(chan struct{}), done: make(chan struct{})}
 	if c.ctx.Err() != nil {
-		job.err = leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the service is shutting down; the close of %s of %s runs at a later look", ref.key, ref.board)
+		job.stopErr = leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the service is shutting down: the close of %s of %s was not started", ref.key, ref.board)
+		job.err = job.stopErr
+		close(job.stopped)
 		close(job.done)
 		return job
 	}
 	c.requested[ref] = job
 	c.jobs.Go(func() {
-		job.err = c.closeOne(ref)
+		job.err = c.runRequested(ref, job)
 		c.mu.Lock()
 		delete(c.requested, ref)
 		c.mu.Unlock()
 		close(job.done)
 	})
 	return job
+}
+
+// isRequested reports whether an admin's close of ref runs in this
+// instance: looks leave the period to it.
+func (c *PeriodCloser) isRequested(ref periodRef) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.requested[ref] != nil
+}
+
+// runRequested runs job, an admin's close of ref: it stops the period
+// (within MaxWait), then closes it, trying again after Retry, doubling up
+// to RetryMax, while the close fails for any other reason than the
+// request's (a lost database), for up to Timeout; the period, CLOSING, is
+// then left to the looks of every instance.
+func (c *PeriodCloser) runRequested(ref periodRef, job *periodJob) error {
+	stopCtx, cancel := context.WithTimeout(c.ctx, c.opts.MaxWait)
+	_, job.stopErr = c.store.StopPeriod(stopCtx, ref.board, ref.key)
+	cancel()
+	close(job.stopped)
+	if job.stopErr != nil {
+		return job.stopErr
+	}
+	start := time.Now()
+	for failures := 1; ; failures++ {
+		err := c.closeOne(ref)
+		switch leaderboard.ErrorCode(err) {
+		case "", leaderboard.ENOTFOUND, leaderboard.EBADINPUT, leaderboard.ECONFLICT:
+			return err
+		}
+		if c.ctx.Err() != nil {
+			return leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the service is shutting down; the close of %s of %s, CLOSING, is resumed by a look of any instance", ref.key, ref.board)
+		}
+		wait := backoff(c.opts.Retry, c.opts.RetryMax, failures)
+		if time.Since(start)+wait > c.opts.Timeout {
+			c.logger.Warn("period close failed; it is left to a later look", "board", ref.board, "period", ref.key, "why", "requested", "err", err)
+			return err
+		}
+		c.logger.Warn("period close failed; it is tried again soon", "board", ref.board, "period", ref.key, "why", "requested", "in", wait, "err", err)
+		select {
+		case <-c.ctx.Done():
+		case <-time.After(wait):
+		}
+	}
+}
+
+// backoff is the wait before the next try after failures failed tries in a
+// row: first, doubling with each, up to most.
+func backoff(first, most time.Duration, failures int) time.Duration {
+	wait := first
+	for range failures - 1 {
+		if wait >= most {
+			break
+		}
+		wait *= 2
+	}
+	return min(wait, most)
 }
 
 // takeSlot waits for one of the slots of closes; false once the closer is
@@ -208,13 +317,6 @@ func (c *PeriodCloser) closeOne(ref periodRef) error {
 	c.logger.Info("period close started", "board", ref.board, "period", ref.key, "why", "requested")
 	p, err := c.store.ClosePeriod(ctx, ref.board, ref.key)
 	if err != nil {
-		// A close the request should not have asked for (an unknown board,
-		// a bad key, a period not started) is the caller's to hear of.
-		switch leaderboard.ErrorCode(err) {
-		case leaderboard.ENOTFOUND, leaderboard.EBADINPUT, leaderboard.ECONFLICT:
-		default:
-			c.logger.Warn("period close failed; it is tried again at a later look", "board", ref.board, "period", ref.key, "why", "requested", "err", err)
-		}
 		return err
 	}
 	c.logger.Info("period closed", "board", ref.board, "period", ref.key, "why", "requested", "status", string(p.Status),
@@ -223,11 +325,11 @@ func (c *PeriodCloser) closeOne(ref periodRef) error {
 }
 
 // closeGroup closes the due periods of group, but those another instance is
-// closing, once a slot is free, within Timeout, and returns how many it
-// closed. Those left are tried again at a later look.
-func (c *PeriodCloser) closeGroup(group []leaderboard.Period) int {
+// closing, once a slot is free, within Timeout, and returns those it closed
+// and why some failed. Those left are tried again at a later look.
+func (c *PeriodCloser) closeGroup(group []leaderboard.Period) ([]leaderboard.Period, error) {
 	if !c.takeSlot() {
-		return 0
+		return nil, nil
 	}
 	defer func() { <-c.slots }()
 	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
@@ -241,7 +343,7 @@ func (c *PeriodCloser) closeGroup(group []leaderboard.Period) int {
 	closed, err := c.store.TryClosePeriods(ctx, group)
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil && c.ctx.Err() == nil {
-		c.logger.Warn("period closes failed; they are tried again at a later look", "periods", len(group), "closed", len(closed), "err", err)
+		c.logger.Warn("period closes failed; they are tried again soon", "periods", len(group), "closed", len(closed), "err", err)
 	}
 	for _, p := range closed {
 		c.logger.Info("period closed", "board", p.Board, "period", p.Key, "why", "due", "status", string(p.Status),
@@ -250,7 +352,10 @@ func (c *PeriodCloser) closeGroup(group []leaderboard.Period) int {
 	if left := len(group) - len(closed); left > 0 && err == nil {
 		c.logger.Info("period closes skipped: another instance is closing or has closed them", "periods", left)
 	}
-	return len(closed)
+	if c.ctx.Err() != nil {
+		err = nil
+	}
+	return closed, err
 }
 
 // Kick starts a look for due periods and their closes in the background,
@@ -259,6 +364,7 @@ func (c *PeriodCloser) closeGroup(group []leaderboard.Period) int {
 func (c *PeriodCloser) Kick(auto bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.auto = auto
 	if c.draining {
 		c.again, c.againAuto = true, c.againAuto || auto
 		return
@@ -285,17 +391,23 @@ func (c *PeriodCloser) Kick(auto bool) {
 
 // drain closes due periods, Batch at a time in groups of Group, until a
 // look finds none it has not tried: a period whose close failed or that
-// another instance was closing is left to a later look. When auto, it then
-// sets the wake for the next closesAt.
+// another instance was closing is left to a later look, which the retry
+// timer kicks soon (setRetry). Periods an admin's close in this instance
+// holds are left to it. When auto, it then sets the wake for the next
+// closesAt.
 func (c *PeriodCloser) drain(auto bool) {
 	start := time.Now()
 	tried := map[periodRef]bool{}
-	closed := 0
+	var (
+		closed, resumed     int
+		failed, closingLeft bool
+	)
 	for c.ctx.Err() == nil {
 		due, err := c.lookUp(auto, len(tried))
 		if err != nil {
 			if c.ctx.Err() == nil {
 				c.logger.Warn("scheduler: find periods to close", "err", err)
+				failed = true
 			}
 			break
 		}
@@ -303,7 +415,9 @@ func (c *PeriodCloser) drain(auto bool) {
 		for _, p := range due {
 			if ref := (periodRef{p.Board, p.Key}); !tried[ref] {
 				tried[ref] = true
-				todo = append(todo, p)
+				if !c.isRequested(ref) {
+					todo = append(todo, p)
+				}
 			}
 		}
 		if len(todo) == 0 {
@@ -318,19 +432,75 @@ func (c *PeriodCloser) drain(auto bool) {
 		)
 		for group := range slices.Chunk(todo, c.opts.Group) {
 			wg.Go(func() {
-				n := c.closeGroup(group)
+				done, err := c.closeGroup(group)
+				n, left := closingIn(group, done)
 				mu.Lock()
-				closed += n
+				closed, resumed = closed+len(done), resumed+n
+				failed = failed || err != nil
+				closingLeft = closingLeft || left
 				mu.Unlock()
 			})
 		}
 		wg.Wait()
 	}
 	if closed > 0 {
-		c.logger.Info("periods closed", "closed", closed, "took", time.Since(start).Round(time.Millisecond))
+		c.logger.Info("periods closed", "closed", closed, "resumed", resumed, "took", time.Since(start).Round(time.Millisecond))
 	}
+	c.setRetry(failed, closingLeft)
 	if auto {
 		c.setWake()
+	}
+}
+
+// closingIn returns how many CLOSING periods of group are among those
+// closed (closes accepted elsewhere, resumed here), and whether one is not:
+// another instance holds its close, or it failed.
+func closingIn(group, closed []leaderboard.Period) (resumed int, left bool) {
+	for _, p := range group {
+		if p.Status != leaderboard.PeriodClosing {
+			continue
+		}
+		if slices.ContainsFunc(closed, func(c leaderboard.Period) bool { return c.Board == p.Board && c.Key == p.Key }) {
+			resumed++
+		} else {
+			left = true
+		}
+	}
+	return resumed, left
+}
+
+// setRetry kicks another look after a look whose closes failed (a lost
+// database), Retry after the first such look, doubling up to RetryMax;
+// after one that left a CLOSING period to another instance, Poll after it,
+// so that the close is taken over soon should that instance die.
+// Otherwise the next look is the scheduler's.
+func (c *PeriodCloser) setRetry(failed, closingLeft bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.retry != nil {
+		c.retry.Stop()
+		c.retry = nil
+	}
+	var in time.Duration
+	switch {
+	case failed:
+		c.failures++
+		in = backoff(c.opts.Retry, c.opts.RetryMax, c.failures)
+		c.logger.Info("period closes are tried again soon", "in", in)
+	case closingLeft:
+		c.failures = 0
+		in = c.opts.Poll
+	default:
+		c.failures = 0
+		return
+	}
+	if c.ctx.Err() == nil {
+		c.retry = time.AfterFunc(in, func() {
+			c.mu.Lock()
+			auto := c.auto
+			c.mu.Unlock()
+			c.Kick(auto)
+		})
 	}
 }
 
@@ -373,6 +543,9 @@ func (c *PeriodCloser) Close() {
 	c.mu.Lock()
 	if c.wake != nil {
 		c.wake.Stop()
+	}
+	if c.retry != nil {
+		c.retry.Stop()
 	}
 	c.mu.Unlock()
 	c.jobs.Wait()

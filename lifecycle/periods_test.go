@@ -16,13 +16,15 @@ import (
 )
 
 // fakePeriods is a set of periods whose closes take delay each; those in
-// busy are being closed by another instance, those in failing fail. A
+// busy are being closed by another instance, those in failing fail (their
+// stops too), those in failTimes fail their next closes as many times. A
 // period with a time in dueAt is due from then on, others at once.
 type fakePeriods struct {
 	mu        sync.Mutex
 	status    map[string]leaderboard.PeriodStatus // by board
 	busy      map[string]bool
 	failing   map[string]bool
+	failTimes map[string]int
 	dueAt     map[string]time.Time
 	delay     time.Duration
 	running   int
@@ -35,7 +37,7 @@ type fakePeriods struct {
 
 func newFakePeriods(n int) *fakePeriods {
 	s := &fakePeriods{status: map[string]leaderboard.PeriodStatus{}, busy: map[string]bool{}, failing: map[string]bool{},
-		dueAt: map[string]time.Time{}, closes: map[string]int{}, released: make(chan struct{})}
+		failTimes: map[string]int{}, dueAt: map[string]time.Time{}, closes: map[string]int{}, released: make(chan struct{})}
 	close(s.released)
 	for i := range n {
 		s.status[fmt.Sprintf("b%03d", i)] = leaderboard.PeriodOpen
@@ -61,7 +63,8 @@ func (s *fakePeriods) close(ctx context.Context, board string, try bool) (*leade
 		s.mu.Unlock()
 		return nil, false, nil
 	}
-	if s.failing[board] {
+	if s.failing[board] || s.failTimes[board] > 0 {
+		s.failTimes[board]--
 		s.mu.Unlock()
 		return nil, true, errors.New("lost the database")
 	}
@@ -78,7 +81,11 @@ func (s *fakePeriods) close(ctx context.Context, board string, try bool) (*leade
 	case <-ctx.Done():
 		return nil, true, ctx.Err()
 	}
-	<-s.released
+	select {
+	case <-s.released:
+	case <-ctx.Done():
+		return nil, true, ctx.Err()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.status[board] != leaderboard.PeriodClosed {
@@ -119,6 +126,18 @@ func (s *fakePeriods) NextPeriodClose(context.Context) (time.Duration, bool, err
 		}
 	}
 	return time.Until(next), !next.IsZero(), nil
+}
+
+func (s *fakePeriods) StopPeriod(_ context.Context, board, key string) (*leaderboard.Period, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failing[board] {
+		return nil, errors.New("lost the database")
+	}
+	if s.status[board] == leaderboard.PeriodOpen {
+		s.status[board] = leaderboard.PeriodClosing
+	}
+	return &leaderboard.Period{Board: board, Key: key, Status: s.status[board]}, nil
 }
 
 func (s *fakePeriods) ClosePeriod(ctx context.Context, board, _ string) (*leaderboard.Period, error) {
@@ -200,8 +219,8 @@ func TestPeriodCloser_ClosePeriodAnswersWithinTheWaitAndTheCloseGoesOn(t *testin
 	defer c.Close()
 	start := time.Now()
 	p, err := c.ClosePeriod(context.Background(), "b000", "all")
-	if err != nil || p.Status != leaderboard.PeriodOpen {
-		t.Fatalf("answered %+v, %v; want the period OPEN", p, err)
+	if err != nil || p.Status != leaderboard.PeriodClosing {
+		t.Fatalf("answered %+v, %v; want the period CLOSING: the close is accepted and runs", p, err)
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Fatalf("answered after %s", took)
@@ -224,6 +243,8 @@ func TestPeriodCloser_ClosePeriodAnswersWithinTheWaitAndTheCloseGoesOn(t *testin
 	}
 }
 
+// A close that could not even be accepted (its stop failed) is the
+// caller's error.
 func TestPeriodCloser_ClosePeriodReturnsTheStoresError(t *testing.T) {
 	store := newFakePeriods(1)
 	store.failing["b000"] = true
@@ -347,4 +368,116 @@ func TestPeriodCloser_LogsEachCloseAtItsStartAndAtClosed(t *testing.T) {
 			t.Errorf("closed lines for %v, want the 4 periods this instance closed, not b001\n%s", boards, out.String())
 		}
 	})
+}
+
+// waitClosed waits until every period of store is CLOSED, for up to
+// within.
+func waitClosed(t *testing.T, store *fakePeriods, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		store.mu.Lock()
+		var open []string
+		for board, status := range store.status {
+			if status != leaderboard.PeriodClosed {
+				open = append(open, board+" "+string(status))
+			}
+		}
+		store.mu.Unlock()
+		if len(open) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not closed within %s: %v", within, open)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// An accepted close whose tries fail (a lost database) is tried again by
+// its job, soon, and the caller hears CLOSED, not the failure.
+func TestPeriodCloser_AcceptedCloseThatFailsIsTriedAgainSoon(t *testing.T) {
+	store := newFakePeriods(1)
+	store.failTimes["b000"] = 3
+	c := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{MaxWait: 5 * time.Second,
+		Retry: 10 * time.Millisecond, RetryMax: 20 * time.Millisecond})
+	defer c.Close()
+	start := time.Now()
+	p, err := c.ClosePeriod(context.Background(), "b000", "all")
+	if err != nil || p.Status != leaderboard.PeriodClosed {
+		t.Fatalf("answered %+v, %v; want the period CLOSED after the retries", p, err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("closed after %s: the retries waited too long", took)
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if store.closes["b000"] != 1 || store.failTimes["b000"] != 0 {
+		t.Fatalf("closed %d times, %d failures left", store.closes["b000"], store.failTimes["b000"])
+	}
+}
+
+// A look whose closes failed (a lost database) is followed by another soon,
+// with no tick: the periods close within seconds of the database's return.
+func TestPeriodCloser_LookWhoseClosesFailedIsFollowedByAnotherSoon(t *testing.T) {
+	store := newFakePeriods(3)
+	store.failTimes["b001"] = 2
+	c := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{
+		Retry: 10 * time.Millisecond, RetryMax: 20 * time.Millisecond})
+	defer c.Close()
+	c.Kick(true) // the scheduler's one tick
+	waitClosed(t, store, 2*time.Second)
+}
+
+// A CLOSING period whose close another instance holds is looked at again
+// every Poll: once that instance is gone (killed mid-close), this one
+// closes it, with no tick.
+func TestPeriodCloser_ClosingPeriodOfAnInstanceThatDiedIsTakenOver(t *testing.T) {
+	store := newFakePeriods(1)
+	store.status["b000"], store.busy["b000"] = leaderboard.PeriodClosing, true
+	c := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{Poll: 10 * time.Millisecond})
+	defer c.Close()
+	c.Kick(false) // auto close off: CLOSING periods are closed all the same
+	time.Sleep(50 * time.Millisecond)
+	store.mu.Lock()
+	if store.status["b000"] != leaderboard.PeriodClosing {
+		t.Fatalf("a close held elsewhere was taken: %s", store.status["b000"])
+	}
+	store.busy["b000"] = false // the other instance died: its lock is free
+	store.mu.Unlock()
+	waitClosed(t, store, 2*time.Second)
+}
+
+// A close cut off by shutdown leaves the period CLOSING; the next closer (a
+// restarted or another instance) closes it at its first look.
+func TestPeriodCloser_CloseCutOffByShutdownIsFinishedByTheNextCloser(t *testing.T) {
+	store := newFakePeriods(1)
+	store.released = make(chan struct{})
+	first := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{MaxWait: 20 * time.Millisecond})
+	p, err := first.ClosePeriod(context.Background(), "b000", "all")
+	if err != nil || p.Status != leaderboard.PeriodClosing {
+		t.Fatalf("answered %+v, %v; want the period CLOSING", p, err)
+	}
+	first.Close()
+	store.mu.Lock()
+	if store.status["b000"] != leaderboard.PeriodClosing {
+		t.Fatalf("after the shutdown the period is %s, want CLOSING", store.status["b000"])
+	}
+	store.mu.Unlock()
+	close(store.released)
+	next := NewPeriodCloser(store, slog.New(slog.DiscardHandler), PeriodCloserOptions{})
+	defer next.Close()
+	next.Kick(false)
+	waitClosed(t, store, 2*time.Second)
+}
+
+func TestBackoff_DoublesUpToItsMost(t *testing.T) {
+	var got []time.Duration
+	for failures := 1; failures <= 6; failures++ {
+		got = append(got, backoff(time.Second, 10*time.Second, failures))
+	}
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
 }
