@@ -25,18 +25,9 @@ func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board
 }
 
 // listenForPeriods follows the announcements of corrected periods until ctx
-// ends, reconnecting after a failure; the scheduler's check makes up for
-// those lost meanwhile.
+// ends.
 func (m *Main) listenForPeriods(ctx context.Context) {
-	for ctx.Err() == nil {
-		err := m.DB.ListenPeriods(ctx, m.ClosedMonths.PeriodChanged)
-		if ctx.Err() != nil {
-			return
-		}
-		m.Logger.Warn("lost the announcements of corrected periods; reconnecting", "err", err)
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Second):
-		}
-	}
+	m.follow(ctx, "corrected periods", func(ctx context.Context) error {
+		return m.DB.ListenPeriods(ctx, m.ClosedMonths.PeriodChanged)
+	})
 }

@@ -137,6 +137,7 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	// and leave the month before to the next look, an interval later.
 	m.startScheduler = func() { m.background.Go(func() { scheduler.Run(ctx) }) }
 	m.background.Go(func() { m.listenForRanks(ctx) })
+	m.background.Go(func() { m.listenForClosingPeriods(ctx) })
 	if m.ClosedPeriods != nil {
 		m.background.Go(func() { m.listenForPeriods(ctx) })
 	}
@@ -232,20 +233,37 @@ func (c *Config) dbOptions(loc *time.Location, logger *slog.Logger) []db.Option 
 	}
 }
 
-// listenForRanks follows the announcements of closes and corrections until
-// ctx ends, reconnecting after a failure.
-func (m *Main) listenForRanks(ctx context.Context) {
+// follow runs listen, which follows the announcements of what until it
+// fails, again a second after each failure, until ctx ends. What a listener
+// misses while it reconnects, the scheduler's looks make up for.
+func (m *Main) follow(ctx context.Context, what string, listen func(context.Context) error) {
 	for ctx.Err() == nil {
-		err := m.DB.ListenMonths(ctx, m.ranks.Changed)
+		err := listen(ctx)
 		if ctx.Err() != nil {
 			return
 		}
-		m.Logger.Warn("lost the announcements of closed months; reconnecting", "err", err)
+		m.Logger.Warn("lost the announcements of "+what+"; reconnecting", "err", err)
 		select {
 		case <-ctx.Done():
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// listenForRanks follows the announcements of closes and corrections until
+// ctx ends.
+func (m *Main) listenForRanks(ctx context.Context) {
+	m.follow(ctx, "closed months", func(ctx context.Context) error { return m.DB.ListenMonths(ctx, m.ranks.Changed) })
+}
+
+// listenForClosingPeriods has this instance look for periods to close as
+// soon as any instance accepts an early close: the look watches the close
+// (PeriodCloserOptions.Poll) and takes it over should its instance die,
+// rather than at the scheduler's next tick, up to an interval later.
+func (m *Main) listenForClosingPeriods(ctx context.Context) {
+	m.follow(ctx, "periods closing", func(ctx context.Context) error {
+		return m.DB.ListenClosingPeriods(ctx, func(string, string) { m.PeriodCloser.Kick(m.Config.AutoClose) })
+	})
 }
 
 // ranksChanged has this instance read month m's final ranks afresh, and

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -31,6 +32,24 @@ import (
 // period of a small board closes in milliseconds, so ten thousand of them
 // due at once are closed by any number of instances, many per transaction
 // (TryClosePeriods, periodgroupclose.go).
+
+// closingChannel carries "board key" of each period stopped early, as its
+// stop commits (StopPeriod).
+const closingChannel = "leaderboard_closing_periods"
+
+// ListenClosingPeriods calls fn with each period of a board other than main
+// whose early close another instance (or this one) has just accepted, until
+// ctx ends or the connection fails or its server stops answering; it then
+// returns why. A stop announced while no one listens is still found by the
+// scheduler's next look (PeriodsToClose lists CLOSING periods).
+func (db *DB) ListenClosingPeriods(ctx context.Context, fn func(board, key string)) error {
+	err := db.listen(ctx, closingChannel, func(payload string) {
+		if board, key, ok := strings.Cut(payload, " "); ok {
+			fn(board, key)
+		}
+	})
+	return errorf("listen for periods closing: %w", err)
+}
 
 // periodCloseLockClass is the first key of a period's close lock; the second
 // is the period's id.
@@ -163,7 +182,11 @@ func (db *DB) periodToClose(ctx context.Context, board, key string) (*leaderboar
 // submissions that hold the row FOR SHARE, and those that come after read
 // CLOSING and refuse their events.
 func (db *DB) stopPeriod(ctx context.Context, b *leaderboard.Board, row *periodRow) error {
-	const stop = `UPDATE periods SET status = 'CLOSING' WHERE board_id = $1 AND id = $2 AND status = 'OPEN'`
+	// The notification goes out at the commit: every instance then watches
+	// the close (ListenClosingPeriods), to take it over should this one die.
+	const stop = `WITH stopped AS (
+			UPDATE periods SET status = 'CLOSING' WHERE board_id = $1 AND id = $2 AND status = 'OPEN' RETURNING key)
+		SELECT pg_notify('` + closingChannel + `', $1 || ' ' || key) FROM stopped`
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		if err := longJob(ctx, tx); err != nil {
 			return err

@@ -237,9 +237,32 @@ func TestStopPeriod_RecordsClosingAndRefusesEvents(t *testing.T) {
 	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "laps", Name: "Laps", Reset: leaderboard.ResetDay,
 		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0)})
 	mustSubmit(t, store, boardEvent("laps", "e1", "ann", leaderboard.ModeSet, 30, utc(11, 19, 9)))
+
+	// Every instance hears of the stop as it commits, once.
+	listenCtx, stopListening := context.WithCancel(ctx)
+	defer stopListening()
+	heard := make(chan string, 4)
+	go store.ListenClosingPeriods(listenCtx, func(board, key string) { heard <- board + " " + key })
+	time.Sleep(200 * time.Millisecond) // the LISTEN is in place
 	p, err := store.StopPeriod(ctx, "laps", "2026-11-19")
 	if err != nil || p.Status != leaderboard.PeriodClosing || p.Participants != 1 {
 		t.Fatalf("stopped: %+v, %v; want CLOSING with its one participant", p, err)
+	}
+	select {
+	case got := <-heard:
+		if got != "laps 2026-11-19" {
+			t.Fatalf("heard %q, want laps 2026-11-19", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stop was not announced")
+	}
+	if again, err := store.StopPeriod(ctx, "laps", "2026-11-19"); err != nil || again.Status != leaderboard.PeriodClosing {
+		t.Fatalf("second stop: %+v, %v", again, err)
+	}
+	select {
+	case got := <-heard:
+		t.Fatalf("a period already CLOSING announced again: %q", got)
+	case <-time.After(300 * time.Millisecond):
 	}
 	assertOutcomes(t, mustSubmit(t, store, boardEvent("laps", "e2", "bob", leaderboard.ModeSet, 20, utc(11, 19, 10))),
 		rejected(leaderboard.EMONTHCLOSED))
