@@ -87,16 +87,19 @@ const outboxChannel = "leaderboard_outbox"
 // board's), so that the messages of one month or period go out one at a
 // time and in order, and none that another claim holds. A lease moves the
 // message's next attempt to the lease's end: no other claim takes it
-// meanwhile, and if its deliverer is lost it is due again then. Each NOT
-// EXISTS is one probe of a partial index of pending messages (migration 19)
-// and finds nothing for the other kind of message, whose key is null.
+// meanwhile, and if its deliverer is lost it is due again then.
+//
+// Its plan depends on no statistics (migration 19): the due messages are a
+// range of outbox_due_idx, read in order until $1 are found; the NOT
+// EXISTS is one probe of the pending messages of the candidate's stream
+// (its month or period) in outbox_stream_pending_idx. OFFSET 0 keeps it a
+// probe per candidate: a join would let the planner read every pending
+// message at once.
 const claimMessagesSQL = `WITH due AS (
 		SELECT o.id FROM outbox o
-		WHERE o.delivered_at IS NULL AND o.next_attempt_at <= clock_timestamp()
+		WHERE o.next_attempt_at <= clock_timestamp()
 		AND NOT EXISTS (SELECT 1 FROM outbox p
-			WHERE p.month = o.month AND p.delivered_at IS NULL AND (p.created_at, p.id) < (o.created_at, o.id))
-		AND NOT EXISTS (SELECT 1 FROM outbox p
-			WHERE p.period_id = o.period_id AND p.delivered_at IS NULL AND (p.created_at, p.id) < (o.created_at, o.id))
+			WHERE p.stream = o.stream AND p.delivered_at IS NULL AND (p.created_at, p.id) < (o.created_at, o.id) OFFSET 0)
 		ORDER BY o.next_attempt_at LIMIT $1
 		FOR UPDATE OF o SKIP LOCKED)
 	UPDATE outbox o SET next_attempt_at = clock_timestamp() + $2::bigint * interval '1 millisecond'
@@ -137,7 +140,8 @@ func (db *DB) ClaimMessages(ctx context.Context, n int, lease time.Duration) ([]
 // sendErr and the message is due again retryIn from now, unless its lease
 // ended and another claim took it, whose outcome then stands.
 func (db *DB) RecordDelivery(ctx context.Context, msg leaderboard.Message, sendErr error, retryIn time.Duration) error {
-	const delivered = `UPDATE outbox SET attempts = attempts + 1, delivered_at = clock_timestamp(), last_error = NULL
+	const delivered = `UPDATE outbox SET attempts = attempts + 1, delivered_at = clock_timestamp(), last_error = NULL,
+			next_attempt_at = NULL
 		WHERE id = $1 AND delivered_at IS NULL`
 	const failed = `UPDATE outbox SET attempts = attempts + 1, last_error = $3,
 			next_attempt_at = clock_timestamp() + $4::bigint * interval '1 millisecond'
@@ -159,7 +163,7 @@ func (db *DB) RecordDelivery(ctx context.Context, msg leaderboard.Message, sendE
 // backoff or a lease's end); false when no message waits for a time to come.
 func (db *DB) NextMessageIn(ctx context.Context) (time.Duration, bool, error) {
 	const q = `SELECT ceil(EXTRACT(EPOCH FROM min(next_attempt_at) - clock_timestamp()) * 1000)::bigint
-		FROM outbox WHERE delivered_at IS NULL AND next_attempt_at > clock_timestamp()`
+		FROM outbox WHERE next_attempt_at > clock_timestamp()`
 	var ms *int64
 	if err := db.pool.QueryRow(ctx, q).Scan(&ms); err != nil {
 		return 0, false, errorf("find the next settlement attempt: %w", err)
