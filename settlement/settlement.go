@@ -249,18 +249,19 @@ func (d *Deliverer) claim(ctx context.Context, n int) ([]leaderboard.Message, ti
 
 // attempt sends msg and records the outcome. An attempt that ctx's end cut
 // short is recorded failed and due at once, so that the next start (or
-// another instance) sends it without waiting for its lease to end.
+// another instance) sends it without waiting for its lease to end. The
+// record outlives ctx by stopRecord at most: an attempt that ended just as
+// the stop came is still recorded.
 func (d *Deliverer) attempt(ctx context.Context, msg leaderboard.Message) {
 	sendErr := d.send(ctx, msg)
 	retryIn := time.Duration(0)
-	recordCtx, cancel := context.WithTimeout(ctx, deliverStatements)
-	if ctx.Err() != nil {
-		cancel()
-		recordCtx, cancel = context.WithTimeout(context.WithoutCancel(ctx), stopRecord)
-	} else if sendErr != nil {
+	if sendErr != nil && ctx.Err() == nil {
 		retryIn = d.cfg.Backoff.Delay(msg.Attempts + 1)
 	}
+	recordCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deliverStatements)
 	defer cancel()
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(stopRecord, cancel) })
+	defer stop()
 	if err := d.outbox.RecordDelivery(recordCtx, msg, sendErr, retryIn); err != nil {
 		d.logger.Warn("settlement: record a delivery attempt; the message is sent again when its lease ends",
 			"id", msg.ID, "err", err)
