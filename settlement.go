@@ -40,6 +40,9 @@ type Message struct {
 	Board, Period string
 	Body          []byte
 	Attempts      int // attempts made before this one
+	// LeasedUntil is when the claim of this attempt ends, by the
+	// database's clock: until then no other deliverer takes the message.
+	LeasedUntil time.Time
 }
 
 // DeliveryError is why an attempt to deliver a settlement message failed,

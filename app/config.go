@@ -74,6 +74,11 @@ type Config struct {
 	WebhookTimeout    time.Duration // LEADERBOARD_WEBHOOK_TIMEOUT
 	WebhookBackoff    time.Duration // LEADERBOARD_WEBHOOK_BACKOFF: first retry delay
 	WebhookMaxBackoff time.Duration // LEADERBOARD_WEBHOOK_MAX_BACKOFF
+	// WebhookConcurrency is how many settlement messages this instance
+	// has in flight to the webhook at once, each on a kept-alive
+	// connection; the messages of one month or period go one at a time.
+	// 0 is settlement.DefaultConcurrency.
+	WebhookConcurrency int // LEADERBOARD_WEBHOOK_CONCURRENCY
 	// RetainMonths keeps the current month and this many before it; older
 	// settled months are dropped. 0 keeps every month.
 	RetainMonths int // LEADERBOARD_RETAIN_MONTHS
@@ -143,34 +148,35 @@ func ConfigFromEnv() (Config, error) {
 		GraphiQL:        env.bool("LEADERBOARD_GRAPHIQL", false),
 		DemoPlayers:     env.int("LEADERBOARD_DEMO_PLAYERS", 0),
 		// Ten million demo players take about 620 MiB.
-		SnapshotPlayers:   env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
-		CloseGrace:        env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
-		AutoClose:         env.bool("LEADERBOARD_AUTO_CLOSE", true),
-		CloseWait:         env.duration("LEADERBOARD_CLOSE_WAIT", 10*time.Second),
-		CloseTimeout:      env.duration("LEADERBOARD_CLOSE_TIMEOUT", 30*time.Minute),
-		PeriodCloses:      env.int("LEADERBOARD_PERIOD_CLOSES", 2),
-		SchedulerInterval: env.duration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
-		WebhookURL:        os.Getenv("LEADERBOARD_WEBHOOK_URL"),
-		WebhookSecret:     env.secret("LEADERBOARD_WEBHOOK_SECRET"),
-		WebhookTimeout:    env.duration("LEADERBOARD_WEBHOOK_TIMEOUT", 10*time.Second),
-		WebhookBackoff:    env.duration("LEADERBOARD_WEBHOOK_BACKOFF", time.Second),
-		WebhookMaxBackoff: env.duration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
-		RetainMonths:      env.int("LEADERBOARD_RETAIN_MONTHS", 0),
-		RateLimit:         env.float("LEADERBOARD_RATE_LIMIT", 20),
-		ServerRateLimit:   env.float("LEADERBOARD_SERVER_RATE_LIMIT", 500),
-		PlayerRateLimit:   env.float("LEADERBOARD_PLAYER_RATE_LIMIT", 20),
-		TrustedProxies:    os.Getenv("LEADERBOARD_TRUSTED_PROXIES"),
-		RequestTimeout:    env.duration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
-		ShutdownTimeout:   env.duration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
-		DatabaseWait:      env.duration("LEADERBOARD_DATABASE_WAIT", 0),
-		MaxConns:          env.int("DATABASE_MAX_CONNS", 10),
-		ClosingReads:      env.int("LEADERBOARD_CLOSING_READS", 1),
-		ClosingReadWait:   env.duration("LEADERBOARD_CLOSING_READ_WAIT", time.Second),
-		StatementTimeout:  env.duration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
-		LockTimeout:       env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
-		SubmitWriters:     env.int("LEADERBOARD_SUBMIT_WRITERS", 2),
-		SubmitMergeEvents: env.int("LEADERBOARD_SUBMIT_MERGE_EVENTS", 1000),
-		ClaimWriters:      env.int("LEADERBOARD_CLAIM_WRITERS", 1),
+		SnapshotPlayers:    env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
+		CloseGrace:         env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
+		AutoClose:          env.bool("LEADERBOARD_AUTO_CLOSE", true),
+		CloseWait:          env.duration("LEADERBOARD_CLOSE_WAIT", 10*time.Second),
+		CloseTimeout:       env.duration("LEADERBOARD_CLOSE_TIMEOUT", 30*time.Minute),
+		PeriodCloses:       env.int("LEADERBOARD_PERIOD_CLOSES", 2),
+		SchedulerInterval:  env.duration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
+		WebhookURL:         os.Getenv("LEADERBOARD_WEBHOOK_URL"),
+		WebhookSecret:      env.secret("LEADERBOARD_WEBHOOK_SECRET"),
+		WebhookTimeout:     env.duration("LEADERBOARD_WEBHOOK_TIMEOUT", 10*time.Second),
+		WebhookBackoff:     env.duration("LEADERBOARD_WEBHOOK_BACKOFF", time.Second),
+		WebhookMaxBackoff:  env.duration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
+		WebhookConcurrency: env.int("LEADERBOARD_WEBHOOK_CONCURRENCY", settlement.DefaultConcurrency),
+		RetainMonths:       env.int("LEADERBOARD_RETAIN_MONTHS", 0),
+		RateLimit:          env.float("LEADERBOARD_RATE_LIMIT", 20),
+		ServerRateLimit:    env.float("LEADERBOARD_SERVER_RATE_LIMIT", 500),
+		PlayerRateLimit:    env.float("LEADERBOARD_PLAYER_RATE_LIMIT", 20),
+		TrustedProxies:     os.Getenv("LEADERBOARD_TRUSTED_PROXIES"),
+		RequestTimeout:     env.duration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
+		ShutdownTimeout:    env.duration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
+		DatabaseWait:       env.duration("LEADERBOARD_DATABASE_WAIT", 0),
+		MaxConns:           env.int("DATABASE_MAX_CONNS", 10),
+		ClosingReads:       env.int("LEADERBOARD_CLOSING_READS", 1),
+		ClosingReadWait:    env.duration("LEADERBOARD_CLOSING_READ_WAIT", time.Second),
+		StatementTimeout:   env.duration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
+		LockTimeout:        env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
+		SubmitWriters:      env.int("LEADERBOARD_SUBMIT_WRITERS", 2),
+		SubmitMergeEvents:  env.int("LEADERBOARD_SUBMIT_MERGE_EVENTS", 1000),
+		ClaimWriters:       env.int("LEADERBOARD_CLAIM_WRITERS", 1),
 		// A few refused tokens a second: a person mistyping is never held up,
 		// a program guessing is.
 		AuthFailureRateLimit: env.float("LEADERBOARD_AUTH_FAILURE_RATE_LIMIT", 2),
@@ -249,9 +255,10 @@ func (c *Config) rateLimits() (server.RateLimits, error) {
 	return limits, nil
 }
 
-// checkWebhook refuses a webhook that is not an http(s) URL, and one without
-// a secret: its receiver could not tell the service's messages from forged
-// ones (an empty HMAC key is no key). The errors never repeat the URL, which
+// checkWebhook refuses a webhook that is not an http(s) URL, one without a
+// secret (its receiver could not tell the service's messages from forged
+// ones: an empty HMAC key is no key), and a negative number of messages in
+// flight. The errors never repeat the URL, which
 // may hold credentials.
 func (c *Config) checkWebhook() error {
 	if c.WebhookURL == "" {
@@ -263,6 +270,10 @@ func (c *Config) checkWebhook() error {
 	if c.WebhookSecret == "" {
 		return errors.New("LEADERBOARD_WEBHOOK_URL is set but LEADERBOARD_WEBHOOK_SECRET (or _FILE) is not: " +
 			"messages to the reward system must be signed")
+	}
+	if c.WebhookConcurrency < 0 {
+		return fmt.Errorf("LEADERBOARD_WEBHOOK_CONCURRENCY=%d is not a number of messages in flight (0: the default, %d)",
+			c.WebhookConcurrency, settlement.DefaultConcurrency)
 	}
 	return nil
 }

@@ -78,18 +78,22 @@ func TestConfigFromEnv_EverySecretFromAFile(t *testing.T) {
 	}
 }
 
-func TestCheckWebhook_RefusesAURLWithoutASecret(t *testing.T) {
+func TestCheckWebhook_RefusesABadURLNoSecretOrANegativeConcurrency(t *testing.T) {
 	const url = "https://rewards.example/hook?apikey=k3y"
 	for _, c := range []struct {
-		url, secret, err string
+		url, secret string
+		concurrency int
+		err         string
 	}{
-		{"", "", ""},
-		{url, "a-secret-of-some-length", ""},
-		{url, "", "LEADERBOARD_WEBHOOK_SECRET"},
-		{"rewards.example/hook?apikey=k3y", "a-secret-of-some-length", "not an http or https URL"},
-		{"http://bad host/?apikey=k3y", "a-secret-of-some-length", "not a URL"},
+		{"", "", 0, ""},
+		{url, "a-secret-of-some-length", 1, ""},
+		{url, "a-secret-of-some-length", 0, ""},
+		{url, "", 16, "LEADERBOARD_WEBHOOK_SECRET"},
+		{url, "a-secret-of-some-length", -1, "LEADERBOARD_WEBHOOK_CONCURRENCY=-1"},
+		{"rewards.example/hook?apikey=k3y", "a-secret-of-some-length", 16, "not an http or https URL"},
+		{"http://bad host/?apikey=k3y", "a-secret-of-some-length", 16, "not a URL"},
 	} {
-		cfg := Config{WebhookURL: c.url, WebhookSecret: c.secret}
+		cfg := Config{WebhookURL: c.url, WebhookSecret: c.secret, WebhookConcurrency: c.concurrency}
 		err := cfg.checkWebhook()
 		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("%q with secret %q: %v, want %q", c.url, c.secret, err, c.err)

@@ -151,11 +151,12 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	}, []string{"outcome"})
 	registry.MustRegister(deliveries)
 	deliverer := settlement.New(m.DB, settlement.Config{
-		URL:      m.Config.WebhookURL,
-		Secret:   []byte(m.Config.WebhookSecret),
-		Timeout:  m.Config.WebhookTimeout,
-		Backoff:  settlement.Backoff{Base: m.Config.WebhookBackoff, Max: m.Config.WebhookMaxBackoff},
-		Interval: m.Config.SchedulerInterval,
+		URL:         m.Config.WebhookURL,
+		Secret:      []byte(m.Config.WebhookSecret),
+		Timeout:     m.Config.WebhookTimeout,
+		Backoff:     settlement.Backoff{Base: m.Config.WebhookBackoff, Max: m.Config.WebhookMaxBackoff},
+		Interval:    m.Config.SchedulerInterval,
+		Concurrency: m.Config.WebhookConcurrency,
 	}, m.Logger, func(outcome string) { deliveries.WithLabelValues(outcome).Inc() })
 	m.background.Go(func() { deliverer.Run(ctx) })
 	m.Logger.Info("settlement enabled", "webhook", settlement.RedactURL(m.Config.WebhookURL))

@@ -75,7 +75,7 @@ func WithLocation(loc *time.Location) Option { return func(db *DB) { db.loc = lo
 func WithCloseGrace(d time.Duration) Option { return func(db *DB) { db.closeGrace = d } }
 
 // WithSettlement makes closes and corrections record their messages in the
-// outbox, for DeliverNext to send (default off: settlement is DISABLED).
+// outbox, for the settlement deliverer to send (default off: settlement is DISABLED).
 func WithSettlement(on bool) Option { return func(db *DB) { db.settlement = on } }
 
 // WithLogger sets the logger (default none).

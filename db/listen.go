@@ -24,6 +24,12 @@ const listenPingTimeout = 5 * time.Second
 // silence the listener pings its server, and gives up on a server that does
 // not answer within listenPingTimeout.
 func (db *DB) listen(ctx context.Context, channel string, fn func(payload string)) error {
+	return db.listenReady(ctx, channel, nil, fn)
+}
+
+// listenReady is listen that calls ready (unless nil) once LISTEN is in
+// place: what was announced before is lost, what is announced after is heard.
+func (db *DB) listenReady(ctx context.Context, channel string, ready func(), fn func(payload string)) error {
 	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return err
@@ -35,6 +41,9 @@ func (db *DB) listen(ctx context.Context, channel string, fn func(payload string
 	}()
 	if _, err := conn.Exec(ctx, `LISTEN `+channel); err != nil {
 		return err
+	}
+	if ready != nil {
+		ready()
 	}
 	for {
 		waitCtx, cancel := context.WithTimeout(ctx, listenCheck)

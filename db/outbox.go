@@ -14,7 +14,7 @@ import (
 
 // The settlement outbox: a close or correction writes its message in its own
 // transaction, so a message exists exactly when its change committed. The
-// settlement package delivers them through DeliverNext.
+// settlement package delivers them through ClaimMessages and RecordDelivery.
 
 // messageTop is how many of the top players a message lists.
 const messageTop = 100
@@ -78,60 +78,110 @@ func insertMessage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, msg mont
 	return nil
 }
 
-// DeliverNext claims the oldest due message that no other instance holds and
-// whose month (or period) has no older message undelivered, calls send with it, and
-// records the outcome: delivered when send returns nil, otherwise the error
-// and the next attempt, retryIn(attempts) from now. The message stays locked
-// while send runs, so one instance at a time delivers it. It returns false
-// when no message is due.
-func (db *DB) DeliverNext(ctx context.Context, send func(context.Context, leaderboard.Message) error,
-	retryIn func(attempts int) time.Duration) (bool, error) {
-	// A message has a month (main's) or a period (another board's): each
-	// NOT EXISTS finds nothing for the other kind, whose key is null.
-	const claim = `SELECT o.id, o.type, o.month, COALESCE(o.board_id, ''),
-			COALESCE((SELECT k.key FROM periods k WHERE k.board_id = o.board_id AND k.id = o.period_id), ''),
-			o.body, o.attempts
-		FROM outbox o
-		WHERE o.delivered_at IS NULL AND o.next_attempt_at <= clock_timestamp()
+// outboxChannel is the NOTIFY channel on which a committed transaction that
+// recorded messages announces them (a trigger on outbox, migration 18).
+const outboxChannel = "leaderboard_outbox"
+
+// claimMessagesSQL leases up to $1 due messages for $2 milliseconds: each
+// the oldest undelivered message of its month (main's) or period (another
+// board's), so that the messages of one month or period go out one at a
+// time and in order, and none that another claim holds. A lease moves the
+// message's next attempt to the lease's end: no other claim takes it
+// meanwhile, and if its deliverer is lost it is due again then.
+//
+// Its plan depends on no statistics (migration 18): the due messages are a
+// range of outbox_due_idx, read in order until $1 are found; the NOT
+// EXISTS is one probe of the pending messages of the candidate's stream
+// (its month or period) in outbox_stream_pending_idx. OFFSET 0 keeps it a
+// probe per candidate: a join would let the planner read every pending
+// message at once.
+const claimMessagesSQL = `WITH due AS (
+		SELECT o.id FROM outbox o
+		WHERE o.next_attempt_at <= clock_timestamp()
 		AND NOT EXISTS (SELECT 1 FROM outbox p
-			WHERE p.month = o.month AND p.delivered_at IS NULL AND p.created_at < o.created_at)
-		AND NOT EXISTS (SELECT 1 FROM outbox p
-			WHERE p.period_id = o.period_id AND p.delivered_at IS NULL AND p.created_at < o.created_at)
-		ORDER BY o.created_at LIMIT 1 FOR UPDATE OF o SKIP LOCKED`
-	const delivered = `UPDATE outbox SET attempts = attempts + 1, delivered_at = clock_timestamp(), last_error = NULL
-		WHERE id = $1`
-	const failed = `UPDATE outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = clock_timestamp() + $3::bigint * interval '1 millisecond'
-		WHERE id = $1`
-	found := false
-	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+			WHERE p.stream = o.stream AND p.delivered_at IS NULL AND (p.created_at, p.id) < (o.created_at, o.id) OFFSET 0)
+		ORDER BY o.next_attempt_at LIMIT $1
+		FOR UPDATE OF o SKIP LOCKED)
+	UPDATE outbox o SET next_attempt_at = clock_timestamp() + $2::bigint * interval '1 millisecond'
+	FROM due WHERE o.id = due.id
+	RETURNING o.id, o.type, o.month, COALESCE(o.board_id, ''),
+		COALESCE((SELECT k.key FROM periods k WHERE k.board_id = o.board_id AND k.id = o.period_id), ''),
+		o.body, o.attempts, o.next_attempt_at`
+
+// ClaimMessages leases up to n due messages for lease and returns them,
+// oldest due first: at most one of each month or period, and that one only
+// when every older message of its month or period is delivered. Until its
+// lease ends no other claim takes a message; then, its outcome unrecorded
+// (its deliverer lost), it is due again. Its LeasedUntil says when.
+func (db *DB) ClaimMessages(ctx context.Context, n int, lease time.Duration) ([]leaderboard.Message, error) {
+	rows, _ := db.pool.Query(ctx, claimMessagesSQL, n, lease.Milliseconds())
+	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (leaderboard.Message, error) {
 		var (
 			msg  leaderboard.Message
 			date *time.Time
 			body string
 		)
-		err := tx.QueryRow(ctx, claim).Scan(&msg.ID, &msg.Type, &date, &msg.Board, &msg.Period, &body, &msg.Attempts)
-		if noRows(err) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		found = true
+		err := row.Scan(&msg.ID, &msg.Type, &date, &msg.Board, &msg.Period, &body, &msg.Attempts, &msg.LeasedUntil)
 		if date != nil {
 			msg.Month = leaderboard.MonthFromDate(*date)
 		}
 		msg.Body = []byte(body)
-		if sendErr := send(ctx, msg); sendErr != nil {
-			wait := retryIn(msg.Attempts + 1)
-			_, err = tx.Exec(ctx, failed, msg.ID, truncate(sendErr.Error(), 500), wait.Milliseconds())
-			return err
-		}
-		_, err = tx.Exec(ctx, delivered, msg.ID)
-		return err
+		return msg, err
 	})
 	if err != nil {
-		return found, errorf("deliver settlement message: %w", err)
+		return nil, errorf("claim settlement messages: %w", err)
 	}
-	return found, nil
+	return msgs, nil
+}
+
+// RecordDelivery records the outcome of an attempt at msg, which
+// ClaimMessages returned: delivered when sendErr is nil, whatever became of
+// the lease, since the webhook has it; otherwise the attempt failed with
+// sendErr and the message is due again retryIn from now, unless its lease
+// ended and another claim took it, whose outcome then stands.
+func (db *DB) RecordDelivery(ctx context.Context, msg leaderboard.Message, sendErr error, retryIn time.Duration) error {
+	const delivered = `UPDATE outbox SET attempts = attempts + 1, delivered_at = clock_timestamp(), last_error = NULL,
+			next_attempt_at = NULL
+		WHERE id = $1 AND delivered_at IS NULL`
+	const failed = `UPDATE outbox SET attempts = attempts + 1, last_error = $3,
+			next_attempt_at = clock_timestamp() + $4::bigint * interval '1 millisecond'
+		WHERE id = $1 AND delivered_at IS NULL AND next_attempt_at = $2`
+	var err error
+	if sendErr == nil {
+		_, err = db.pool.Exec(ctx, delivered, msg.ID)
+	} else {
+		_, err = db.pool.Exec(ctx, failed, msg.ID, msg.LeasedUntil, truncate(sendErr.Error(), 500), retryIn.Milliseconds())
+	}
+	if err != nil {
+		return errorf("record the delivery of settlement message %s: %w", msg.ID, err)
+	}
+	return nil
+}
+
+// NextMessageIn returns how long, by the database's clock, until the
+// earliest undelivered message that is not yet due is due (a retry's
+// backoff or a lease's end); false when no message waits for a time to come.
+func (db *DB) NextMessageIn(ctx context.Context) (time.Duration, bool, error) {
+	const q = `SELECT ceil(EXTRACT(EPOCH FROM min(next_attempt_at) - clock_timestamp()) * 1000)::bigint
+		FROM outbox WHERE next_attempt_at > clock_timestamp()`
+	var ms *int64
+	if err := db.pool.QueryRow(ctx, q).Scan(&ms); err != nil {
+		return 0, false, errorf("find the next settlement attempt: %w", err)
+	}
+	if ms == nil {
+		return 0, false, nil
+	}
+	return time.Duration(max(*ms, 0)) * time.Millisecond, true, nil
+}
+
+// ListenOutbox calls fn once it listens, then each time a transaction that
+// recorded settlement messages commits, on any instance, until ctx ends or
+// the connection fails or its server stops answering (a lost primary); it
+// then returns why. Messages recorded while no one listens are found by the
+// next ClaimMessages.
+func (db *DB) ListenOutbox(ctx context.Context, fn func()) error {
+	err := db.listenReady(ctx, outboxChannel, fn, func(string) { fn() })
+	return errorf("listen for settlement messages: %w", err)
 }
 
 // truncate returns s cut to at most n bytes, on a rune boundary.

@@ -38,7 +38,7 @@ func TestDropOldPeriods_KeepsEachBoardsNewestClosedPeriodsAndUnsettledOnes(t *te
 		}
 	}
 	// The 15th and 16th were settled; the 17th's message is still pending.
-	mustQuery(t, `UPDATE outbox o SET delivered_at = now() FROM periods p
+	mustQuery(t, `UPDATE outbox o SET delivered_at = now(), next_attempt_at = NULL FROM periods p
 		WHERE p.board_id = o.board_id AND p.id = o.period_id AND p.key IN ('2026-11-15', '2026-11-16')`)
 	ids := map[string]string{}
 	for _, r := range mustQuery(t, `SELECT key, id FROM periods WHERE board_id = 'daily'`) {

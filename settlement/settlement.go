@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -37,11 +38,19 @@ const (
 
 // Outbox is where the messages wait.
 type Outbox interface {
-	// DeliverNext claims the oldest due message no other instance holds,
-	// calls send with it and records the outcome, retrying a failed one
-	// retryIn(attempts) later. It returns false when no message is due.
-	DeliverNext(ctx context.Context, send func(context.Context, leaderboard.Message) error,
-		retryIn func(attempts int) time.Duration) (bool, error)
+	// ClaimMessages leases up to n due messages for lease: each the oldest
+	// undelivered of its month or period, none that another claim holds.
+	ClaimMessages(ctx context.Context, n int, lease time.Duration) ([]leaderboard.Message, error)
+	// RecordDelivery records the outcome of an attempt at a claimed
+	// message: delivered when sendErr is nil, otherwise failed and due again
+	// retryIn from now.
+	RecordDelivery(ctx context.Context, msg leaderboard.Message, sendErr error, retryIn time.Duration) error
+	// NextMessageIn returns how long until the earliest message not yet
+	// due is due; false when none waits.
+	NextMessageIn(ctx context.Context) (time.Duration, bool, error)
+	// ListenOutbox calls fn once it listens, then whenever messages are
+	// recorded, until ctx ends or the connection fails.
+	ListenOutbox(ctx context.Context, fn func()) error
 }
 
 // Config is where and how messages are delivered.
@@ -52,10 +61,19 @@ type Config struct {
 	Timeout time.Duration
 	// Backoff spaces out the attempts of a failing message.
 	Backoff Backoff
-	// Interval is how often the outbox is looked at when it was empty
-	// (default 5 s).
+	// Interval is the longest the outbox goes unlooked at (default 5 s):
+	// a deliverer looks when a message is recorded (announced by the
+	// database) and when the earliest retry is due, and at least this often
+	// in case an announcement was lost.
 	Interval time.Duration
+	// Concurrency is how many messages are in flight at once (default 16);
+	// the messages of one month or period still go one at a time, in order.
+	Concurrency int
 }
+
+// DefaultConcurrency is the messages in flight at once when
+// Config.Concurrency is unset.
+const DefaultConcurrency = 16
 
 // Deliverer sends the outbox's messages to the webhook.
 type Deliverer struct {
@@ -79,11 +97,21 @@ func New(outbox Outbox, cfg Config, logger *slog.Logger, observe func(outcome st
 	if cfg.Interval <= 0 {
 		cfg.Interval = 5 * time.Second
 	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = DefaultConcurrency
+	}
 	if observe == nil {
 		observe = func(string) {}
 	}
+	// One client for every attempt, keeping a connection to the webhook
+	// open for each message in flight: a storm's messages do not each pay
+	// a TCP and TLS handshake.
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = cfg.Concurrency
+	transport.MaxIdleConns = max(transport.MaxIdleConns, cfg.Concurrency)
 	client := &http.Client{
-		Timeout: cfg.Timeout,
+		Transport: transport,
+		Timeout:   cfg.Timeout,
 		// A redirect is a failed attempt, never followed: a 307 would send
 		// the signed body to whatever host the answer names, and a 302's
 		// bodyless GET answered 200 would count as delivered.
@@ -124,31 +152,135 @@ func RedactURL(raw string) string {
 }
 
 // deliverStatements is what one delivery gives its two statements, the
-// claim and the outcome's update, besides the webhook's Timeout: each is
-// bounded by the service's statement timeout (10 s by default).
+// claim and the outcome's record, besides the webhook's Timeout: each is
+// bounded by the service's statement timeout (10 s by default). A claim's
+// lease is Timeout and this: an attempt whose outcome is not recorded by
+// then is another deliverer's to make.
 const deliverStatements = 20 * time.Second
 
-// Run delivers messages until ctx ends: every due message, then it waits
-// Interval and looks again.
+// stopRecord bounds the record of the attempts a stop cuts short, made
+// after Run's context has ended.
+const stopRecord = 2 * time.Second
+
+// Run delivers messages until ctx ends, up to Concurrency at once: it
+// claims as many due messages as it has room for whenever one is recorded
+// (the outbox announces it), an attempt ends or the earliest retry is due,
+// and at least every Interval. When ctx ends it cancels the attempts in
+// flight, records them failed and due at once, and returns.
 func (d *Deliverer) Run(ctx context.Context) {
+	wake := make(chan struct{}, 1)
+	signal := func() {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	var background sync.WaitGroup
+	defer background.Wait()
+	background.Go(func() { d.listen(ctx, signal) })
+	ended := make(chan struct{}, d.cfg.Concurrency)
+	inFlight, failures := 0, 0
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
-		for ctx.Err() == nil {
-			// Bounded: on a primary lost without a reset (its standby
-			// promoted) the claim would wait on its connection for ever.
-			deliverCtx, cancel := context.WithTimeout(ctx, d.cfg.Timeout+deliverStatements)
-			found, err := d.outbox.DeliverNext(deliverCtx, d.send, d.cfg.Backoff.Delay)
-			cancel()
-			if err != nil && ctx.Err() == nil {
-				d.logger.Warn("settlement: read the outbox", "err", err)
+		wait := time.Duration(-1) // none: an attempt's end wakes it
+		if free := d.cfg.Concurrency - inFlight; free > 0 {
+			msgs, next, err := d.claim(ctx, free)
+			for _, msg := range msgs {
+				inFlight++
+				background.Go(func() {
+					d.attempt(ctx, msg)
+					ended <- struct{}{}
+				})
 			}
-			if !found || err != nil {
-				break
+			switch {
+			case err != nil:
+				// The database is away: look again soon, less often as it
+				// stays away.
+				failures++
+				wait = min(d.cfg.Interval, time.Second<<min(failures-1, 10))
+				if ctx.Err() == nil {
+					d.logger.Warn("settlement: read the outbox", "err", err)
+				}
+			case len(msgs) < free:
+				failures = 0
+				wait = min(next, d.cfg.Interval)
+			default:
+				failures = 0
 			}
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		if wait >= 0 {
+			timer.Reset(wait)
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(d.cfg.Interval):
+		case <-wake:
+		case <-ended:
+			inFlight--
+		case <-timer.C:
+		}
+	}
+}
+
+// claim claims up to n due messages and, when fewer came, finds how long
+// until the next is due (Interval or more when none waits).
+func (d *Deliverer) claim(ctx context.Context, n int) ([]leaderboard.Message, time.Duration, error) {
+	// Bounded: on a primary lost without a reset (its standby promoted) a
+	// statement would wait on its connection for ever.
+	ctx, cancel := context.WithTimeout(ctx, deliverStatements)
+	defer cancel()
+	msgs, err := d.outbox.ClaimMessages(ctx, n, d.cfg.Timeout+deliverStatements)
+	if err != nil || len(msgs) == n {
+		return msgs, 0, err
+	}
+	next, ok, err := d.outbox.NextMessageIn(ctx)
+	if !ok {
+		next = d.cfg.Interval
+	}
+	return msgs, next, err
+}
+
+// attempt sends msg and records the outcome. An attempt that ctx's end cut
+// short is recorded failed and due at once, so that the next start (or
+// another instance) sends it without waiting for its lease to end. The
+// record outlives ctx by stopRecord at most: an attempt that ended just as
+// the stop came is still recorded.
+func (d *Deliverer) attempt(ctx context.Context, msg leaderboard.Message) {
+	sendErr := d.send(ctx, msg)
+	retryIn := time.Duration(0)
+	if sendErr != nil && ctx.Err() == nil {
+		retryIn = d.cfg.Backoff.Delay(msg.Attempts + 1)
+	}
+	recordCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deliverStatements)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(stopRecord, cancel) })
+	defer stop()
+	if err := d.outbox.RecordDelivery(recordCtx, msg, sendErr, retryIn); err != nil {
+		d.logger.Warn("settlement: record a delivery attempt; the message is sent again when its lease ends",
+			"id", msg.ID, "err", err)
+	}
+}
+
+// listen calls wake whenever the outbox announces messages, until ctx
+// ends, listening again a second after a failure.
+func (d *Deliverer) listen(ctx context.Context, wake func()) {
+	for ctx.Err() == nil {
+		err := d.outbox.ListenOutbox(ctx, wake)
+		if ctx.Err() != nil {
+			return
+		}
+		d.logger.Warn("settlement: lost the outbox's announcements; listening again (meanwhile the outbox is looked at every interval)",
+			"err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
 		}
 	}
 }
