@@ -84,7 +84,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	p("# Performance")
 	p("")
-	p("Written by `make bench` (cmd/leaderboard-bench) on %s; run it again to regenerate this file.", r.Started.UTC().Format("2006-01-02 15:04 MST"))
+	p("Written by `make bench` (cmd/leaderboard-bench) on %s; run it again for a new report.", r.Started.UTC().Format("2006-01-02 15:04 MST"))
 	if r.Repeat > 1 {
 		p("Every figure is the median of %d runs, with the lowest and highest run in brackets.", r.Repeat)
 	} else {
