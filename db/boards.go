@@ -192,14 +192,14 @@ func (db *DB) EndBoard(ctx context.Context, id string, end *time.Time) (*leaderb
 	// the same statement, so that it is due to close at the new end.
 	const q = `WITH ended AS (
 			UPDATE boards SET ends_at = LEAST(ends_at, $2)
-			WHERE id = $1 AND starts_at < $2
+			WHERE id = $1 AND starts_at < $2 AND $2 + close_grace_seconds * interval '1 second' <= $3
 			RETURNING ` + boardColumns + `
 		), period AS (
 			UPDATE periods SET ends_at = LEAST(ends_at, (SELECT ends_at FROM ended))
 			WHERE board_id = $1 AND key = 'all' AND status = 'OPEN' AND EXISTS (SELECT 1 FROM ended)
 		)
 		SELECT ` + boardColumns + ` FROM ended`
-	b, err := db.scanBoard(db.pool.QueryRow(ctx, q, id, at))
+	b, err := db.scanBoard(db.pool.QueryRow(ctx, q, id, at, leaderboard.MaxTime))
 	if err == nil {
 		return b, nil
 	} else if !noRows(err) {
@@ -211,6 +211,9 @@ func (db *DB) EndBoard(ctx context.Context, id string, end *time.Time) (*leaderb
 		return nil, err
 	case existing == nil:
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", id)
+	case at.Add(existing.CloseGrace).After(leaderboard.MaxTime):
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "board %s ending at %s would close its last period after %s",
+			id, at.UTC().Format(time.RFC3339), leaderboard.MaxTime.Format(time.RFC3339))
 	}
 	return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "board %s starts at %s: it cannot end at %s",
 		id, existing.StartsAt.UTC().Format(time.RFC3339), at.UTC().Format(time.RFC3339))

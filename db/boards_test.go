@@ -193,4 +193,19 @@ func TestEndBoard(t *testing.T) {
 	if _, err := store.EndBoard(ctx, "nope", &at); leaderboard.ErrorCode(err) != leaderboard.ENOTFOUND {
 		t.Fatalf("end of an unknown board: %v, want NOT_FOUND", err)
 	}
+
+	// An end whose close (end plus grace) would fall past 9999-12-31T23:59:59Z,
+	// a time the API cannot write, is refused; the last second the grace
+	// allows is taken.
+	permanent := leaderboard.BoardSpec{ID: "forever", Name: "Forever", Reset: leaderboard.ResetNone, CloseGrace: new(60)}
+	if _, err := store.CreateBoard(ctx, permanent); err != nil {
+		t.Fatal(err)
+	}
+	last := leaderboard.MaxTime.Add(-time.Minute).Truncate(time.Second)
+	if _, err := store.EndBoard(ctx, "forever", new(last.Add(time.Second))); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Fatalf("an end closing past 9999: %v, want BAD_USER_INPUT", err)
+	}
+	if b, err := store.EndBoard(ctx, "forever", new(last)); err != nil || !b.EndsAt.Equal(last) {
+		t.Fatalf("an end closing at the last second: %+v, %v", b, err)
+	}
 }
