@@ -92,7 +92,7 @@ func (o *oracleBoard) period(at, now time.Time) (string, string) {
 func (o *boardOracle) submit(events []leaderboard.ScoreEvent, now time.Time) []outcome {
 	out := make([]outcome, len(events))
 	for i, e := range events {
-		ob := o.boards[e.Board]
+		ob := o.boards[e.BoardID()]
 		if ob == nil {
 			out[i] = rejected(leaderboard.ENOTFOUND)
 			continue
