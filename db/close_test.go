@@ -538,3 +538,73 @@ func TestTryCloseMonth_FinalRanksFollowAPlainSort(t *testing.T) {
 		}
 	}
 }
+
+// A correction that commits while retention drops its month: the drop saw
+// no message to deliver, then waits for the correction's lock on the month,
+// and must find its message then and keep the month (issue 37: the periods'
+// retention re-checked under its lock, the months' did not).
+func TestDropOldMonths_ACorrectionCommittedMeanwhileKeepsItsMessage(t *testing.T) {
+	ctx := context.Background()
+	store := mustOpenDB(t, db.WithSettlement(true))
+	submitTable(t, store, 4)
+	mustClose(t, store, november)
+	deliver := func(context.Context, leaderboard.Message) error { return nil }
+	if _, err := store.DeliverNext(ctx, deliver, func(int) time.Duration { return 0 }); err != nil {
+		t.Fatal(err)
+	}
+	january, err := db.Open(ctx, pg.URL, db.WithClock(func() time.Time { return testNow.AddDate(0, 2, 0) }), db.WithSettlement(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(january.Close)
+
+	// The correction in flight: the month's row locked, its message recorded.
+	correction := mustConn(t)
+	tx, err := correction.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM months WHERE month = $1 FOR UPDATE`, november.Date()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO outbox (id, type, month, body) VALUES ('evt_race', 'month.corrected', $1, '{}')`,
+		november.Date()); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		dropped []leaderboard.Month
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		dropped, err := january.DropOldMonths(ctx, 1)
+		done <- result{dropped, err}
+	}()
+	// The drop waits for the month's row.
+	watcher := mustConn(t)
+	for waiting := 0; waiting == 0; {
+		if err := watcher.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE NOT granted`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("the drop ended before the correction committed: %v, %v", r.dropped, r.err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || len(r.dropped) != 0 {
+		t.Fatalf("dropped %v, %v; want none while the correction's message waits", r.dropped, r.err)
+	}
+	var messages int
+	if err := watcher.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE id = 'evt_race' AND delivered_at IS NULL`).Scan(&messages); err != nil || messages != 1 {
+		t.Fatalf("the correction's message: %d rows, %v; want it kept, to be delivered", messages, err)
+	}
+	if info, err := store.Month(ctx, november); err != nil || info == nil {
+		t.Fatalf("the month after the drop: %+v, %v; want it kept", info, err)
+	}
+}

@@ -35,24 +35,44 @@ func (db *DB) DropOldMonths(ctx context.Context, retain int) ([]leaderboard.Mont
 	var dropped []leaderboard.Month
 	for _, d := range dates {
 		m := leaderboard.MonthFromDate(d)
-		if err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return dropMonth(ctx, tx, m) }); err != nil {
+		var gone bool
+		err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+			var err error
+			gone, err = dropMonth(ctx, tx, m)
+			return err
+		})
+		if err != nil {
 			return dropped, errorf("drop month %s: %w", m, err)
 		}
-		db.closedMonths.Delete(m)
-		dropped = append(dropped, m)
+		if gone {
+			db.closedMonths.Delete(m)
+			dropped = append(dropped, m)
+		}
 	}
 	return dropped, nil
 }
 
-// dropMonth drops month m, which is CLOSED, and everything of it.
-func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) error {
+// dropMonth drops month m, which is CLOSED, and everything of it; false when
+// another transaction dropped it first, or a correction committed since the
+// look recorded a message still to be delivered (the month waits for it).
+func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (bool, error) {
 	if err := longJob(ctx, tx); err != nil {
-		return err
+		return false, err
 	}
+	// The row FOR UPDATE: a correction of the month, or another instance's
+	// drop of it, waits, then finds it gone.
 	var version int
 	const lock = `SELECT ranks_version FROM months WHERE month = $1 AND status = 'CLOSED' FOR UPDATE`
-	if err := tx.QueryRow(ctx, lock, m.Date()).Scan(&version); err != nil {
-		return err
+	if err := tx.QueryRow(ctx, lock, m.Date()).Scan(&version); noRows(err) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	// Again under the lock: the month's messages go with its row.
+	const pending = `SELECT EXISTS (SELECT 1 FROM outbox WHERE month = $1 AND delivered_at IS NULL)`
+	var undelivered bool
+	if err := tx.QueryRow(ctx, pending, m.Date()).Scan(&undelivered); err != nil || undelivered {
+		return false, err
 	}
 	scores := pgx.Identifier{partitionName("scores", m)}.Sanitize()
 	events := pgx.Identifier{partitionName("score_events", m)}.Sanitize()
@@ -67,13 +87,13 @@ func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) error {
 	}
 	for _, step := range steps {
 		if _, err := tx.Exec(ctx, step); err != nil {
-			return err
+			return false, err
 		}
 	}
 	for _, table := range []string{"score_block_counts", "score_counts", "score_hour_counts", "months"} {
 		if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE month = $1`, m.Date()); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return true, nil
 }
