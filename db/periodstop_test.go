@@ -243,7 +243,22 @@ func TestStopPeriod_RecordsClosingAndRefusesEvents(t *testing.T) {
 	defer stopListening()
 	heard := make(chan string, 4)
 	go store.ListenClosingPeriods(listenCtx, func(board, key string) { heard <- board + " " + key })
-	time.Sleep(200 * time.Millisecond) // the LISTEN is in place
+	// The LISTEN in place before the stop: its session's last statement.
+	listening := mustConn(t)
+	for waited := time.Duration(0); ; waited += 10 * time.Millisecond {
+		var n int
+		const q = `SELECT count(*) FROM pg_stat_activity WHERE query = 'LISTEN leaderboard_closing_periods'`
+		if err := listening.QueryRow(ctx, q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			break
+		}
+		if waited > 10*time.Second {
+			t.Fatal("the listener did not LISTEN within 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	p, err := store.StopPeriod(ctx, "laps", "2026-11-19")
 	if err != nil || p.Status != leaderboard.PeriodClosing || p.Participants != 1 {
 		t.Fatalf("stopped: %+v, %v; want CLOSING with its one participant", p, err)
