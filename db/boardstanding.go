@@ -70,9 +70,10 @@ func scanBoardEntry(row pgx.CollectableRow) (boardEntry, error) {
 
 // boardStandingSQL reads, without and with the rows' metadata (see
 // metadataIndex), in one statement and so from one snapshot, the row
-// of player $3 in period $2 of board $1 (kind 0) with the count of the rows
-// before it, the period's rows and its start, then up to $4 rows just above
-// it (kind -1) and $5 just below (kind 1).
+// of player $3 in period $2 of board $1 (kind 0) with its rank, counted with
+// the counters of the board's rankLevels in $6, $7 and $8, the period's rows
+// and its start, then up to $4 rows just above it (kind -1) and $5 just
+// below (kind 1).
 var boardStandingSQL = [2]string{boardStandingSQLOf(false), boardStandingSQLOf(true)}
 
 // boardStandingSQLOf returns boardStandingSQL, with or without the rows'
@@ -82,13 +83,11 @@ func boardStandingSQLOf(withMetadata bool) string {
 	return `WITH p AS (
 	SELECT id, starts_at, status FROM periods WHERE board_id = $1 AND key = $2
 ), me AS (
-	SELECT s.* FROM p JOIN board_scores s ON s.period_id = p.id AND s.player_id = $3
+	SELECT s.*, ` + hourColumnsSQL + ` FROM p JOIN board_scores s ON s.period_id = p.id AND s.player_id = $3
 )
 SELECT 0, ` + strings.ReplaceAll(columns, "t.", "me.") + `,
-	(SELECT count(*) FROM board_scores s WHERE s.period_id = me.period_id
-		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
-			< (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)),
-	(SELECT count(*) FROM board_scores s WHERE s.period_id = me.period_id),
+	` + periodRankSQL("me", "$6", "$7", "$8") + `,
+	(SELECT ` + periodTotalSQL + ` FROM p),
 	(SELECT starts_at FROM p), (SELECT status = 'CLOSED' FROM p)
 FROM me
 UNION ALL
@@ -126,7 +125,9 @@ func (db *DB) BoardStanding(ctx context.Context, b *leaderboard.Board, key, play
 }
 
 func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
-	rows, err := db.pool.Query(ctx, boardStandingSQL[metadataIndex(ctx)], b.ID, key, playerID, above, below)
+	l := rankLevelsOf(b)
+	rows, err := db.pool.Query(ctx, boardStandingSQL[metadataIndex(ctx)], b.ID, key, playerID, above, below,
+		l.origin, l.shifts, l.ties)
 	if err != nil {
 		return nil, err
 	}
@@ -136,15 +137,15 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 	)
 	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
 		var (
-			kind          int
-			r             boardEntry
-			metadata      []byte
-			before, total *int64
-			startsAt      *time.Time
-			closed        *bool
+			kind        int
+			r           boardEntry
+			metadata    []byte
+			rank, total *int64
+			startsAt    *time.Time
+			closed      *bool
 		)
 		err := row.Scan(&kind, &r.entry.Player.ID, &r.entry.Player.Name, &r.entry.Score, &r.entry.Subscore,
-			&r.entry.ReachedAt, &metadata, &r.key.sortScore, &r.key.sortSubscore, &r.key.seq, &before, &total, &startsAt, &closed)
+			&r.entry.ReachedAt, &metadata, &r.key.sortScore, &r.key.sortSubscore, &r.key.seq, &rank, &total, &startsAt, &closed)
 		if err != nil {
 			return struct{}{}, err
 		}
@@ -154,7 +155,7 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 		}
 		switch kind {
 		case 0:
-			r.entry.Rank = int(*before) + 1
+			r.entry.Rank = int(*rank)
 			s = &leaderboard.Standing{RankEntry: r.entry, Board: b.ID, Period: key, Total: int(*total),
 				Month: leaderboard.MonthOf(*startsAt, b.Location), Final: *closed}
 			if s.Final {
@@ -211,7 +212,7 @@ func (db *DB) BoardLeaderboard(ctx context.Context, b *leaderboard.Board, key st
 		case err != nil:
 			return err
 		}
-		page.Edges, page.HasNextPage, page.Total, err = boardPage(ctx, tx, periodID, first, cur)
+		page.Edges, page.HasNextPage, page.Total, err = boardPage(ctx, tx, rankLevelsOf(b), periodID, first, cur)
 		return err
 	})
 	if err != nil {
@@ -250,20 +251,15 @@ func metadataIndex(ctx context.Context) int {
 // with the period's total and, after a cursor, the rank of the page's first
 // row counted afresh: rows move while the period is open, so the rank the
 // cursor carries may be stale.
-func boardPage(ctx context.Context, tx pgx.Tx, periodID int32, first int, after *boardCursor) ([]leaderboard.Edge, bool, int, error) {
+func boardPage(ctx context.Context, tx pgx.Tx, l rankLevels, periodID int32, first int, after *boardCursor) ([]leaderboard.Edge, bool, int, error) {
 	top, next := boardPageSQL[metadataIndex(ctx)].top, boardPageSQL[metadataIndex(ctx)].next
-	const (
-		rankAfter = `SELECT count(*) FROM board_scores t WHERE t.period_id = $1
-			AND (t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq) <= ($1, $2, $3, $4, $5)`
-		total = `SELECT count(*) FROM board_scores WHERE period_id = $1`
-	)
 	var (
 		entries []boardEntry
 		count   int
 		before  int
 	)
 	reads := &pgx.Batch{}
-	reads.Queue(total, periodID).QueryRow(func(row pgx.Row) error { return row.Scan(&count) })
+	reads.Queue(periodTotalQuery, periodID).QueryRow(func(row pgx.Row) error { return row.Scan(&count) })
 	collect := func(rows pgx.Rows) error {
 		var err error
 		entries, err = pgx.CollectRows(rows, scanBoardEntry)
@@ -274,7 +270,8 @@ func boardPage(ctx context.Context, tx pgx.Tx, periodID int32, first int, after 
 	} else {
 		k := after.key
 		reads.Queue(next, periodID, first+1, k.sortScore, k.sortSubscore, k.reachedAt, k.seq).Query(collect)
-		reads.Queue(rankAfter, periodID, k.sortScore, k.sortSubscore, k.reachedAt, k.seq).QueryRow(func(row pgx.Row) error {
+		reads.Queue(rowsUpToQuery, periodID, k.sortScore, k.sortSubscore, k.reachedAt, k.seq,
+			l.origin, l.shifts, l.ties).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&before)
 		})
 	}
@@ -290,6 +287,17 @@ func boardPage(ctx context.Context, tx pgx.Tx, periodID int32, first int, after 
 	}
 	return edges, hasNext, count, nil
 }
+
+// periodTotalQuery reads the rows of period $1 from its counters.
+const periodTotalQuery = `SELECT ` + periodTotalSQL + ` FROM (SELECT $1::int AS id) AS p`
+
+// rowsUpToQuery counts the rows of period $1 up to the key ($2 sort score,
+// $3 sort subscore, $4 reached_at, $5 seq), that key included, with the
+// counters of rankLevels $6, $7 and $8: the rank of the key just after it
+// (seq + 1: sequence numbers are whole) less one. The key need not be a row.
+var rowsUpToQuery = `SELECT ` + periodRankSQL("k", "$6", "$7", "$8") + ` - 1 FROM (
+	SELECT *, ` + hourColumnsSQL + ` FROM (SELECT $1::int AS period_id, $2::bigint AS sort_score,
+		$3::bigint AS sort_subscore, $4::timestamptz AS reached_at, $5::bigint + 1 AS seq) AS k0) AS k`
 
 // boardCursor is a position in a period's table: the period's id, so that
 // a cursor of another period is refused, the rank, and the key the next

@@ -386,7 +386,10 @@ type boardRow struct {
 	// their events for it are refused.
 	removed bool
 	row     leaderboard.BoardRow
-	seq     int64
+	// stored is the row as it was in the database, when it was: its
+	// counters move from there (rankcounts.go).
+	stored leaderboard.BoardRow
+	seq    int64
 	// changedBy is the index of the last event that changed the row in this
 	// batch, or -1; it orders the sequence numbers handed out at the end.
 	changedBy int
@@ -541,7 +544,7 @@ func queueLockBoardRows(reads *pgx.Batch, b *boardBatch) map[boardRowKey]*boardR
 		_, err := pgx.ForEachRow(result, []any{&key.board, &key.key, &key.player, &r.row.Score, &r.row.Subscore,
 			&r.row.ReachedAt, &r.seq}, func() error {
 			row := rows[key]
-			row.exists, row.row, row.seq = true, r.row, r.seq
+			row.exists, row.row, row.stored, row.seq = true, r.row, r.row, r.seq
 			r.row.Subscore = nil
 			return nil
 		})
@@ -731,15 +734,20 @@ func queueBoardRows(writes *pgx.Batch, b *boardBatch, periods map[periodRef]peri
 		return cmp.Or(cmp.Compare(periods[x.periodRef].id, periods[y.periodRef].id), strings.Compare(x.player, y.player))
 	})
 	var inserts, updates boardRowColumns
+	counts := map[rankCell]int32{}
 	for _, key := range keys {
 		r := rows[key]
-		switch {
-		case r.changedBy < 0:
-		case r.exists:
-			updates.add(b.boards[key.board], periods[key.periodRef].id, key.player, r)
-		default:
-			inserts.add(b.boards[key.board], periods[key.periodRef].id, key.player, r)
+		if r.changedBy < 0 {
+			continue
 		}
+		board, id := b.boards[key.board], periods[key.periodRef].id
+		if r.exists {
+			updates.add(board, id, key.player, r)
+			countBoardRow(counts, board, id, r.stored, -1)
+		} else {
+			inserts.add(board, id, key.player, r)
+		}
+		countBoardRow(counts, board, id, r.row, 1)
 	}
 	const (
 		columns = `unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::timestamptz[],
@@ -762,6 +770,7 @@ func queueBoardRows(writes *pgx.Batch, b *boardBatch, periods map[periodRef]peri
 				c.reachedAt, c.seqs, c.metadata)
 		}
 	}
+	queueRankCellDeltas(writes, counts)
 }
 
 // queueBoardEvents records the accepted events. A concurrent batch that

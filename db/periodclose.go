@@ -636,6 +636,7 @@ func (db *DB) clearPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 	}
 	writes := &pgx.Batch{}
 	writes.Queue(`DELETE FROM board_scores WHERE period_id = $1`, row.id)
+	writes.Queue(`DELETE FROM period_rank_counts WHERE period_id = $1`, row.id)
 	const record = `INSERT INTO corrections (board_id, period_id, player_id, score_before, score_after, reason, at)
 		VALUES ($1, $2, NULL, NULL, NULL, $3, $4)`
 	writes.Queue(record, b.ID, row.id, reason, now)

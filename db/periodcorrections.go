@@ -127,12 +127,20 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 // returns the total before.
 func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, playerID string, score *int,
 	now time.Time) (*int, error) {
-	const lockRow = `SELECT score, subscore FROM board_scores WHERE period_id = $1 AND player_id = $2 FOR UPDATE`
-	var before, subscore *int
-	if err := tx.QueryRow(ctx, lockRow, row.id, playerID).Scan(&before, &subscore); err != nil && !noRows(err) {
+	const lockRow = `SELECT score, subscore, reached_at FROM board_scores WHERE period_id = $1 AND player_id = $2 FOR UPDATE`
+	var (
+		before, subscore *int
+		reachedAt        time.Time
+	)
+	if err := tx.QueryRow(ctx, lockRow, row.id, playerID).Scan(&before, &subscore, &reachedAt); err != nil && !noRows(err) {
 		return nil, err
 	}
 	writes := &pgx.Batch{}
+	// The row's counters move with it (rankcounts.go).
+	counts := map[rankCell]int32{}
+	if before != nil && (score == nil || *score != *before) {
+		countBoardRow(counts, b, row.id, leaderboard.BoardRow{Score: *before, Subscore: subscore, ReachedAt: reachedAt}, -1)
+	}
 	switch {
 	case score == nil && before == nil:
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "player %q has no score in period %s of %s", playerID, row.key, b.ID)
@@ -150,9 +158,11 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 			ON CONFLICT (period_id, player_id) DO UPDATE SET score = EXCLUDED.score, sort_score = EXCLUDED.sort_score,
 				sort_subscore = EXCLUDED.sort_subscore, reached_at = EXCLUDED.reached_at, seq = EXCLUDED.seq`,
 			row.id, playerID, *score, sortScore, sortSubscore, now)
+		countBoardRow(counts, b, row.id, leaderboard.BoardRow{Score: *score, Subscore: subscore, ReachedAt: now}, 1)
 		// A score given back by an admin lets the player's events count again.
 		writes.Queue(`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, row.id, playerID)
 	}
+	queueRankCellDeltas(writes, counts)
 	if err := tx.SendBatch(ctx, writes).Close(); err != nil {
 		return nil, err
 	}

@@ -105,6 +105,7 @@ func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32, bucket *
 	}
 	writes := &pgx.Batch{}
 	writes.Queue(`DELETE FROM board_scores WHERE period_id = $1`, id)
+	writes.Queue(`DELETE FROM period_rank_counts WHERE period_id = $1`, id)
 	writes.Queue(`DELETE FROM board_score_events WHERE period_id = $1`, id)
 	writes.Queue(`DELETE FROM board_removed_players WHERE period_id = $1`, id)
 	if bucket != nil {

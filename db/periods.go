@@ -10,10 +10,10 @@ import (
 )
 
 // periodColumns are the columns scanPeriod reads from periods p, in its order.
-// An open period's participants are counted live; a closed one's were frozen
-// with its ranks.
+// An open period's participants are summed from its rank counters; a
+// closed one's were frozen with its ranks.
 const periodColumns = `p.key, p.status, p.starts_at, p.ends_at, p.closed_at,
-	COALESCE(p.participants, (SELECT count(*) FROM board_scores s WHERE s.period_id = p.id)), p.digest`
+	COALESCE(p.participants, ` + periodTotalSQL + `), p.digest`
 
 // scanPeriod reads one row of periodColumns of board b. A stored period's
 // status is OPEN until its close starts; before its start it is NOT_STARTED.

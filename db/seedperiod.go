@@ -90,6 +90,9 @@ func (db *DB) seedPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 			opts.Progress(done)
 		}
 	}
+	if err := FillRankCounts(ctx, tx, []int32{row.id}); err != nil {
+		return SeedStats{}, err
+	}
 	// Rows of the running transaction count as live to ANALYZE: the planner
 	// sees a large period at once.
 	if _, err := tx.Exec(ctx, `ANALYZE board_scores`); err != nil {

@@ -383,7 +383,7 @@ func checkStorm(ctx context.Context, r *runner, prefix string, run *StormRun) er
 // leave (board_score_events gets no rows: nothing here reads them).
 func seedBoards(ctx context.Context, r *runner, prefix string, n, players int, day time.Time, lead time.Duration) (time.Time, error) {
 	var closesAt time.Time
-	err := pgxBeginFunc(ctx, r, func(exec func(q string, args ...any) error) error {
+	err := pgxBeginFunc(ctx, r, func(exec func(q string, args ...any) error, fillRankCounts func(prefix string) error) error {
 		const boards = `INSERT INTO boards (id, name, reset, sort_order, min_score, max_score, tiebreak, time_zone,
 				close_grace_seconds, starts_at)
 			SELECT $1 || lpad(g::text, 6, '0'), 'Bench storm', 'DAY', 'DESC', 0, 1000000, 'NONE', 'UTC', 60, $3
@@ -408,6 +408,9 @@ func seedBoards(ctx context.Context, r *runner, prefix string, n, players int, d
 		if err := exec(scores, prefix, players, r.cfg.Players); err != nil {
 			return fmt.Errorf("insert the scores: %w", err)
 		}
+		if err := fillRankCounts(prefix); err != nil {
+			return fmt.Errorf("count the scores: %w", err)
+		}
 		if err := exec(`ANALYZE boards, periods, board_scores`); err != nil {
 			return err
 		}
@@ -422,8 +425,11 @@ func seedBoards(ctx context.Context, r *runner, prefix string, n, players int, d
 }
 
 // pgxBeginFunc runs f in one transaction of the runner's pool, its
-// statements run by exec.
-func pgxBeginFunc(ctx context.Context, r *runner, f func(exec func(q string, args ...any) error) error) error {
+// statements through exec, and commits; fillRankCounts counts the scores of
+// the periods of the boards whose ids start with prefix into their rank
+// counters, as a seed does (db.FillRankCounts).
+func pgxBeginFunc(ctx context.Context, r *runner,
+	f func(exec func(q string, args ...any) error, fillRankCounts func(prefix string) error) error) error {
 	tx, err := r.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("seed boards: %w", err)
@@ -433,7 +439,14 @@ func pgxBeginFunc(ctx context.Context, r *runner, f func(exec func(q string, arg
 		_, err := tx.Exec(ctx, q, args...)
 		return err
 	}
-	if err := f(exec); err != nil {
+	fillRankCounts := func(prefix string) error {
+		var ids []int32
+		if err := tx.QueryRow(ctx, `SELECT array_agg(id) FROM periods WHERE starts_with(board_id, $1)`, prefix).Scan(&ids); err != nil {
+			return err
+		}
+		return db.FillRankCounts(ctx, tx, ids)
+	}
+	if err := f(exec, fillRankCounts); err != nil {
 		return fmt.Errorf("seed boards: %w", err)
 	}
 	return tx.Commit(ctx)

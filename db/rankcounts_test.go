@@ -1,0 +1,147 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// assertRankCountsInStep checks that every period's rank counters hold what
+// counting its rows afresh gives (db.FillRankCounts into emptied counters, in
+// a transaction rolled back): no writer of board_scores left them behind.
+func assertRankCountsInStep(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	const counters = `SELECT period_id, level, bucket, players FROM period_rank_counts WHERE players <> 0
+		ORDER BY 1, 2, 3`
+	read := func(q pgx.Tx) []string {
+		rows, err := q.Query(ctx, counters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (string, error) {
+			var (
+				period, players int32
+				level           int16
+				bucket          int64
+			)
+			err := row.Scan(&period, &level, &bucket, &players)
+			return fmt.Sprintf("period %d level %d bucket %d: %d", period, level, bucket, players), err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	kept := read(tx)
+	var periods []int32
+	if err := tx.QueryRow(ctx, `SELECT COALESCE(array_agg(id), '{}') FROM periods`).Scan(&periods); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM period_rank_counts`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.FillRankCounts(ctx, tx, periods); err != nil {
+		t.Fatal(err)
+	}
+	if fresh := read(tx); !slices.Equal(kept, fresh) {
+		t.Fatalf("rank counters out of step with the rows:\nkept  %q\nfresh %q", kept, fresh)
+	}
+	if len(kept) == 0 {
+		t.Fatal("no counters at all: the check checked nothing")
+	}
+}
+
+func TestRankCounts_EveryWriterKeepsThemInStep(t *testing.T) {
+	ctx := context.Background()
+	store := mustOpenDB(t)
+	specs := []leaderboard.BoardSpec{
+		{ID: "week", Reset: leaderboard.ResetWeek, Order: new(leaderboard.OrderDesc),
+			MinScore: new(0), MaxScore: new(10_000), TieBreak: new(leaderboard.TieBreakNone)},
+		{ID: "laps", Reset: leaderboard.ResetDay, Order: new(leaderboard.OrderAsc),
+			MinScore: new(0), MaxScore: new(2_000_000_000), TieBreak: new(leaderboard.TieBreakSubscoreAsc)},
+		{ID: "wide", Reset: leaderboard.ResetNone, Order: new(leaderboard.OrderDesc),
+			MinScore: new(-2_000_000_000), MaxScore: new(2_000_000_000), TieBreak: new(leaderboard.TieBreakNone)},
+	}
+	rng := rand.New(rand.NewPCG(37, 1))
+	keys := map[string]string{}
+	for _, s := range specs {
+		s.Name, s.TimeZone, s.CloseGrace, s.StartsAt = s.ID, new("UTC"), new(600), utc(11, 1, 0)
+		b := mustCreateBoard(t, store, s)
+		key, _, err := b.PeriodOf(testNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[b.ID] = key
+		// Merged, concurrent calls: first events, raises, lowers and
+		// unchanged totals, at instants across the period's hours.
+		calls := make([][][]leaderboard.ScoreEvent, 4)
+		for c := range calls {
+			for range 5 {
+				var events []leaderboard.ScoreEvent
+				for range 20 {
+					player := fmt.Sprintf("p%02d", rng.IntN(40))
+					mode := []leaderboard.ScoreMode{leaderboard.ModeAdd, leaderboard.ModeSet, leaderboard.ModeBest}[rng.IntN(3)]
+					value := rng.IntN(2000)
+					if b.MaxScore > 100_000 && rng.IntN(2) == 0 {
+						value = rng.IntN(b.MaxScore)
+					}
+					if mode != leaderboard.ModeAdd && b.MinScore < 0 && rng.IntN(2) == 0 {
+						value = -value
+					}
+					e := boardEvent(b.ID, fmt.Sprintf("e%d-%d", c, rng.Uint64()), player, mode, value,
+						new(testNow.Add(-time.Duration(rng.Int64N(int64(11*time.Hour))))))
+					if b.TieBreak != leaderboard.TieBreakNone && rng.IntN(3) > 0 {
+						e.Subscore = new(rng.IntN(50))
+					}
+					events = append(events, e)
+				}
+				calls[c] = append(calls[c], events)
+			}
+		}
+		submitConcurrently(t, store, calls)
+	}
+	assertRankCountsInStep(t)
+
+	// Corrections: a new total, a removal, a score given back.
+	for id, key := range keys {
+		for _, c := range []struct {
+			player string
+			score  *int
+		}{{"p01", new(5)}, {"p02", nil}, {"p02", new(7)}, {"p03", new(5)}} {
+			if _, err := store.CorrectPeriodScore(ctx, id, key, c.player, c.score, "audit"); err != nil {
+				t.Fatalf("correct %s of %s: %v", c.player, id, err)
+			}
+		}
+	}
+	assertRankCountsInStep(t)
+
+	// A clear, then a seed of the emptied period, then new events on top.
+	if _, err := store.ClearPeriod(ctx, "week", keys["week"], "reset"); err != nil {
+		t.Fatal(err)
+	}
+	assertRankCountsInStep(t)
+	if _, err := store.SeedPeriod(ctx, "week", keys["week"], 500, db.SeedOptions{RandomSeed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	mustSubmit(t, store, boardEvent("week", "late", "player-00000001", leaderboard.ModeAdd, 3, new(testNow.Add(-time.Minute))))
+	assertRankCountsInStep(t)
+}
