@@ -71,7 +71,7 @@ func scanBoardEntry(row pgx.CollectableRow) (boardEntry, error) {
 // boardStandingSQL reads, without and with the rows' metadata (see
 // metadataIndex), in one statement and so from one snapshot, the row
 // of player $3 in period $2 of board $1 (kind 0) with its rank, counted with
-// the counters of the board's rankLevels in $6, $7 and $8, the period's rows
+// the counters of the board's rankLevels in $6 and $7, the period's rows
 // and its start, then up to $4 rows just above it (kind -1) and $5 just
 // below (kind 1).
 var boardStandingSQL = [2]string{boardStandingSQLOf(false), boardStandingSQLOf(true)}
@@ -86,7 +86,7 @@ func boardStandingSQLOf(withMetadata bool) string {
 	SELECT s.*, ` + hourColumnsSQL + ` FROM p JOIN board_scores s ON s.period_id = p.id AND s.player_id = $3
 )
 SELECT 0, ` + strings.ReplaceAll(columns, "t.", "me.") + `,
-	` + periodRankSQL("me", "$6", "$7", "$8") + `,
+	` + periodRankSQL("me", "$6", "$7") + `,
 	(SELECT ` + periodTotalSQL + ` FROM p),
 	(SELECT starts_at FROM p), (SELECT status = 'CLOSED' FROM p)
 FROM me
@@ -127,7 +127,7 @@ func (db *DB) BoardStanding(ctx context.Context, b *leaderboard.Board, key, play
 func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
 	l := rankLevelsOf(b)
 	rows, err := db.pool.Query(ctx, boardStandingSQL[metadataIndex(ctx)], b.ID, key, playerID, above, below,
-		l.origin, l.shifts, l.ties)
+		l.origin, l.shifts)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +271,7 @@ func boardPage(ctx context.Context, tx pgx.Tx, l rankLevels, periodID int32, fir
 		k := after.key
 		reads.Queue(next, periodID, first+1, k.sortScore, k.sortSubscore, k.reachedAt, k.seq).Query(collect)
 		reads.Queue(rowsUpToQuery, periodID, k.sortScore, k.sortSubscore, k.reachedAt, k.seq,
-			l.origin, l.shifts, l.ties).QueryRow(func(row pgx.Row) error {
+			l.origin, l.shifts).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&before)
 		})
 	}
@@ -293,9 +293,9 @@ const periodTotalQuery = `SELECT ` + periodTotalSQL + ` FROM (SELECT $1::int AS 
 
 // rowsUpToQuery counts the rows of period $1 up to the key ($2 sort score,
 // $3 sort subscore, $4 reached_at, $5 seq), that key included, with the
-// counters of rankLevels $6, $7 and $8: the rank of the key just after it
+// counters of rankLevels $6 and $7: the rank of the key just after it
 // (seq + 1: sequence numbers are whole) less one. The key need not be a row.
-var rowsUpToQuery = `SELECT ` + periodRankSQL("k", "$6", "$7", "$8") + ` - 1 FROM (
+var rowsUpToQuery = `SELECT ` + periodRankSQL("k", "$6", "$7") + ` - 1 FROM (
 	SELECT *, ` + hourColumnsSQL + ` FROM (SELECT $1::int AS period_id, $2::bigint AS sort_score,
 		$3::bigint AS sort_subscore, $4::timestamptz AS reached_at, $5::bigint + 1 AS seq) AS k0) AS k`
 

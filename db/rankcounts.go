@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,41 +16,42 @@ import (
 )
 
 // A period's live ranks are counted, not scanned, as main's are (counts.go),
-// with counters that fit any board's order and range. period_rank_counts
-// holds, per period, the players in buckets of the offset u = sort_score -
-// origin (origin is the board's best sort score, so u runs from 0 up to the
-// board's range) at levels of 2^24, 2^16, 2^8 and single sort scores, and,
-// on a board without a tie-break, per sort score and hour of reached_at
-// (level -1). The rank of a row is then
+// with counters that fit any board's order, tie-break and range.
+// period_rank_counts holds, per period, the players in buckets of the offset
+// u = sort_score - origin (origin is the board's best sort score, so u runs
+// from 0 up to the board's range) at levels of 2^24, 2^16, 2^8 and single
+// sort scores, and at level -1 per sort score, sort subscore and hour of
+// reached_at (the tie cells). The rank of a row is then
 //
 //	1 + the players in the earlier buckets under the same parent bucket,
 //	    at each level (at most 255 counter rows a level; the top level
 //	    has at most 256 buckets in all)
-//	  + on a board without a tie-break, the players with the same score in
-//	    earlier hours, and those before the row within its score and hour
-//	    (a range scan of board_scores_rank_idx);
-//	    with a tie-break, those before the row within its score (a range
-//	    scan bounded by the largest group tied at one score)
+//	  + the players with the row's score in earlier tie cells (earlier
+//	    subscores, or the same subscore and earlier hours)
+//	  + the players before the row in its own tie cell (a range scan of
+//	    board_scores_rank_idx from the hour's start)
 //
-// so its cost does not grow with the rank. Every write of board_scores
-// moves the row's counters in the same transaction: an answer read in one
-// statement sees rows and counters from one snapshot.
+// so its cost does not grow with the rank, nor with a group tied at one
+// score (300,000 seeded players share one): a tie cell holds the players of
+// one score, subscore and hour. What it still grows with is the number of
+// distinct subscores tied at one score, which real tie-breaks keep small.
+// Every write of board_scores moves the row's counters in the same
+// transaction: an answer read in one statement sees rows and counters from
+// one snapshot.
 
-// tieLevel is the level of the per-score-and-hour counters.
+// tieLevel is the level of the tie cells.
 const tieLevel = -1
 
 // tieHourBias makes an hour since the Unix epoch of the years 0001..9999
-// non-negative and less than 2^27, so that it packs beside u.
+// non-negative and less than 2^27, so that it packs beside the subscore.
 const tieHourBias = 1 << 25
 
-// rankLevels is how a board's periods are counted: the origin of u, the
-// levels used (the top first, down to 0: a level above the board's whole
-// range would be one hot counter that every write updates) and whether the
-// tie level is kept.
+// rankLevels is how a board's periods are counted: the origin of u and the
+// levels used, the top first, down to 0 (a level above the board's whole
+// range would be one hot counter that every write updates).
 type rankLevels struct {
 	origin int64
 	shifts []int32
-	ties   bool
 }
 
 // rankLevelsOf returns b's rankLevels. A board's order and range never
@@ -60,7 +62,7 @@ func rankLevelsOf(b *leaderboard.Board) rankLevels {
 		origin, _ = b.SortKey(b.MaxScore, nil)
 	}
 	span := int64(b.MaxScore) - int64(b.MinScore)
-	l := rankLevels{origin: origin, ties: b.TieBreak == leaderboard.TieBreakNone}
+	l := rankLevels{origin: origin}
 	for _, shift := range []int32{24, 16, 8} {
 		if span>>shift > 0 {
 			l.shifts = append(l.shifts, shift)
@@ -70,29 +72,46 @@ func rankLevelsOf(b *leaderboard.Board) rankLevels {
 	return l
 }
 
-// rankCell is one counter of period_rank_counts.
+// rankCell is one counter of period_rank_counts: sub is 0 but in tie cells.
 type rankCell struct {
 	period int32
 	level  int16
 	bucket int64
+	sub    int64
 }
 
-// addCells adds delta to every counter the row with sort score sortScore,
-// reached at reachedAt, is counted in.
-func (l rankLevels) addCells(deltas map[rankCell]int32, period int32, sortScore int64, reachedAt time.Time, delta int32) {
+// tieSub returns a tie cell's sub: the sort subscore made non-negative (the
+// "no subscore" key, math.MaxInt64, after every other) in its upper bits,
+// the hour in its lower 27, as tieSubSQL computes it.
+func tieSub(sortSubscore int64, reachedAt time.Time) int64 {
+	sub := sortSubscore + 1<<31
+	if sortSubscore == math.MaxInt64 {
+		sub = 1<<32 + 1
+	}
+	return sub<<27 | int64(hourOf(reachedAt)+tieHourBias)
+}
+
+// tieSubSQL returns tieSub of the SQL expressions sortSubscore and hour.
+func tieSubSQL(sortSubscore, hour string) string {
+	return strings.NewReplacer("{s}", sortSubscore, "{h}", hour, "{bias}", strconv.Itoa(tieHourBias)).Replace(
+		`((CASE WHEN {s} = 9223372036854775807 THEN 4294967297 ELSE {s} + 2147483648 END) << 27 | ({h}::bigint + {bias}))`)
+}
+
+// addCells adds delta to every counter the row with sort key (sortScore,
+// sortSubscore), reached at reachedAt, is counted in.
+func (l rankLevels) addCells(deltas map[rankCell]int32, period int32, sortScore, sortSubscore int64, reachedAt time.Time,
+	delta int32) {
 	u := sortScore - l.origin
 	for _, shift := range l.shifts {
 		deltas[rankCell{period: period, level: int16(shift), bucket: u >> shift}] += delta
 	}
-	if l.ties {
-		deltas[rankCell{period: period, level: tieLevel, bucket: u<<27 | int64(hourOf(reachedAt)+tieHourBias)}] += delta
-	}
+	deltas[rankCell{period: period, level: tieLevel, bucket: u, sub: tieSub(sortSubscore, reachedAt)}] += delta
 }
 
 // countBoardRow adds delta to the counters of row r of period id of b.
 func countBoardRow(deltas map[rankCell]int32, b *leaderboard.Board, id int32, r leaderboard.BoardRow, delta int32) {
-	sortScore, _ := b.SortKey(r.Score, r.Subscore)
-	rankLevelsOf(b).addCells(deltas, id, sortScore, r.ReachedAt, delta)
+	sortScore, sortSubscore := b.SortKey(r.Score, r.Subscore)
+	rankLevelsOf(b).addCells(deltas, id, sortScore, sortSubscore, r.ReachedAt, delta)
 }
 
 // queueRankCellDeltas adds the non-zero deltas to their counters, in one
@@ -100,29 +119,30 @@ func countBoardRow(deltas map[rankCell]int32, b *leaderboard.Board, id int32, r 
 // order.
 func queueRankCellDeltas(writes *pgx.Batch, deltas map[rankCell]int32) {
 	var (
-		periods []int32
-		levels  []int16
-		buckets []int64
-		values  []int32
+		periods       []int32
+		levels        []int16
+		buckets, subs []int64
+		values        []int32
 	)
 	for _, c := range slices.SortedFunc(maps.Keys(deltas), compareRankCells) {
 		if deltas[c] == 0 {
 			continue
 		}
 		periods, levels = append(periods, c.period), append(levels, c.level)
-		buckets, values = append(buckets, c.bucket), append(values, deltas[c])
+		buckets, subs, values = append(buckets, c.bucket), append(subs, c.sub), append(values, deltas[c])
 	}
 	if len(periods) == 0 {
 		return
 	}
-	const q = `INSERT INTO period_rank_counts (period_id, level, bucket, players)
-		SELECT * FROM unnest($1::int[], $2::smallint[], $3::bigint[], $4::int[]) ORDER BY 1, 2, 3
-		ON CONFLICT (period_id, level, bucket) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
-	writes.Queue(q, periods, levels, buckets, values)
+	const q = `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+		SELECT * FROM unnest($1::int[], $2::smallint[], $3::bigint[], $4::bigint[], $5::int[]) ORDER BY 1, 2, 3, 4
+		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
+	writes.Queue(q, periods, levels, buckets, subs, values)
 }
 
 func compareRankCells(a, b rankCell) int {
-	return cmp.Or(cmp.Compare(a.period, b.period), cmp.Compare(a.level, b.level), cmp.Compare(a.bucket, b.bucket))
+	return cmp.Or(cmp.Compare(a.period, b.period), cmp.Compare(a.level, b.level), cmp.Compare(a.bucket, b.bucket),
+		cmp.Compare(a.sub, b.sub))
 }
 
 // FillRankCounts adds the rows of the given periods to their counters, in
@@ -131,8 +151,8 @@ func compareRankCells(a, b rankCell) int {
 // counters are absent, or zero once every row was removed). For a seed,
 // which writes rows by COPY.
 func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
-	const q = `INSERT INTO period_rank_counts (period_id, level, bucket, players)
-		SELECT s.period_id, c.level, c.bucket, count(*)
+	q := `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+		SELECT s.period_id, c.level, c.bucket, c.sub, count(*)
 		FROM board_scores s
 		JOIN periods p ON p.id = s.period_id
 		JOIN boards b ON b.id = p.board_id
@@ -140,18 +160,17 @@ func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
 			SELECT CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigint ELSE b.min_score::bigint END
 		) AS o(origin)
 		CROSS JOIN LATERAL (
-			SELECT l.shift::smallint, (s.sort_score - o.origin) >> l.shift
+			SELECT l.shift::smallint, (s.sort_score - o.origin) >> l.shift, 0::bigint
 			FROM (VALUES (24), (16), (8), (0)) AS l(shift)
 			WHERE l.shift = 0 OR (b.max_score::bigint - b.min_score) >> l.shift > 0
 			UNION ALL
-			SELECT -1::smallint, ((s.sort_score - o.origin) << 27)
-				| (floor(extract(EPOCH FROM s.reached_at) / 3600)::bigint + $2)
-			WHERE b.tiebreak = 'NONE'
-		) AS c(level, bucket)
+			SELECT -1::smallint, s.sort_score - o.origin,
+				` + tieSubSQL("s.sort_subscore", "floor(extract(EPOCH FROM s.reached_at) / 3600)") + `
+		) AS c(level, bucket, sub)
 		WHERE s.period_id = ANY($1)
-		GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-		ON CONFLICT (period_id, level, bucket) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
-	if _, err := tx.Exec(ctx, q, periods, tieHourBias); err != nil {
+		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
+	if _, err := tx.Exec(ctx, q, periods); err != nil {
 		return errorf("fill rank counts: %w", err)
 	}
 	return nil
@@ -160,33 +179,24 @@ func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
 // periodRankSQL returns the SQL expression of the live rank of the row {t}
 // (a row of board_scores with the extra columns hour and hour_start, see
 // hourColumnsSQL) among its period's rows, counted with the counters of
-// rankLevels given as parameters: {origin} (bigint), {shifts} (int[], the
-// top first) and {ties} (boolean).
-func periodRankSQL(t, origin, shifts, ties string) string {
-	return strings.NewReplacer("{t}", t, "{origin}", origin, "{shifts}", shifts, "{ties}", ties,
-		"{bias}", strconv.Itoa(tieHourBias)).Replace(`(1
+// rankLevels given as parameters: {origin} (bigint) and {shifts} (int[],
+// the top first).
+func periodRankSQL(t, origin, shifts string) string {
+	return strings.NewReplacer("{t}", t, "{origin}", origin, "{shifts}", shifts,
+		"{sub}", tieSubSQL(t+".sort_subscore", t+".hour")).Replace(`(1
 	+ (SELECT COALESCE(sum(c.n), 0) FROM unnest({shifts}::int[]) AS l(shift) CROSS JOIN LATERAL (
 		SELECT sum(players) AS n FROM period_rank_counts
 		WHERE period_id = {t}.period_id AND level = l.shift
 			AND bucket >= CASE WHEN l.shift = ({shifts}::int[])[1] THEN 0
 				ELSE (({t}.sort_score - {origin}) >> (l.shift + 8)) << 8 END
 			AND bucket < ({t}.sort_score - {origin}) >> l.shift) AS c)
-	+ CASE WHEN {ties} THEN
-		(SELECT COALESCE(sum(players), 0) FROM period_rank_counts
-			WHERE period_id = {t}.period_id AND level = -1
-				AND bucket >= ({t}.sort_score - {origin}) << 27
-				AND bucket < (({t}.sort_score - {origin}) << 27) | ({t}.hour::bigint + {bias}))
-		+ (SELECT count(*) FROM board_scores s
-			WHERE (s.period_id, s.sort_score, s.sort_subscore, s.reached_at)
-					>= ({t}.period_id, {t}.sort_score, {t}.sort_subscore, {t}.hour_start)
-				AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
-					< ({t}.period_id, {t}.sort_score, {t}.sort_subscore, {t}.reached_at, {t}.seq))
-	ELSE
-		(SELECT count(*) FROM board_scores s
-			WHERE (s.period_id, s.sort_score) = ({t}.period_id, {t}.sort_score)
-				AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
-					< ({t}.period_id, {t}.sort_score, {t}.sort_subscore, {t}.reached_at, {t}.seq))
-	END)`)
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = {t}.period_id AND level = -1 AND bucket = {t}.sort_score - {origin} AND sub < {sub})
+	+ (SELECT count(*) FROM board_scores s
+		WHERE (s.period_id, s.sort_score, s.sort_subscore, s.reached_at)
+				>= ({t}.period_id, {t}.sort_score, {t}.sort_subscore, {t}.hour_start)
+			AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
+				< ({t}.period_id, {t}.sort_score, {t}.sort_subscore, {t}.reached_at, {t}.seq)))`)
 }
 
 // periodTotalSQL is the SQL expression of the rows of the period of row p

@@ -144,4 +144,25 @@ func TestRankCounts_EveryWriterKeepsThemInStep(t *testing.T) {
 	}
 	mustSubmit(t, store, boardEvent("week", "late", "player-00000001", leaderboard.ModeAdd, 3, new(testNow.Add(-time.Minute))))
 	assertRankCountsInStep(t)
+
+	// The upgrade to the counters (migration 20) counts the rows there are
+	// as the writers would have.
+	store.Close()
+	const beforeRankCounts = 19
+	for {
+		version, _, err := db.SchemaVersion(pg.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if version == beforeRankCounts {
+			break
+		}
+		if _, dirty, err := db.Migrate(pg.URL, db.MigrateDownOne); err != nil || dirty {
+			t.Fatalf("migrate down from %d: dirty %t, %v", version, dirty, err)
+		}
+	}
+	if _, dirty, err := db.Migrate(pg.URL, db.MigrateUp); err != nil || dirty {
+		t.Fatalf("migrate up: dirty %t, %v", dirty, err)
+	}
+	assertRankCountsInStep(t)
 }
