@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/gamebackend/leaderboard"
 )
 
@@ -23,15 +25,15 @@ const afterClosePicks = 256
 // AfterCloseRun is what one close measured: the close, and the reads that
 // waited for it.
 type AfterCloseRun struct {
-	Month string
-	Close time.Duration // closeMonth's wall time, over HTTP
+	Month string        // the month closed, or the period's key
+	Close time.Duration // the close's wall time over HTTP, from the call to CLOSED
 	// Reads are the standings reads that started within AfterCloseWindow
-	// of closeMonth's answer, each counted when it answered, however late.
+	// of the close's end, each counted when it answered, however late.
 	Reads RunStats
 	// During are the reads that started while the month was closing.
 	During RunStats
-	// Loaded is when, after closeMonth's answer, the service held the
-	// month in memory; 0 when it did not within the window.
+	// Loaded is when, after the close's end, the service held the month
+	// in memory; 0 when it did not within the window.
 	Loaded time.Duration
 }
 
@@ -42,13 +44,95 @@ type readSample struct {
 	err   error
 }
 
-// CloseAndRead closes month m, of players participants, through the
-// closeMonth mutation while clients read standings of players they drew
-// by pick before the close, and goes on reading for window after the
-// answer. loaded, when not nil, says whether the service holds m in memory.
-func CloseAndRead(ctx context.Context, c *GraphQL, adminToken string, m leaderboard.Month, players int, pick Picker, clients int, window time.Duration, loaded func() bool) (AfterCloseRun, error) {
-	run := AfterCloseRun{Month: m.String()}
-	var closedAt atomic.Int64 // unix nanoseconds of closeMonth's answer; 0 until then
+// Closable is what CloseAndRead closes and reads over HTTP: a month of main
+// or a period of another board.
+type Closable struct {
+	Name string // the month, or the period's key
+	// Read reads the standings of players drawn by pick, each answer
+	// checked for finality.
+	Read func(pick Picker, finality Finality) Workload
+	// Close sends the close mutation and returns the state it answered.
+	Close func(ctx context.Context) (MonthState, error)
+	// State reads the state now.
+	State func(ctx context.Context) (MonthState, error)
+}
+
+// MonthClosable is month m of main, closed by closeMonth with adminToken.
+func MonthClosable(c *GraphQL, adminToken string, m leaderboard.Month) Closable {
+	month := m.String()
+	return Closable{
+		Name: month,
+		Read: func(pick Picker, finality Finality) Workload { return HTTPStanding(c, m, pick, finality) },
+		Close: func(ctx context.Context) (MonthState, error) {
+			var data struct{ CloseMonth MonthState }
+			err := c.Do(ctx, adminToken, closeQuery, map[string]any{"month": month}, &data)
+			return data.CloseMonth, err
+		},
+		State: func(ctx context.Context) (MonthState, error) { return c.Month(ctx, month) },
+	}
+}
+
+// closePeriodQuery closes a period of a board with the admin token.
+const closePeriodQuery = `mutation Close($board: ID!, $period: String!) {
+  closePeriod(board: $board, period: $period) { status participants }
+}`
+
+// PeriodClosable is period key of board, a board of order, closed by
+// closePeriod with adminToken. Its state is read from the database in
+// pool: 64 readers of a period read from PostgreSQL can keep the service
+// answering UNAVAILABLE to a poll for minutes after the period turned
+// CLOSED, which would start the reads after the close that much late.
+func PeriodClosable(c *GraphQL, pool *pgxpool.Pool, adminToken, board, key string, order leaderboard.SortOrder) Closable {
+	return Closable{
+		Name: key,
+		Read: func(pick Picker, finality Finality) Workload {
+			return HTTPBoardStanding(c, board, key, order, pick, finality)
+		},
+		Close: func(ctx context.Context) (MonthState, error) {
+			var data struct{ ClosePeriod MonthState }
+			err := c.Do(ctx, adminToken, closePeriodQuery, map[string]any{"board": board, "period": key}, &data)
+			return data.ClosePeriod, err
+		},
+		State: func(ctx context.Context) (MonthState, error) {
+			const q = `SELECT status, COALESCE(participants, 0) FROM periods WHERE board_id = $1 AND key = $2`
+			var s MonthState
+			if err := pool.QueryRow(ctx, q, board, key).Scan(&s.Status, &s.Participants); err != nil {
+				return MonthState{}, fmt.Errorf("state of period %s of %s: %w", key, board, err)
+			}
+			return s, nil
+		},
+	}
+}
+
+// awaitClosed polls target every interval until it is CLOSED and returns
+// when it first saw it so, with its state then. One still OPEN was refused
+// its close before the job started (an overloaded service answers
+// UNAVAILABLE): the close is sent again, which joins a running one.
+func awaitClosed(ctx context.Context, target Closable, interval time.Duration) (time.Time, MonthState, error) {
+	for {
+		state, err := target.State(ctx)
+		if err == nil && state.Status == "OPEN" {
+			state, err = target.Close(ctx)
+		}
+		if err == nil && state.Status == "CLOSED" {
+			return time.Now(), state, nil
+		}
+		select {
+		case <-ctx.Done():
+			return time.Time{}, state, fmt.Errorf("wait for %s to be CLOSED: %w (last status %q, error %v)", target.Name, ctx.Err(), state.Status, err)
+		case <-time.After(interval):
+		}
+	}
+}
+
+// CloseAndRead closes target, of players participants, through its close
+// mutation while clients read standings of players they drew by pick
+// before the close, and goes on reading for window after the close's end:
+// its answer, or when polling first saw it CLOSED when it answered before.
+// loaded, when not nil, says whether the service holds target in memory.
+func CloseAndRead(ctx context.Context, target Closable, players int, pick Picker, clients int, window time.Duration, loaded func() bool) (AfterCloseRun, error) {
+	run := AfterCloseRun{Month: target.Name}
+	var closedAt atomic.Int64 // unix nanoseconds of the close's end; 0 until then
 	samples := make([][]readSample, clients)
 	var readers sync.WaitGroup
 	for client := range clients {
@@ -57,9 +141,9 @@ func CloseAndRead(ctx context.Context, c *GraphQL, adminToken string, m leaderbo
 		for i := range ids {
 			ids[i] = pick(rng)
 		}
-		// Closing, the month is read live; closed, from its final ranks.
-		either := HTTPStanding(c, m, OneOf(ids), ExpectEither)(0, client)
-		final := HTTPStanding(c, m, OneOf(ids), ExpectFinal)(0, client)
+		// Closing, it is read live; closed, from its final ranks.
+		either := target.Read(OneOf(ids), ExpectEither)(0, client)
+		final := target.Read(OneOf(ids), ExpectFinal)(0, client)
 		readers.Go(func() {
 			for ctx.Err() == nil {
 				began := time.Now()
@@ -80,13 +164,12 @@ func CloseAndRead(ctx context.Context, c *GraphQL, adminToken string, m leaderbo
 	time.Sleep(200 * time.Millisecond)
 
 	start := time.Now()
-	var data struct{ CloseMonth MonthState }
-	err := c.Do(ctx, adminToken, closeQuery, map[string]any{"month": m.String()}, &data)
+	state, err := target.Close(ctx)
 	end := time.Now()
-	if (err != nil && ctx.Err() == nil) || (err == nil && data.CloseMonth.Status != "CLOSED") {
-		// closeMonth answered before the close ended (CLOSING once its wait
-		// is over): the window starts when the month is seen CLOSED.
-		end, data.CloseMonth, err = c.waitForStatus(ctx, m.String(), "CLOSED", 25*time.Millisecond)
+	if (err != nil && ctx.Err() == nil) || (err == nil && state.Status != "CLOSED") {
+		// The mutation answered before the close ended (CLOSING once its
+		// wait is over): the window starts when it is seen CLOSED.
+		end, state, err = awaitClosed(ctx, target, 25*time.Millisecond)
 	}
 	closedAt.Store(end.UnixNano())
 	run.Close = end.Sub(start)
@@ -95,11 +178,11 @@ func CloseAndRead(ctx context.Context, c *GraphQL, adminToken string, m leaderbo
 	}
 	readers.Wait()
 	if err != nil {
-		return run, fmt.Errorf("close %s: %w", m, err)
+		return run, fmt.Errorf("close %s: %w", target.Name, err)
 	}
-	if data.CloseMonth.Status != "CLOSED" || data.CloseMonth.Participants != players {
+	if state.Status != "CLOSED" || state.Participants != players {
 		return run, fmt.Errorf("close %s: status %s with %d participants, want CLOSED with %d",
-			m, data.CloseMonth.Status, data.CloseMonth.Participants, players)
+			target.Name, state.Status, state.Participants, players)
 	}
 	var before, after []readSample
 	for _, own := range samples {

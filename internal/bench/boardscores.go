@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/app"
 	"github.com/gamebackend/leaderboard/db"
 )
@@ -576,8 +577,8 @@ var smallStandingQuery = fmt.Sprintf(`query Standing($board: ID!, $period: Strin
 
 // HTTPBoardStanding returns, for each client of a load, an Op that reads
 // over HTTP the standing of a player drawn by pick in period of board (its
-// current one when period is "") and checks the answer.
-func HTTPBoardStanding(c *GraphQL, board, period string, pick Picker, finality Finality) Workload {
+// current one when period is ""), a board of order, and checks the answer.
+func HTTPBoardStanding(c *GraphQL, board, period string, order leaderboard.SortOrder, pick Picker, finality Finality) Workload {
 	vars := func(player string) map[string]any {
 		v := map[string]any{"board": board, "playerId": player}
 		if period != "" {
@@ -593,7 +594,7 @@ func HTTPBoardStanding(c *GraphQL, board, period string, pick Picker, finality F
 			if err := c.Do(ctx, "", smallStandingQuery, vars(player), &answer); err != nil {
 				return fmt.Errorf("standing of %s on %s: %w", player, board, err)
 			}
-			if err := answer.check(finality); err != nil {
+			if err := answer.check(finality, order); err != nil {
 				return fmt.Errorf("standing of %s on %s: %w", player, board, err)
 			}
 			return nil
@@ -636,12 +637,12 @@ func (r *runner) smallReads(ctx context.Context, s *BoardScores) error {
 	}
 	var err error
 	s.Open, err = r.measureBoards(ctx, CaseSmallOpen, r.cfg.SmallClients, 1, "req/s",
-		HTTPBoardStanding(r.gql, boardID(open, 0), "", OneOf(ids), ExpectLive))
+		HTTPBoardStanding(r.gql, boardID(open, 0), "", leaderboard.OrderDesc, OneOf(ids), ExpectLive))
 	if err != nil {
 		return err
 	}
 	s.Closed, err = r.measureBoards(ctx, CaseSmallClosed, r.cfg.SmallClients, 1, "req/s",
-		HTTPBoardStanding(r.gql, boardID(closed, 0), yesterday.Format(time.DateOnly), OneOf(ids), ExpectFinal))
+		HTTPBoardStanding(r.gql, boardID(closed, 0), yesterday.Format(time.DateOnly), leaderboard.OrderDesc, OneOf(ids), ExpectFinal))
 	return err
 }
 

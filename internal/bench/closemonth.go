@@ -50,19 +50,19 @@ func CloseMonth(ctx context.Context, c *GraphQL, adminToken string, m leaderboar
 	// Let the readers get going before the close starts.
 	time.Sleep(200 * time.Millisecond)
 
+	target := MonthClosable(c, adminToken, m)
 	start := time.Now()
-	var data struct{ CloseMonth MonthState }
-	err := c.Do(ctx, adminToken, closeQuery, map[string]any{"month": m.String()}, &data)
+	state, err := target.Close(ctx)
 	end := time.Now()
 	switch {
 	case err != nil && ctx.Err() == nil:
 		// The close goes on in the server: wait for it.
 		res.Polled, res.AnswerError = true, err.Error()
-		end, data.CloseMonth, err = c.waitForStatus(ctx, m.String(), "CLOSED", 250*time.Millisecond)
-	case err == nil && data.CloseMonth.Status != "CLOSED":
+		end, state, err = awaitClosed(ctx, target, 250*time.Millisecond)
+	case err == nil && state.Status != "CLOSED":
 		// closeMonth answers CLOSING once its wait is over; the job goes on.
 		res.Polled = true
-		end, data.CloseMonth, err = c.waitForStatus(ctx, m.String(), "CLOSED", 250*time.Millisecond)
+		end, state, err = awaitClosed(ctx, target, 250*time.Millisecond)
 	}
 	res.Wall = end.Sub(start)
 	stopReading()
@@ -70,9 +70,9 @@ func CloseMonth(ctx context.Context, c *GraphQL, adminToken string, m leaderboar
 	if err != nil {
 		return res, fmt.Errorf("close %s: %w", m, err)
 	}
-	if data.CloseMonth.Status != "CLOSED" || data.CloseMonth.Participants != players {
+	if state.Status != "CLOSED" || state.Participants != players {
 		return res, fmt.Errorf("close %s: status %s with %d participants, want CLOSED with %d",
-			m, data.CloseMonth.Status, data.CloseMonth.Participants, players)
+			m, state.Status, state.Participants, players)
 	}
 	return res, nil
 }

@@ -3,7 +3,9 @@
 // real program, drives it over HTTP with a closed-loop load generator, runs
 // the same reads against a Redis sorted set, races createBoard over two
 // instances and counts the catalogue's relations as boards and periods grow
-// (the boards suite, which needs no month), and renders what it measured in
+// (the boards suite, which needs no month), seeds, reads and closes a WEEK
+// and a DAY board's period of the months' size (the big-boards suite, which
+// needs none either), and renders what it measured in
 // the form of docs/PERFORMANCE.md's rounds. cmd/leaderboard-bench runs it (`make bench`); it is
 // never part of `make test`, whose share of this package is the unit tests of
 // its pure parts.

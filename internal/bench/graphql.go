@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 )
 
 // GraphQL is a client of the service's POST /graphql over keep-alive
@@ -87,7 +86,7 @@ func (c *GraphQL) Do(ctx context.Context, token, query string, vars map[string]a
 	return nil
 }
 
-// MonthState is what the service says of a month.
+// MonthState is the state of a month, or of a period of a board.
 type MonthState struct {
 	Status       string // "" when the month never opened
 	Participants int
@@ -103,20 +102,4 @@ func (c *GraphQL) Month(ctx context.Context, m string) (MonthState, error) {
 		return MonthState{}, err
 	}
 	return *data.Month, nil
-}
-
-// waitForStatus polls month m every interval until it has status want, and
-// returns when it first saw it, with the month's state then.
-func (c *GraphQL) waitForStatus(ctx context.Context, m, want string, interval time.Duration) (time.Time, MonthState, error) {
-	for {
-		state, err := c.Month(ctx, m)
-		if err == nil && state.Status == want {
-			return time.Now(), state, nil
-		}
-		select {
-		case <-ctx.Done():
-			return time.Time{}, state, fmt.Errorf("wait for %s to be %s: %w (last status %q, error %v)", m, want, ctx.Err(), state.Status, err)
-		case <-time.After(interval):
-		}
-	}
 }

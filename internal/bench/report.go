@@ -40,8 +40,11 @@ type Report struct {
 	// The Redis server's used_memory and used_memory_rss once loaded.
 	RedisUsed, RedisRSS uint64
 	// NoMonths is true when the run seeded and measured no month: only
-	// suites that need none (boards, rewards) ran.
+	// suites that need none (big-boards, boards, rewards) ran.
 	NoMonths bool
+	// BigBoards is what the big-boards suite measured, a kind of board
+	// each; nil when it did not run.
+	BigBoards []*BigBoard
 	// Boards is what the boards suite measured; nil when it did not run.
 	Boards *BoardsResult
 	// Rewards is what the rewards suite measured; nil when it did not run.
@@ -114,6 +117,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		r.writeClose(p)
 		r.writeAfterClose(p)
 	}
+	r.writeBigBoards(p)
 	r.writeBoards(p)
 	r.writeRewards(p)
 	if !r.NoMonths {
@@ -382,6 +386,19 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	if !r.NoMonths {
 		fmt.Fprintf(tw, "closeMonth (%s players)\t\t\t%s\t\t\t%d\t\n", thousands(float64(r.Players)), r.Close.Wall.Round(time.Millisecond), r.Close.Readers.Errors)
+	}
+	for _, b := range r.BigBoards {
+		for _, m := range []*Measurement{b.OpenOne, b.Open, b.Closed} {
+			if m != nil && len(m.Runs) > 0 {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s %s\t%s\t%s\t%d\t\n", m.Case, m.System, m.Clients,
+					thousands(m.Rate().Median), m.Unit, fixed(m.P50().Median), fixed(m.P99().Median), m.Errors())
+			}
+		}
+		for i, run := range b.Closes {
+			s := run.Reads
+			fmt.Fprintf(tw, "%s, closePeriod %d, then reads\tHTTP\t%d\t%s\t%s\t%s\t%d\t\n", b.Kind.Name, i+1, s.Clients,
+				run.Close.Round(time.Millisecond), fixed(milliseconds(s.P50)), fixed(milliseconds(s.P99)), s.Errors+run.During.Errors)
+		}
 	}
 	if b := r.Boards; b != nil {
 		for i, run := range b.Creates {

@@ -23,6 +23,8 @@ import (
 
 // Config configures a benchmark run.
 type Config struct {
+	// Players are seeded into each month, and into each period of the
+	// big-boards suite.
 	Players          int
 	Warmup, Duration time.Duration
 	Repeat           int // runs per figure
@@ -69,12 +71,13 @@ const (
 	SuiteSubmits    = "submits"     // submitScores
 	SuiteRedis      = "redis"       // the Redis design
 	SuiteAfterClose = "after-close" // standings read right after a month closes
+	SuiteBigBoards  = "big-boards"  // a WEEK and a DAY board of Players players: read open, closed, read closed
 	SuiteBoards     = "boards"      // createBoard, the catalogue, the midnight storm, writes and reads on boards
 	SuiteRewards    = "rewards"     // claimReward and unclaimedRewards
 )
 
 // AllSuites are the suites of a whole run, in the order they run.
-var AllSuites = []string{SuiteReads, SuiteSubmits, SuiteRedis, SuiteAfterClose, SuiteBoards, SuiteRewards}
+var AllSuites = []string{SuiteReads, SuiteSubmits, SuiteRedis, SuiteAfterClose, SuiteBigBoards, SuiteBoards, SuiteRewards}
 
 // runs reports whether the configuration asks for suite.
 func (cfg Config) runs(suite string) bool {
@@ -84,9 +87,11 @@ func (cfg Config) runs(suite string) bool {
 // measuresMonths reports whether any suite asked for measures the seeded
 // months, which a run then seeds and closes first; the boards suite alone
 // closes none and seeds only the open month, beside which its storms run,
-// and the rewards suite seeds boards' periods of its own.
+// and the big-boards and rewards suites seed boards' periods of their own.
 func (cfg Config) measuresMonths() bool {
-	return slices.ContainsFunc(AllSuites, func(s string) bool { return s != SuiteBoards && s != SuiteRewards && cfg.runs(s) })
+	return slices.ContainsFunc(AllSuites, func(s string) bool {
+		return s != SuiteBoards && s != SuiteBigBoards && s != SuiteRewards && cfg.runs(s)
+	})
 }
 
 // eventTimeZone is the service's event time zone in the benchmark.
@@ -163,6 +168,7 @@ func (r *runner) run(ctx context.Context) (err error) {
 		{SuiteSubmits, r.submits},
 		{SuiteRedis, r.redis},
 		{SuiteAfterClose, r.afterClose},
+		{SuiteBigBoards, r.bigBoards},
 		{SuiteBoards, r.boards},
 		{SuiteRewards, r.rewards},
 	} {

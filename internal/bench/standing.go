@@ -50,8 +50,9 @@ type standingAnswer struct {
 }
 
 // check reports what is wrong with an answer for a player who has a score,
-// in a month of the given finality.
-func (a standingAnswer) check(finality Finality) error {
+// in a month or period of the given finality whose table is in order (DESC:
+// scores never rise down the table; ASC: never fall).
+func (a standingAnswer) check(finality Finality, order leaderboard.SortOrder) error {
 	s := a.Standing
 	switch {
 	case s == nil:
@@ -68,7 +69,7 @@ func (a standingAnswer) check(finality Finality) error {
 		return fmt.Errorf("rank %d of %d: %d neighbours, want %d", s.Rank, s.Total, len(s.Neighbours), above+below)
 	}
 	// The window with the player in its place: consecutive ranks, scores
-	// never rising.
+	// in the table's order.
 	type entry struct{ rank, score int }
 	window := make([]entry, 0, above+1+below)
 	for i, n := range s.Neighbours {
@@ -87,11 +88,21 @@ func (a standingAnswer) check(finality Finality) error {
 		if e.rank != s.Rank-above+i {
 			return fmt.Errorf("rank %d: window has rank %d where %d belongs", s.Rank, e.rank, s.Rank-above+i)
 		}
-		if i > 0 && e.score > window[i-1].score {
-			return fmt.Errorf("rank %d: rank %d scores %d, above rank %d's %d", s.Rank, e.rank, e.score, window[i-1].rank, window[i-1].score)
+		if i > 0 && outOfOrder(order, window[i-1].score, e.score) {
+			return fmt.Errorf("rank %d: rank %d scores %d, below rank %d's %d in %s order", s.Rank, e.rank, e.score,
+				window[i-1].rank, window[i-1].score, order)
 		}
 	}
 	return nil
+}
+
+// outOfOrder reports whether score may not follow the score above it in a
+// table of order.
+func outOfOrder(order leaderboard.SortOrder, above, score int) bool {
+	if order == leaderboard.OrderAsc {
+		return score < above
+	}
+	return score > above
 }
 
 // HTTPStanding returns, for each client of a load, an Op that asks the
@@ -107,7 +118,7 @@ func HTTPStanding(c *GraphQL, m leaderboard.Month, pick Picker, finality Finalit
 			if err := c.Do(ctx, "", standingQuery, map[string]any{"month": month, "playerId": player}, &answer); err != nil {
 				return fmt.Errorf("standing of %s: %w", player, err)
 			}
-			if err := answer.check(finality); err != nil {
+			if err := answer.check(finality, leaderboard.OrderDesc); err != nil {
 				return fmt.Errorf("standing of %s: %w", player, err)
 			}
 			return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gamebackend/leaderboard"
 )
 
 // answerFor builds the answer the service gives for rank of total players,
@@ -31,7 +33,7 @@ func answerFor(rank, total int, final bool) standingAnswer {
 
 func TestStandingAnswerCheck_OK(t *testing.T) {
 	for _, tt := range []struct{ rank, total int }{{1, 1000}, {5, 1000}, {500, 1000}, {995, 1000}, {1000, 1000}, {1, 1}} {
-		if err := answerFor(tt.rank, tt.total, true).check(ExpectFinal); err != nil {
+		if err := answerFor(tt.rank, tt.total, true).check(ExpectFinal, leaderboard.OrderDesc); err != nil {
 			t.Errorf("rank %d of %d: %v", tt.rank, tt.total, err)
 		}
 	}
@@ -47,7 +49,7 @@ func TestStandingAnswerCheck_Finality(t *testing.T) {
 		{final, ExpectFinal, true}, {final, ExpectLive, false}, {final, ExpectEither, true},
 		{live, ExpectLive, true}, {live, ExpectFinal, false}, {live, ExpectEither, true},
 	} {
-		if err := tt.answer.check(tt.finality); (err == nil) != tt.ok {
+		if err := tt.answer.check(tt.finality, leaderboard.OrderDesc); (err == nil) != tt.ok {
 			t.Errorf("final %v, finality %d: check = %v, want ok %v", tt.answer.Standing.Final, tt.finality, err, tt.ok)
 		}
 	}
@@ -71,8 +73,36 @@ func TestStandingAnswerCheck_FindsWrongAnswers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := answerFor(500, 1000, true)
 			tt.spoil(&a)
-			if err := a.check(ExpectFinal); err == nil {
+			if err := a.check(ExpectFinal, leaderboard.OrderDesc); err == nil {
 				t.Error("check passed a wrong answer")
+			}
+		})
+	}
+}
+
+// In an ASC table scores rise down the window; a DESC table's window is out
+// of order there, and the other way round.
+func TestStandingAnswerCheck_FollowsTheOrder(t *testing.T) {
+	desc := answerFor(500, 1000, true)
+	asc := answerFor(500, 1000, true)
+	asc.Standing.Score = 500
+	for i := range asc.Standing.Neighbours {
+		asc.Standing.Neighbours[i].Score = asc.Standing.Neighbours[i].Rank
+	}
+	for _, tt := range []struct {
+		name   string
+		answer standingAnswer
+		order  leaderboard.SortOrder
+		ok     bool
+	}{
+		{"DescInDesc", desc, leaderboard.OrderDesc, true},
+		{"AscInAsc", asc, leaderboard.OrderAsc, true},
+		{"ErrDescInAsc", desc, leaderboard.OrderAsc, false},
+		{"ErrAscInDesc", asc, leaderboard.OrderDesc, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.answer.check(ExpectFinal, tt.order); (err == nil) != tt.ok {
+				t.Errorf("check = %v, want ok %v", err, tt.ok)
 			}
 		})
 	}

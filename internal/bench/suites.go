@@ -192,7 +192,7 @@ func (r *runner) afterClose(ctx context.Context) error {
 		if r.service.ClosedMonths != nil {
 			loaded = func() bool { return r.service.ClosedMonths.Loaded(m) }
 		}
-		run, err := CloseAndRead(ctx, r.gql, r.adminToken, m, r.cfg.Players, AnySeeded(r.cfg.Players), clients, AfterCloseWindow, loaded)
+		run, err := CloseAndRead(ctx, MonthClosable(r.gql, r.adminToken, m), r.cfg.Players, AnySeeded(r.cfg.Players), clients, AfterCloseWindow, loaded)
 		r.report.AfterClose = append(r.report.AfterClose, run)
 		if err != nil {
 			return err

@@ -37,6 +37,7 @@ func (r *Report) Targets() []Verdict {
 	if !r.NoMonths {
 		out = r.monthTargets()
 	}
+	out = append(out, r.bigBoardTargets()...)
 	out = append(out, r.boardTargets()...)
 	return append(out, r.rewardTargets()...)
 }
