@@ -92,13 +92,13 @@ SELECT 0, ` + strings.ReplaceAll(columns, "t.", "me.") + `,
 FROM me
 UNION ALL
 SELECT -1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
-	SELECT s.* FROM board_scores s WHERE s.period_id = me.period_id
+	SELECT s.* FROM board_scores s WHERE s.period_id >= me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			< (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
 	ORDER BY s.period_id DESC, s.sort_score DESC, s.sort_subscore DESC, s.reached_at DESC, s.seq DESC LIMIT $4) AS t
 UNION ALL
 SELECT 1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
-	SELECT s.* FROM board_scores s WHERE s.period_id = me.period_id
+	SELECT s.* FROM board_scores s WHERE s.period_id <= me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			> (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
 	ORDER BY s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq LIMIT $5) AS t`
@@ -226,12 +226,16 @@ func (db *DB) BoardLeaderboard(ctx context.Context, b *leaderboard.Board, key st
 var boardPageSQL = [2]struct{ top, next string }{boardPageSQLOf(false), boardPageSQLOf(true)}
 
 // boardPageSQLOf returns the reads of boardPageSQL, with or without the
-// rows' metadata.
+// rows' metadata. A read after a key bounds the period from above with <=
+// (so does boardStandingSQL, from the side it scans towards), not =: with an
+// equality beside the row-value comparison, PostgreSQL starts the scan at
+// the period's first row and filters up to the key (830 ms at rank 500,000
+// of a million), instead of starting at the key.
 func boardPageSQLOf(withMetadata bool) (q struct{ top, next string }) {
 	columns := entryColumns(withMetadata)
 	q.top = `SELECT ` + columns + ` FROM board_scores t WHERE t.period_id = $1
 		ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq LIMIT $2`
-	q.next = `SELECT ` + columns + ` FROM board_scores t WHERE t.period_id = $1
+	q.next = `SELECT ` + columns + ` FROM board_scores t WHERE t.period_id <= $1
 		AND (t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq) > ($1, $3, $4, $5, $6)
 		ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq LIMIT $2`
 	return q

@@ -25,8 +25,8 @@ func assertRankCountsInStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	const counters = `SELECT period_id, level, bucket, players FROM period_rank_counts WHERE players <> 0
-		ORDER BY 1, 2, 3`
+	const counters = `SELECT period_id, level, bucket, sub, players FROM period_rank_counts WHERE players <> 0
+		ORDER BY 1, 2, 3, 4`
 	read := func(q pgx.Tx) []string {
 		rows, err := q.Query(ctx, counters)
 		if err != nil {
@@ -36,10 +36,10 @@ func assertRankCountsInStep(t *testing.T) {
 			var (
 				period, players int32
 				level           int16
-				bucket          int64
+				bucket, sub     int64
 			)
-			err := row.Scan(&period, &level, &bucket, &players)
-			return fmt.Sprintf("period %d level %d bucket %d: %d", period, level, bucket, players), err
+			err := row.Scan(&period, &level, &bucket, &sub, &players)
+			return fmt.Sprintf("period %d level %d bucket %d sub %d: %d", period, level, bucket, sub, players), err
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -63,11 +63,23 @@ func assertRankCountsInStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	if fresh := read(tx); !slices.Equal(kept, fresh) {
-		t.Fatalf("rank counters out of step with the rows:\nkept  %q\nfresh %q", kept, fresh)
+		t.Fatalf("rank counters out of step with the rows: kept only %q; counted afresh only %q",
+			missing(kept, fresh), missing(fresh, kept))
 	}
 	if len(kept) == 0 {
 		t.Fatal("no counters at all: the check checked nothing")
 	}
+}
+
+// missing returns the elements of a that b lacks.
+func missing(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func TestRankCounts_EveryWriterKeepsThemInStep(t *testing.T) {
