@@ -23,8 +23,8 @@ import (
 	"github.com/gamebackend/leaderboard/settlement"
 )
 
-// The fixture of TestUpgrade_ReleaseDatabaseKeepsItsAnswersAndMessages was
-// made once, by hand, with the release's own binary (commit 00fb19d, schema
+// The 00fb19d fixture of TestUpgrade_ReleaseDatabaseKeepsItsAnswersAndMessages
+// was made once, by hand, with the release's own binary (commit 00fb19d, schema
 // version 6, migrations 1..6) against a throwaway PostgreSQL 15:
 //
 //   - `leaderboard seed --month 2026-09 --players 30 --seed 2609`, then
@@ -53,64 +53,131 @@ import (
 // 2026-09 and 2026-10 are CLOSED; 2026-11, open in the release, stays OPEN
 // here however late the test runs, because the suite's instances never close
 // a month unasked (AutoClose off; the closer of boards' periods leaves main's
-// months to main's closer) until the test closes it. closesAt is endsAt plus the grace, the same 45 days in the
-// release and here; closedAt, reachedAt and a correction's at are stored
+// months to main's closer) until the test closes it. closesAt is endsAt plus
+// the grace, the same 45 days in the release and here; closedAt, reachedAt and a correction's at are stored
 // instants; an open month's participants and ranks are counted from stored
 // rows; months lists the months that have a row, and nothing here opens one
 // before the answers are compared (the board event below goes to a board
 // that never resets). The player tokens are signed when the test runs.
-const (
-	releaseDump    = "testdata/release-00fb19d.sql"
-	releaseAnswers = "testdata/release-00fb19d-answers.json"
-)
+//
+// The f2c7c5e fixture (schema version 16) is written by
+// TestUpgrade_RecordReleaseF2c7c5e in upgrade_record_test.go, which says how
+// to run it again and what it writes: main's months, boards of every reset,
+// order, tie-break and a range of 0..2,000,000,000, claims, corrections and
+// pending messages. Its periods lie around the day it was recorded, and its
+// answers depend on that day only: the open periods stay OPEN however late
+// the test runs, because AutoClose off also keeps the closer of boards'
+// periods from closing a period that is due, and a period's status depends
+// on the time only before it starts.
 
-// releaseFixture is testdata/release-00fb19d-answers.json.
+// releaseFixture is the answers file of a release: its answers to reads,
+// its exports and the messages it left pending.
 type releaseFixture struct {
-	WebhookSecret string `json:"webhookSecret"`
-	Reads         []struct {
-		Name      string          `json:"name"`
-		Role      string          `json:"role"` // "", "admin" or "player:ID"
-		Query     string          `json:"query"`
-		Variables map[string]any  `json:"variables"`
-		Data      json.RawMessage `json:"data"`
-	} `json:"reads"`
-	Exports []struct {
-		Month       string `json:"month"`
-		Status      int    `json:"status"`
-		ContentType string `json:"contentType"`
-		Body        string `json:"body"`
-	} `json:"exports"`
-	Pending []struct {
-		ID    string `json:"id"`
-		Type  string `json:"type"`
-		Month string `json:"month"`
-		Body  string `json:"body"`
-	} `json:"pending"`
+	Release       string           `json:"release"`
+	WebhookSecret string           `json:"webhookSecret"`
+	Reads         []recordedRead   `json:"reads"`
+	Exports       []recordedExport `json:"exports"`
+	Pending       []pendingMessage `json:"pending"`
 }
 
-// A database written by the release 00fb19d migrates in place when the
+// recordedRead is one GraphQL read and the release's answer.
+type recordedRead struct {
+	Name      string          `json:"name"`
+	Role      string          `json:"role"` // "", "admin", "server" or "player:ID"
+	Query     string          `json:"query"`
+	Variables map[string]any  `json:"variables"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// recordedExport is one CSV export and the release's answer: at Path, or
+// when it is empty (00fb19d's file) at the export of Month.
+type recordedExport struct {
+	Month       string `json:"month,omitempty"`
+	Path        string `json:"path,omitempty"`
+	Status      int    `json:"status"`
+	ContentType string `json:"contentType"`
+	Body        string `json:"body"`
+}
+
+// path returns the export's URL path.
+func (e recordedExport) path() string {
+	if e.Path != "" {
+		return e.Path
+	}
+	return "/admin/months/" + e.Month + "/standings.csv"
+}
+
+// pendingMessage is an outbox row the release left undelivered: of a month
+// of main, or of a board's period.
+type pendingMessage struct {
+	ID     string `json:"id"`
+	Type   string `json:"type"`
+	Month  string `json:"month,omitempty"`
+	Board  string `json:"board,omitempty"`
+	Period string `json:"period,omitempty"`
+	Body   string `json:"body"`
+}
+
+// upgrades are the releases whose databases the current program upgrades:
+// each with its dump and answers in testdata, the schema version it wrote,
+// and what is checked on the upgraded database once every recorded answer
+// and pending message is found the same.
+var upgrades = []struct {
+	release string
+	schema  int
+	then    func(t *testing.T, u *upgraded)
+}{
+	{"00fb19d", 6, continueRelease00fb19d},
+	{"f2c7c5e", 16, continueReleaseF2c7c5e},
+}
+
+// upgraded is a release's database after the upgrade, its pending messages
+// delivered: s sends to receiver.
+type upgraded struct {
+	fx       *releaseFixture
+	s        *server
+	receiver *webhookReceiver
+}
+
+// A database written by an older release migrates in place when the
 // program starts on it: every read answers as the release answered (with its
 // cursors still valid), the exports are the same bytes, the messages it left
 // pending are delivered with their ids, types and exact bodies, and what came
-// since works on it: closing the month it left open, a correction of a month
-// it closed, a board of its own and the main board's view of the old months.
+// since works on it.
 func TestUpgrade_ReleaseDatabaseKeepsItsAnswersAndMessages(t *testing.T) {
-	fx := readReleaseFixture(t)
-	pg.Reset(t)
-	newest := schemaVersion(t)
-	loadReleaseDump(t, releaseDump)
-	if v := schemaVersion(t); v != 6 {
-		t.Fatalf("the release's database is at schema version %d, want 6", v)
+	for _, u := range upgrades {
+		t.Run(u.release, func(t *testing.T) {
+			fx := readReleaseFixture(t, u.release)
+			pg.Reset(t)
+			newest := schemaVersion(t)
+			loadReleaseDump(t, "testdata/release-"+u.release+".sql")
+			if v := schemaVersion(t); v != u.schema {
+				t.Fatalf("the release's database is at schema version %d, want %d", v, u.schema)
+			}
+			// Settlement off: this instance leaves the outbox as the release
+			// left it, so that every settlement answers as it did. It stops
+			// before the next starts, so that it runs none of the closes
+			// asked of that one.
+			t.Run("answers", func(t *testing.T) {
+				reader, _ := startInstance(t)
+				if v := schemaVersion(t); v != newest {
+					t.Fatalf("after the start the schema is at version %d, want the newest, %d", v, newest)
+				}
+				compareReads(t, reader, fx)
+				compareExports(t, reader, fx)
+			})
+			s, receiver := deliverPending(t, fx)
+			u.then(t, &upgraded{fx: fx, s: s, receiver: receiver})
+		})
 	}
+}
 
-	// Settlement off: this instance leaves the outbox as the release left
-	// it, so that the settlement of every month answers as it did.
-	reader, _ := startInstance(t)
-	if v := schemaVersion(t); v != newest {
-		t.Fatalf("after the start the schema is at version %d, want the newest, %d", v, newest)
-	}
+// compareReads asks every recorded read and compares the answer with the
+// release's.
+func compareReads(t *testing.T, s *server, fx *releaseFixture) {
+	t.Helper()
 	for _, read := range fx.Reads {
-		got := reader.do(t, roleToken(t, read.Role), read.Query, read.Variables)
+		got := s.do(t, roleToken(t, read.Role), read.Query, read.Variables)
 		if len(got.Errors) > 0 || got.Status != http.StatusOK {
 			t.Errorf("%s: status %d: %s", read.Name, got.Status, got.Body)
 			continue
@@ -120,16 +187,27 @@ func TestUpgrade_ReleaseDatabaseKeepsItsAnswersAndMessages(t *testing.T) {
 			t.Errorf("%s: the upgraded database answers\n%s\nthe release answered\n%s", read.Name, got.Data, read.Data)
 		}
 	}
+}
+
+// compareExports fetches every recorded export and compares it byte for
+// byte with the release's.
+func compareExports(t *testing.T, s *server, fx *releaseFixture) {
+	t.Helper()
 	for _, export := range fx.Exports {
-		status, contentType, body := exportCSV(t, reader, "/admin/months/"+export.Month+"/standings.csv")
+		status, contentType, body := exportCSV(t, s, export.path())
 		if status != export.Status || contentType != export.ContentType || body != export.Body {
-			t.Errorf("export of %s: %d %s\n%s\nthe release's: %d %s\n%s", export.Month, status, contentType, body,
+			t.Errorf("export %s: %d %s\n%s\nthe release's: %d %s\n%s", export.path(), status, contentType, body,
 				export.Status, export.ContentType, export.Body)
 		}
 	}
+}
 
-	// The messages the release left pending go out once a receiver is up:
-	// each once, oldest first within its month, as the release wrote it.
+// deliverPending starts an instance with a receiver up and checks that the
+// messages the release left pending go out: each once, oldest first within
+// its period, as the release wrote them. It returns the instance and the
+// receiver.
+func deliverPending(t *testing.T, fx *releaseFixture) (*server, *webhookReceiver) {
+	t.Helper()
 	receiver := newWebhookReceiver(t, 0)
 	s, _ := startInstance(t, func(c *app.Config) {
 		c.WebhookURL = receiver.URL
@@ -140,7 +218,7 @@ func TestUpgrade_ReleaseDatabaseKeepsItsAnswersAndMessages(t *testing.T) {
 	for _, p := range fx.Pending {
 		i := slices.IndexFunc(got, func(d delivery) bool { return d.id == p.ID })
 		if i < 0 {
-			t.Errorf("pending %s %s of %s was not delivered", p.Type, p.ID, p.Month)
+			t.Errorf("pending %s %s of %s was not delivered", p.Type, p.ID, p.group())
 			continue
 		}
 		d := got[i]
@@ -149,8 +227,17 @@ func TestUpgrade_ReleaseDatabaseKeepsItsAnswersAndMessages(t *testing.T) {
 		}
 	}
 	if want := pendingOrder(fx); !slices.Equal(deliveryOrder(got), want) {
-		t.Errorf("deliveries %v, want %v (each once, oldest first within its month)", deliveryOrder(got), want)
+		t.Errorf("deliveries %v, want %v (each once, oldest first within its period)", deliveryOrder(got), want)
 	}
+	return s, receiver
+}
+
+// continueRelease00fb19d checks what came since 00fb19d on its upgraded
+// database: closing the month it left open, a correction of a month it
+// closed, a board of its own and the main board's view of the old months.
+func continueRelease00fb19d(t *testing.T, u *upgraded) {
+	t.Helper()
+	fx, s, receiver := u.fx, u.s, u.receiver
 	for _, m := range []string{"2026-09", "2026-10"} {
 		if info := s.month(t, m); info == nil || info.Settlement == nil || info.Settlement.Status != "DELIVERED" {
 			t.Errorf("month %s after delivery: %+v", m, info)
@@ -200,9 +287,9 @@ func TestUpgrade_ReleaseDatabaseKeepsItsAnswersAndMessages(t *testing.T) {
 	if st := s.standing(t, "2026-10", "bob"); st == nil || st.Score != 100 || !st.Final {
 		t.Errorf("bob's corrected standing: %+v", st)
 	}
-	got = waitForDeliveries(t, receiver, len(fx.Pending)+2)
-	if types := deliveryTypes(got[len(fx.Pending):]); !slices.Equal(types, []string{"month.closed 2026-11", "month.corrected 2026-10"}) &&
-		!slices.Equal(types, []string{"month.corrected 2026-10", "month.closed 2026-11"}) {
+	got := waitForDeliveries(t, receiver, len(fx.Pending)+2)
+	if types := deliveryTypes(got[len(fx.Pending):]); !slices.Equal(types, []string{"month.closed main/2026-11", "month.corrected main/2026-10"}) &&
+		!slices.Equal(types, []string{"month.corrected main/2026-10", "month.closed main/2026-11"}) {
 		t.Errorf("deliveries after the upgrade: %v", types)
 	}
 
@@ -261,19 +348,20 @@ func pageDigest(page leaderboardPage) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// readReleaseFixture reads the release's recorded answers.
-func readReleaseFixture(t *testing.T) *releaseFixture {
+// readReleaseFixture reads the recorded answers of release.
+func readReleaseFixture(t *testing.T, release string) *releaseFixture {
 	t.Helper()
-	raw, err := os.ReadFile(releaseAnswers)
+	path := "testdata/release-" + release + "-answers.json"
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fx releaseFixture
 	if err := json.Unmarshal(raw, &fx); err != nil {
-		t.Fatalf("%s: %v", releaseAnswers, err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	if len(fx.Reads) == 0 || len(fx.Pending) == 0 {
-		t.Fatalf("%s holds %d reads and %d pending messages", releaseAnswers, len(fx.Reads), len(fx.Pending))
+		t.Fatalf("%s holds %d reads and %d pending messages", path, len(fx.Reads), len(fx.Pending))
 	}
 	return &fx
 }
@@ -295,6 +383,21 @@ func loadReleaseDump(t *testing.T, path string) {
 			sql.WriteString(line)
 		}
 	}
+	emptyDatabase(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, sql.String()); err != nil {
+		t.Fatalf("load %s: %v", path, err)
+	}
+}
+
+// emptyDatabase drops everything in the test database's schema.
+func emptyDatabase(t *testing.T) {
+	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, pg.URL)
 	if err != nil {
@@ -303,9 +406,6 @@ func loadReleaseDump(t *testing.T, path string) {
 	defer conn.Close(ctx)
 	if _, err := conn.Exec(ctx, `DROP SCHEMA public CASCADE; CREATE SCHEMA public`); err != nil {
 		t.Fatalf("empty the test database: %v", err)
-	}
-	if _, err := conn.Exec(ctx, sql.String()); err != nil {
-		t.Fatalf("load %s: %v", path, err)
 	}
 }
 
@@ -340,21 +440,27 @@ func roleToken(t *testing.T, role string) string {
 		return ""
 	case role == "admin":
 		return adminToken
+	case role == "server":
+		return serverToken
 	case strings.HasPrefix(role, "player:"):
 		return playerToken(t, strings.TrimPrefix(role, "player:"))
 	}
-	t.Fatalf("unknown role %q in %s", role, releaseAnswers)
+	t.Fatalf("unknown role %q in a release's answers", role)
 	return ""
 }
 
-// normalJSON decodes an answer for comparison. The only change it allows is
-// a deliberate one made since the release (b54ec88): anyone but an admin is
-// told only the kind of a failed delivery where the release told everyone
-// the whole error (an error the release stored reads as the kind "delivery
-// failed"), so outside the admin role a lastError is compared for being
-// there, not for its text. Admins are told the whole error with every URL
-// shown by its host (a path may hold a receiver's token): their lastError is
-// compared after that redaction, the rest as it is.
+// normalJSON decodes an answer for comparison. The only changes it allows
+// are deliberate ones made since a release:
+//
+//   - b54ec88: anyone but an admin is told only the kind of a failed
+//     delivery where 00fb19d told everyone the whole error (an error the
+//     release stored reads as the kind "delivery failed"), so outside the
+//     admin role a lastError is compared for being there, not for its text.
+//     Admins are told the whole error with every URL shown by its host (a
+//     path may hold a receiver's token): their lastError is compared after
+//     that redaction, the rest as it is;
+//   - c16ad88: a standing's claimedAt is the game-server and admin roles' to
+//     read, where f2c7c5e told everyone: for anyone else it is null.
 func normalJSON(t *testing.T, raw json.RawMessage, role string) any {
 	t.Helper()
 	d := json.NewDecoder(bytes.NewReader(raw))
@@ -367,24 +473,32 @@ func normalJSON(t *testing.T, raw json.RawMessage, role string) any {
 	if role == "admin" {
 		mark = func(text string) string { return *leaderboard.Settlement{LastError: &text}.AdminDetail() }
 	}
-	markLastErrors(v, mark)
+	seesClaims := role == "admin" || role == "server"
+	normalFields(v, func(key string, field any) any {
+		text, ok := field.(string)
+		switch {
+		case key == "lastError" && ok:
+			return mark(text)
+		case key == "claimedAt" && !seesClaims:
+			return nil
+		}
+		return field
+	})
 	return v
 }
 
-// markLastErrors replaces every non-null lastError in v with mark's.
-func markLastErrors(v any, mark func(string) string) {
+// normalFields replaces every field of every object in v with what normal
+// makes of its key and value, depth first.
+func normalFields(v any, normal func(key string, field any) any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, field := range v {
-			if text, ok := field.(string); k == "lastError" && ok {
-				v[k] = mark(text)
-				continue
-			}
-			markLastErrors(field, mark)
+			normalFields(field, normal)
+			v[k] = normal(k, field)
 		}
 	case []any:
 		for _, item := range v {
-			markLastErrors(item, mark)
+			normalFields(item, normal)
 		}
 	}
 }
@@ -424,44 +538,182 @@ func waitForDeliveries(t *testing.T, receiver *webhookReceiver, n int) []deliver
 }
 
 // pendingOrder is the order the fixture's messages must arrive in within a
-// month: "month id" per message, months in the order of their first message.
+// period: "board/period id" per message, periods in the order of their first
+// message.
 func pendingOrder(fx *releaseFixture) []string {
 	out := make([]string, len(fx.Pending))
 	for i, p := range fx.Pending {
-		out[i] = p.Month + " " + p.ID
+		out[i] = messageGroup([]byte(p.Body)) + " " + p.ID
 	}
-	return byMonth(out)
+	return byPeriod(out)
 }
 
-// deliveryOrder is deliveries as "month id", grouped as pendingOrder groups.
+// deliveryOrder is deliveries as "board/period id", grouped as pendingOrder
+// groups.
 func deliveryOrder(deliveries []delivery) []string {
 	out := make([]string, len(deliveries))
 	for i, d := range deliveries {
-		var body struct {
-			Month string `json:"month"`
-		}
-		json.Unmarshal(d.body, &body)
-		out[i] = body.Month + " " + d.id
+		out[i] = messageGroup(d.body) + " " + d.id
 	}
-	return byMonth(out)
+	return byPeriod(out)
 }
 
-// byMonth orders "month id" items by month, keeping their order within one:
-// messages of different months may go out in any order.
-func byMonth(items []string) []string {
-	slices.SortStableFunc(items, func(a, b string) int { return strings.Compare(a[:7], b[:7]) })
+// messageGroup is the period a message's body announces, "board/period":
+// main's months, whose bodies may name only the month, as "main/YYYY-MM".
+func messageGroup(body []byte) string {
+	var b struct {
+		Board  string `json:"board"`
+		Period string `json:"period"`
+		Month  string `json:"month"`
+	}
+	json.Unmarshal(body, &b)
+	if b.Board == "" {
+		b.Board = "main"
+	}
+	if b.Period == "" {
+		b.Period = b.Month
+	}
+	return b.Board + "/" + b.Period
+}
+
+// group is the period of a pending message, as messageGroup names it.
+func (p pendingMessage) group() string {
+	return messageGroup([]byte(p.Body))
+}
+
+// byPeriod orders "group id" items by group, keeping their order within
+// one: messages of different periods may go out in any order.
+func byPeriod(items []string) []string {
+	group := func(item string) string { g, _, _ := strings.Cut(item, " "); return g }
+	slices.SortStableFunc(items, func(a, b string) int { return strings.Compare(group(a), group(b)) })
 	return items
 }
 
-// deliveryTypes is deliveries as "type month", in the order they came.
+// deliveryTypes is deliveries as "type board/period", in the order they
+// came.
 func deliveryTypes(deliveries []delivery) []string {
 	out := make([]string, len(deliveries))
 	for i, d := range deliveries {
-		var body struct {
-			Month string `json:"month"`
-		}
-		json.Unmarshal(d.body, &body)
-		out[i] = d.eventType + " " + body.Month
+		out[i] = d.eventType + " " + messageGroup(d.body)
 	}
 	return out
+}
+
+// continueReleaseF2c7c5e checks what comes after f2c7c5e on its upgraded
+// database (its periods follow the day it was recorded, so they are found by
+// status): main's month and daily.laps' day that it left open close with the
+// ranks they had open, the new final standing is claimed, and a period it
+// closed is corrected; each sends its message.
+func continueReleaseF2c7c5e(t *testing.T, u *upgraded) {
+	t.Helper()
+	s := u.s
+	var openMonth string
+	for _, m := range s.months(t, 12) {
+		if m.Status == "OPEN" {
+			openMonth = m.Month
+		}
+	}
+	open := s.leaderboard(t, openMonth, 100, nil)
+	closed := s.closeMonth(t, openMonth)
+	if closed.Status != "CLOSED" || closed.Participants != open.Total || closed.Digest == nil || *closed.Digest != pageDigest(open) {
+		t.Fatalf("closeMonth %s on the upgraded database: %+v, want the digest of its open ranks %s", openMonth, closed, pageDigest(open))
+	}
+	sameRanks(t, "main "+openMonth, open, s.leaderboard(t, openMonth, 100, nil))
+
+	day, closedDay := periodOf(t, s, "daily.laps", "OPEN"), periodOf(t, s, "daily.laps", "CLOSED")
+	openDay := boardPage(t, s, "daily.laps", day)
+	var dayClosed struct {
+		ClosePeriod struct {
+			Status       string  `json:"status"`
+			Participants int     `json:"participants"`
+			Digest       *string `json:"digest"`
+		} `json:"closePeriod"`
+	}
+	s.mustDo(t, adminToken, `mutation($p: String!) { closePeriod(board: "daily.laps", period: $p) { status participants digest } }`,
+		map[string]any{"p": day}, &dayClosed)
+	if c := dayClosed.ClosePeriod; c.Status != "CLOSED" || c.Participants != openDay.Total || c.Digest == nil || *c.Digest != pageDigest(openDay) {
+		t.Fatalf("closePeriod daily.laps %s on the upgraded database: %+v, want the digest of its open ranks %s", day, c, pageDigest(openDay))
+	}
+	sameRanks(t, "daily.laps "+day, openDay, boardPage(t, s, "daily.laps", day))
+	winner := openDay.Edges[0].Node
+	if c := s.claim(t, "daily.laps", day, winner.Player.ID, "after-upgrade"); c.Status != "CLAIMED" || c.Standing == nil ||
+		c.Standing.Rank != 1 || !c.Standing.Final || c.Standing.Tier == nil {
+		t.Errorf("the claim of %s's winner: %+v", day, c)
+	}
+
+	before := boardPage(t, s, "daily.laps", closedDay)
+	last := before.Edges[len(before.Edges)-1].Node
+	var corrected struct {
+		CorrectScore struct {
+			Before *int `json:"before"`
+			After  *int `json:"after"`
+		} `json:"correctScore"`
+	}
+	s.mustDo(t, adminToken, `mutation($p: String!, $id: ID!) { correctScore(board: "daily.laps", period: $p, playerId: $id, score: 1,
+		reason: "after the upgrade") { before after } }`, map[string]any{"p": closedDay, "id": last.Player.ID}, &corrected)
+	if c := corrected.CorrectScore; c.Before == nil || *c.Before != last.Score || c.After == nil || *c.After != 1 {
+		t.Errorf("the correction of %s's last, %+v: %+v", closedDay, last, c)
+	}
+	after := boardPage(t, s, "daily.laps", closedDay)
+	var digest struct {
+		Period struct {
+			Digest *string `json:"digest"`
+		} `json:"period"`
+	}
+	s.mustDo(t, "", `query($p: String!) { period(board: "daily.laps", key: $p) { digest } }`, map[string]any{"p": closedDay}, &digest)
+	if after.Total != before.Total || pageDigest(after) == pageDigest(before) || digest.Period.Digest == nil || *digest.Period.Digest != pageDigest(after) {
+		t.Errorf("daily.laps %s corrected after the upgrade: %d rows, digest %v, want %d rows and %s", closedDay, after.Total,
+			digest.Period.Digest, before.Total, pageDigest(after))
+	}
+
+	got := waitForDeliveries(t, u.receiver, len(u.fx.Pending)+3)
+	types := deliveryTypes(got[len(u.fx.Pending):])
+	slices.Sort(types)
+	if want := []string{"month.closed main/" + openMonth, "period.closed daily.laps/" + day, "period.corrected daily.laps/" + closedDay}; !slices.Equal(types, want) {
+		t.Errorf("deliveries after the upgrade: %v, want %v", types, want)
+	}
+}
+
+// sameRanks fails unless a period's final table is the one it had open.
+func sameRanks(t *testing.T, name string, open, final leaderboardPage) {
+	t.Helper()
+	if final.Total != open.Total || len(final.Edges) != len(open.Edges) {
+		t.Fatalf("%s closed has %d of %d rows, open it had %d of %d", name, len(final.Edges), final.Total, len(open.Edges), open.Total)
+	}
+	for i := range open.Edges {
+		if o, f := open.Edges[i].Node, final.Edges[i].Node; o.Rank != f.Rank || o.Score != f.Score ||
+			!o.ReachedAt.Equal(f.ReachedAt) || o.Player.ID != f.Player.ID {
+			t.Errorf("%s's rank %d: open %+v, final %+v", name, i+1, o, f)
+		}
+	}
+}
+
+// periodOf returns the key of board's newest period in status.
+func periodOf(t *testing.T, s *server, board, status string) string {
+	t.Helper()
+	var data struct {
+		Board struct {
+			Periods []period `json:"periods"`
+		} `json:"board"`
+	}
+	s.mustDo(t, "", `query($b: ID!) { board(id: $b) { periods { board key status participants } } }`, map[string]any{"b": board}, &data)
+	for _, p := range data.Board.Periods {
+		if p.Status == status {
+			return p.Key
+		}
+	}
+	t.Fatalf("board %s has no %s period: %+v", board, status, data.Board.Periods)
+	return ""
+}
+
+// boardPage returns the first 100 of a board's period.
+func boardPage(t *testing.T, s *server, board, key string) leaderboardPage {
+	t.Helper()
+	var data struct {
+		Leaderboard leaderboardPage `json:"leaderboard"`
+	}
+	s.mustDo(t, "", `query($b: ID!, $p: String) { leaderboard(board: $b, period: $p, first: 100) {
+		edges { cursor node { `+rankEntryFields+` } } pageInfo { hasNextPage endCursor } total } }`,
+		map[string]any{"b": board, "p": key}, &data)
+	return data.Leaderboard
 }
