@@ -82,6 +82,9 @@ type Config struct {
 	// RetainMonths keeps the current month and this many before it; older
 	// settled months are dropped. 0 keeps every month.
 	RetainMonths int // LEADERBOARD_RETAIN_MONTHS
+	// RetentionBatch is the most rows of a dropped period of a board that
+	// retention deletes in one transaction; 0 is the default, 10,000.
+	RetentionBatch int // LEADERBOARD_RETENTION_BATCH
 
 	// RateLimit is the requests a second of each client address on public
 	// reads (burst twice that); 0 turns it off.
@@ -162,6 +165,7 @@ func ConfigFromEnv() (Config, error) {
 		WebhookMaxBackoff:  env.duration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
 		WebhookConcurrency: env.int("LEADERBOARD_WEBHOOK_CONCURRENCY", settlement.DefaultConcurrency),
 		RetainMonths:       env.int("LEADERBOARD_RETAIN_MONTHS", 0),
+		RetentionBatch:     env.int("LEADERBOARD_RETENTION_BATCH", 10_000),
 		RateLimit:          env.float("LEADERBOARD_RATE_LIMIT", 20),
 		ServerRateLimit:    env.float("LEADERBOARD_SERVER_RATE_LIMIT", 500),
 		PlayerRateLimit:    env.float("LEADERBOARD_PLAYER_RATE_LIMIT", 20),
@@ -350,6 +354,8 @@ func (c *Config) bindServe(flags *pflag.FlagSet) {
 		"seed the current month and the month before, each when it has no scores yet, with this many demo players (env LEADERBOARD_DEMO_PLAYERS)")
 	flags.IntVar(&c.SnapshotPlayers, "snapshot-players", c.SnapshotPlayers,
 		"most players of closed months held in memory, about 64 bytes each; 0 reads them from the database (env LEADERBOARD_SNAPSHOT_PLAYERS)")
+	flags.IntVar(&c.RetentionBatch, "retention-batch", c.RetentionBatch,
+		"most rows of a dropped period of a board that retention deletes in one transaction (env LEADERBOARD_RETENTION_BATCH)")
 	flags.BoolVar(&c.GraphiQL, "graphiql", c.GraphiQL,
 		"serve the GraphiQL explorer at /graphiql, with introspection (env LEADERBOARD_GRAPHIQL=true)")
 }

@@ -178,7 +178,9 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 	// Each board says what it keeps (retainPeriods): every instance looks at
 	// each tick and drops a bounded number, so that a backlog of ten
 	// thousand daily boards' periods drains over a few ticks without one
-	// long tick.
+	// long tick. Each run, the first at start included, then purges the rows
+	// of the dropped periods batch after batch until the tick ends: a purge
+	// that a tick, a stop or a crash cut short goes on at the next.
 	tasks = append(tasks, lifecycle.Task{Name: "retention of boards' periods", Run: func(ctx context.Context) error {
 		dropped, err := m.DB.DropOldPeriods(ctx, periodDropsPerTick)
 		for _, p := range dropped {
@@ -229,7 +231,8 @@ func (c *Config) dbOptions(loc *time.Location, logger *slog.Logger) []db.Option 
 		db.WithSettlement(c.WebhookURL != ""),
 		db.WithReadURL(c.DatabaseReadURL),
 		db.WithLimits(db.Limits{MaxConns: int32(c.MaxConns), StatementTimeout: c.StatementTimeout, LockTimeout: c.LockTimeout,
-			SubmitWriters: c.SubmitWriters, SubmitMergeEvents: c.SubmitMergeEvents, ClaimWriters: c.ClaimWriters}),
+			SubmitWriters: c.SubmitWriters, SubmitMergeEvents: c.SubmitMergeEvents, ClaimWriters: c.ClaimWriters,
+			RetentionBatch: c.RetentionBatch}),
 		db.WithClosingReads(c.ClosingReads, c.ClosingReadWait),
 	}
 }

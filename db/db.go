@@ -125,6 +125,10 @@ type Limits struct {
 	// rows: one writer makes bigger groups, which share more of
 	// claim_board_rewards' statements and of the commit's flush.
 	ClaimWriters int
+	// RetentionBatch is the most rows of a dropped period of a board that
+	// retention deletes in one transaction (default 10,000); the period's
+	// rows go batch after batch, each under StatementTimeout.
+	RetentionBatch int
 }
 
 // WithLimits sets the bounds of database calls.
@@ -144,9 +148,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, errorf("parse database url: %w", err)
 	}
 	l := db.limits
-	if l.SubmitWriters < 0 || l.SubmitMergeEvents < 0 || l.ClaimWriters < 0 {
-		return nil, errorf("submit writers (%d), events a submit transaction takes (%d) and claim writers (%d) cannot be negative",
-			l.SubmitWriters, l.SubmitMergeEvents, l.ClaimWriters)
+	if l.SubmitWriters < 0 || l.SubmitMergeEvents < 0 || l.ClaimWriters < 0 || l.RetentionBatch < 0 {
+		return nil, errorf("submit writers (%d), events a submit transaction takes (%d), claim writers (%d) and rows a retention batch deletes (%d) cannot be negative",
+			l.SubmitWriters, l.SubmitMergeEvents, l.ClaimWriters, l.RetentionBatch)
 	}
 	writers, mergeEvents := cmp.Or(l.SubmitWriters, defaultSubmitWriters), cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents)
 	db.submits = newSubmitQueue(writers, mergeEvents, db.writeSubmissions)

@@ -1,7 +1,10 @@
 package db
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -12,26 +15,37 @@ import (
 // Retention of the periods of every board but main (main drops whole months:
 // retention.go). A board's retainPeriods keeps that many CLOSED periods,
 // the newest by their start; an older one goes once its settlement messages
-// were all delivered (or it has none: settlement off). Its rows are deleted
-// from the shared tables, keyed by the period's id, in one transaction per
-// period: the board_final_ranks partition of its month stays, as it holds
-// other boards' periods; a partition is never made per board or period, so
-// none is dropped per period either.
+// were all delivered (or it has none: settlement off). A period's rows are
+// in the shared tables, keyed by its id: no partition is made per board or
+// period, so none is dropped per period (the board_final_ranks partition of
+// its month holds other boards' periods too). A 10M-player period is tens of
+// millions of rows, too many for one transaction: the drop is decided in a
+// short one that deletes the period's row and queues its id in
+// period_purges (migration 21), then its rows are deleted in batches of
+// Limits.RetentionBatch, each a transaction of its own under the requests'
+// statement timeout.
+
+// defaultRetentionBatch is Limits.RetentionBatch's default.
+const defaultRetentionBatch = 10_000
 
 // DropOldPeriods drops up to limit periods that their boards' retainPeriods
-// no longer keep, oldest first, and returns them with their Board and Key.
-// Each goes in one transaction: its live scores, accepted events, final
-// ranks and removed players, then its row, with which its corrections and
-// messages go (ON DELETE CASCADE), and its claims (a trigger, migration
-// 16). A period another instance drops at the same time is skipped.
+// no longer keep, oldest first, and returns them with their Board and Key;
+// then it purges the rows of every dropped period still queued, those of
+// runs cut short before included. Each drop is one short transaction: the
+// period's row, with which its corrections and messages go (ON DELETE
+// CASCADE) and its claims (a trigger, migration 16), so that from its commit
+// the period answers as gone; its live scores, accepted events, final ranks,
+// rank counters and removed players go in the purge's batches. A period
+// another instance drops or purges at the same time is left to it. A period
+// is returned once its drop committed, even when the purge then fails.
 func (db *DB) DropOldPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error) {
 	// For each board that limits what it keeps, its CLOSED periods after the
 	// newest retain_periods (periods_board_start_idx, newest first).
 	// Only once the period's own time to take events is over: a period
 	// closed early, dropped while its day still runs, would be opened again
 	// by the day's next event and closed a second time.
-	const q = `SELECT p.board_id, p.key, p.id, p.final_bucket FROM boards b
-		CROSS JOIN LATERAL (SELECT board_id, key, id, final_bucket, starts_at, ends_at FROM periods
+	const q = `SELECT p.board_id, p.key, p.id FROM boards b
+		CROSS JOIN LATERAL (SELECT board_id, key, id, starts_at, ends_at FROM periods
 			WHERE board_id = b.id AND status = 'CLOSED'
 			ORDER BY starts_at DESC OFFSET b.retain_periods) p
 		WHERE b.retain_periods IS NOT NULL AND b.id <> 'main'
@@ -44,14 +58,13 @@ func (db *DB) DropOldPeriods(ctx context.Context, limit int) ([]leaderboard.Peri
 	}
 	type oldPeriod struct {
 		leaderboard.Period
-		id     int32
-		bucket *time.Time
+		id int32
 	}
 	var (
 		old []oldPeriod
 		o   oldPeriod
 	)
-	_, err = pgx.ForEachRow(rows, []any{&o.Board, &o.Key, &o.id, &o.bucket}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&o.Board, &o.Key, &o.id}, func() error {
 		old = append(old, o)
 		return nil
 	})
@@ -63,22 +76,23 @@ func (db *DB) DropOldPeriods(ctx context.Context, limit int) ([]leaderboard.Peri
 		var gone bool
 		err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 			var err error
-			gone, err = dropPeriod(ctx, tx, p.Board, p.id, p.bucket)
+			gone, err = dropPeriod(ctx, tx, p.Board, p.id)
 			return err
 		})
 		if err != nil {
-			return dropped, errorf("drop period %s of %s: %w", p.Key, p.Board, err)
+			err = errorf("drop period %s of %s: %w", p.Key, p.Board, err)
+			return dropped, errors.Join(err, db.purgeDroppedPeriods(ctx))
 		}
 		if gone {
 			dropped = append(dropped, leaderboard.Period{Board: p.Board, Key: p.Key})
 		}
 	}
-	return dropped, nil
+	return dropped, db.purgeDroppedPeriods(ctx)
 }
 
-// dropPeriod deletes period id of board, CLOSED, and every row of it; false
-// when another transaction dropped it first.
-func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32, bucket *time.Time) (bool, error) {
+// dropPeriod deletes the row of period id of board, CLOSED, and queues its
+// other rows for the purge; false when another transaction dropped it first.
+func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32) (bool, error) {
 	if err := longJob(ctx, tx); err != nil {
 		return false, err
 	}
@@ -104,14 +118,93 @@ func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32, bucket *
 		return false, err
 	}
 	writes := &pgx.Batch{}
-	writes.Queue(`DELETE FROM board_scores WHERE period_id = $1`, id)
-	writes.Queue(`DELETE FROM period_rank_counts WHERE period_id = $1`, id)
-	writes.Queue(`DELETE FROM board_score_events WHERE period_id = $1`, id)
-	writes.Queue(`DELETE FROM board_removed_players WHERE period_id = $1`, id)
-	if bucket != nil {
-		// Within its month's partition only.
-		writes.Queue(`DELETE FROM board_final_ranks WHERE bucket = $1 AND period_id = $2`, *bucket, id)
-	}
+	writes.Queue(`INSERT INTO period_purges (period_id, final_bucket)
+		SELECT id, final_bucket FROM periods WHERE board_id = $1 AND id = $2`, board, id)
 	writes.Queue(`DELETE FROM periods WHERE board_id = $1 AND id = $2`, board, id)
 	return true, tx.SendBatch(ctx, writes).Close()
 }
+
+// purgeDroppedPeriods deletes the rows of every period queued in
+// period_purges, batch after batch, until none is left or ctx ends; what is
+// left stays queued for the next run.
+func (db *DB) purgeDroppedPeriods(ctx context.Context) error {
+	rows, err := db.pool.Query(ctx, `SELECT period_id FROM period_purges ORDER BY dropped_at, period_id`)
+	if err != nil {
+		return errorf("find dropped periods to purge: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return errorf("find dropped periods to purge: %w", err)
+	}
+	batch := cmp.Or(db.limits.RetentionBatch, defaultRetentionBatch)
+	for _, id := range ids {
+		// The tables known to be empty of the period are not looked at again:
+		// a look walks the dead entries of the rows deleted before it.
+		from := 0
+		for done := false; !done; {
+			err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+				var err error
+				done, err = purgeBatch(ctx, tx, id, batch, &from)
+				return err
+			})
+			if err != nil {
+				return errorf("purge dropped period %d: %w", id, err)
+			}
+		}
+	}
+	return nil
+}
+
+// purgeTables are the tables that hold rows of a period by its period_id,
+// in the order the purge empties them: the events first, as until they go
+// a retry of one of them answers DUPLICATE.
+var purgeTables = []string{"board_score_events", "board_scores", "period_rank_counts", "board_removed_players",
+	"board_final_ranks"}
+
+// purgeBatch deletes up to batch rows of dropped period id from
+// purgeTables[*from:], moving *from past each table it empties, and the
+// period's queue row once none is left; done when the period is purged, or
+// when another transaction is purging it (its queue row locked), which then
+// finishes it. *from is of use only if tx commits.
+func purgeBatch(ctx context.Context, tx pgx.Tx, id int32, batch int, from *int) (done bool, err error) {
+	const claim = `SELECT final_bucket FROM period_purges WHERE period_id = $1 FOR UPDATE SKIP LOCKED`
+	var bucket *time.Time
+	if err := tx.QueryRow(ctx, claim, id).Scan(&bucket); noRows(err) {
+		return true, nil
+	} else if err != nil {
+		return false, err
+	}
+	left := int64(batch)
+	for ; *from < len(purgeTables); *from++ {
+		q, args := fmt.Sprintf(deleteSome, purgeTables[*from]), []any{id, left}
+		if purgeTables[*from] == "board_final_ranks" {
+			if bucket == nil {
+				continue
+			}
+			q, args = deleteFinalRanks, append(args, *bucket)
+		}
+		tag, err := tx.Exec(ctx, q, args...)
+		if err != nil {
+			return false, err
+		}
+		if left -= tag.RowsAffected(); left == 0 {
+			return false, nil
+		}
+	}
+	_, err = tx.Exec(ctx, `DELETE FROM period_purges WHERE period_id = $1`, id)
+	return true, err
+}
+
+// deleteSome deletes up to $2 rows of period $1 from table %s: it picks them
+// by ctid from the period's range of an index, then deletes them by ctid
+// alone, which a TID scan answers whatever the table's key and statistics
+// (with the period's id beside the ctids, a planner that takes the table
+// for small can filter every row of the period through the list instead).
+const deleteSome = `DELETE FROM %[1]s WHERE ctid = ANY (ARRAY(SELECT ctid FROM %[1]s WHERE period_id = $1 LIMIT $2))`
+
+// deleteFinalRanks deletes up to $2 final ranks of period $1, those of the
+// best ranks, in one range of the key of bucket $3's partition (a ctid names
+// a row of one partition only).
+const deleteFinalRanks = `DELETE FROM board_final_ranks WHERE bucket = $3 AND period_id = $1
+	AND rank <= (SELECT max(rank) FROM (SELECT rank FROM board_final_ranks WHERE bucket = $3 AND period_id = $1
+		ORDER BY rank LIMIT $2) AS first)`

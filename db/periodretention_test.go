@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
 )
@@ -137,5 +139,197 @@ func TestDropOldPeriods_ClaimsInFlightGoWithTheirPeriod(t *testing.T) {
 			t.Fatalf("%s: %s claims outlived their period (answers %v)", board, n[0][0], statuses)
 		}
 		t.Logf("%s: %v", board, statuses)
+	}
+}
+
+// mustCloseSeededPeriod seeds period 2026-11-20 of a new DAY board that keeps
+// no closed period with players, gives each an accepted event and removes
+// one, closes it, and returns its id and its rows in the tables the purge
+// empties.
+func mustCloseSeededPeriod(t *testing.T, store *db.DB, now *time.Time, board string, players int) (id string, rows int) {
+	t.Helper()
+	ctx := context.Background()
+	*now = *utc(11, 20, 12)
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: board, Name: board, Reset: leaderboard.ResetDay,
+		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0), RetainPeriods: new(0)})
+	if _, err := store.SeedPeriod(ctx, board, "2026-11-20", players, db.SeedOptions{RandomSeed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	mustQuery(t, `INSERT INTO board_score_events (board_id, event_id, period_id, player_id, mode, value, subscore,
+			occurred_at, received_at, status, old_score, new_score)
+		SELECT $1, 'e-' || player_id, period_id, player_id, 'SET', score, subscore, reached_at, reached_at, 'APPLIED', NULL, score
+		FROM board_scores s JOIN periods p ON p.id = s.period_id WHERE p.board_id = $1`, board)
+	if _, err := store.CorrectPeriodScore(ctx, board, "2026-11-20", db.SeedPlayerID(1), nil, "cheating"); err != nil {
+		t.Fatal(err)
+	}
+	*now = *utc(11, 21, 1)
+	if _, err := store.ClosePeriod(ctx, board, "2026-11-20"); err != nil {
+		t.Fatal(err)
+	}
+	id = mustQuery(t, `SELECT id FROM periods WHERE board_id = $1`, board)[0][0]
+	return id, periodRows(t, id)
+}
+
+// periodRows counts the rows of period id in the tables the purge empties.
+func periodRows(t *testing.T, id string) int {
+	t.Helper()
+	n := 0
+	for _, table := range []string{"board_scores", "board_score_events", "board_final_ranks", "board_removed_players",
+		"period_rank_counts"} {
+		var rows int
+		fmt.Sscan(mustQuery(t, `SELECT count(*) FROM `+table+` WHERE period_id = $1`, id)[0][0], &rows)
+		n += rows
+	}
+	return n
+}
+
+func TestDropOldPeriods_PurgesABigPeriodInBoundedBatches(t *testing.T) {
+	var now time.Time
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithLimits(db.Limits{RetentionBatch: 1000}))
+	ctx := context.Background()
+	id, rows := mustCloseSeededPeriod(t, store, &now, "big", 25_000)
+	if rows < 75_000 {
+		t.Fatalf("the period holds %d rows, want its scores, events and final ranks", rows)
+	}
+	// Another board's period of the same month keeps its rows.
+	mustCreateBoard(t, store, rewardBoard("kept", leaderboard.OrderDesc))
+	now = *utc(11, 20, 12)
+	mustSubmit(t, store, boardEvent("kept", "k1", "ann", leaderboard.ModeSet, 5, utc(11, 20, 9)))
+	now = *utc(11, 21, 1)
+	if _, err := store.ClosePeriod(ctx, "kept", "2026-11-20"); err != nil {
+		t.Fatal(err)
+	}
+	keptRows := periodRows(t, mustQuery(t, `SELECT id FROM periods WHERE board_id = 'kept'`)[0][0])
+	// Each statement that deletes rows of these tables records its
+	// transaction and the rows it deleted.
+	mustQuery(t, `CREATE TABLE purge_log (xid xid8, tbl text, n bigint)`)
+	mustQuery(t, `CREATE FUNCTION log_purge() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			INSERT INTO purge_log SELECT pg_current_xact_id(), TG_TABLE_NAME, count(*) FROM old_rows;
+			RETURN NULL;
+		END $$`)
+	for _, table := range []string{"board_scores", "board_score_events", "board_final_ranks", "board_removed_players",
+		"period_rank_counts"} {
+		mustQuery(t, `CREATE TRIGGER log_purge AFTER DELETE ON `+table+
+			` REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION log_purge()`)
+	}
+
+	now = *utc(11, 22, 1)
+	dropped, err := store.DropOldPeriods(ctx, 10)
+	if err != nil || len(dropped) != 1 || dropped[0].Board != "big" {
+		t.Fatalf("dropped %+v, %v", dropped, err)
+	}
+	if n := periodRows(t, id); n != 0 {
+		t.Fatalf("%d rows of the dropped period are left", n)
+	}
+	if n := mustQuery(t, `SELECT count(*) FROM period_purges`); n[0][0] != "0" {
+		t.Fatalf("%s purges still queued", n[0][0])
+	}
+	got := mustQuery(t, `SELECT count(*), sum(n)::bigint, max(n) FROM (SELECT xid, sum(n) AS n FROM purge_log GROUP BY xid) x`)
+	var txs, deleted, largest int
+	fmt.Sscan(got[0][0], &txs)
+	fmt.Sscan(got[0][1], &deleted)
+	fmt.Sscan(got[0][2], &largest)
+	if deleted != rows || largest > 1000 || txs < rows/1000 {
+		t.Fatalf("%d transactions deleted %d rows, at most %d each; want all %d, at most 1000 each", txs, deleted, largest, rows)
+	}
+	if n := periodRows(t, mustQuery(t, `SELECT id FROM periods WHERE board_id = 'kept'`)[0][0]); n != keptRows {
+		t.Fatalf("the other board's period holds %d rows, had %d", n, keptRows)
+	}
+	t.Logf("%d rows purged in %d transactions", deleted, txs)
+}
+
+// A purge cut short (here by a row lock it waits for, then a cancelled
+// context) leaves the period gone to readers from the drop's commit, and
+// the next run of retention finishes it.
+func TestDropOldPeriods_InterruptedPurgeGoesOnAtTheNextRun(t *testing.T) {
+	var now time.Time
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithLimits(db.Limits{RetentionBatch: 1000}))
+	id, _ := mustCloseSeededPeriod(t, store, &now, "big", 5_000)
+	player := db.SeedPlayerID(2)
+	if s := standingOf(t, store, "big", "2026-11-20", player); s == nil || !s.Final {
+		t.Fatalf("standing before the drop: %+v", s)
+	}
+
+	// The final ranks go last: locked, they stop the purge after the
+	// batches of the other tables.
+	conn, err := pgx.Connect(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	lock, err := conn.Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Rollback(context.Background())
+	if _, err := lock.Exec(context.Background(), `SELECT FROM board_final_ranks WHERE period_id = $1 FOR UPDATE`, id); err != nil {
+		t.Fatal(err)
+	}
+	now = *utc(11, 22, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	type outcome struct {
+		dropped []leaderboard.Period
+		err     error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		dropped, err := store.DropOldPeriods(ctx, 10)
+		done <- outcome{dropped, err}
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		waiting := mustQuery(t, `SELECT count(*) FROM pg_stat_activity
+			WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM board_final_ranks%'`)
+		if waiting[0][0] != "0" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the purge never reached the final ranks")
+		}
+	}
+	cancel()
+	first := <-done
+	if first.err == nil || len(first.dropped) != 1 {
+		t.Fatalf("interrupted run: dropped %+v, %v", first.dropped, first.err)
+	}
+
+	// Gone from the drop's commit, with rows still to purge: the batches
+	// committed before the lock emptied the scores and events; the one cut
+	// short rolled back.
+	left := mustQuery(t, `SELECT (SELECT count(*) FROM board_scores WHERE period_id = $1),
+		(SELECT count(*) FROM board_score_events WHERE period_id = $1),
+		(SELECT count(*) FROM board_final_ranks WHERE period_id = $1)`, id)[0]
+	if left[0] != "0" || left[1] != "0" || left[2] != "4999" {
+		t.Fatalf("scores, events and final ranks left after the interrupted purge: %v", left)
+	}
+	if n := mustQuery(t, `SELECT count(*) FROM period_purges WHERE period_id = $1`, id); n[0][0] != "1" {
+		t.Fatal("the interrupted purge is not queued")
+	}
+	if p, err := store.Period(context.Background(), "big", "2026-11-20"); err != nil || p != nil {
+		t.Fatalf("the dropped period reads as %+v, %v", p, err)
+	}
+	if s := standingOf(t, store, "big", "2026-11-20", player); s != nil {
+		t.Fatalf("a standing of the dropped period: %+v", s)
+	}
+	page, err := store.BoardLeaderboard(context.Background(), mustBoard(t, store, "big"), "2026-11-20", 10, "")
+	if err != nil || page.Total != 0 || len(page.Edges) != 0 {
+		t.Fatalf("a page of the dropped period: %+v, %v", page, err)
+	}
+	if c := mustClaim(t, store, "big", "2026-11-20", player, "c1"); c.Status != leaderboard.ClaimGone {
+		t.Fatalf("a claim of the dropped period: %+v", c)
+	}
+
+	if err := lock.Rollback(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	dropped, err := store.DropOldPeriods(context.Background(), 10)
+	if err != nil || len(dropped) != 0 {
+		t.Fatalf("next run: dropped %+v, %v", dropped, err)
+	}
+	if n := periodRows(t, id); n != 0 {
+		t.Fatalf("%d rows of the dropped period are left after the next run", n)
+	}
+	if n := mustQuery(t, `SELECT count(*) FROM period_purges`); n[0][0] != "0" {
+		t.Fatalf("%s purges still queued", n[0][0])
 	}
 }

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -274,4 +275,35 @@ func TestSeedBoard_FillsAnOpenWeekAndRefusesFirst(t *testing.T) {
 	if _, err := run("seed", "--month", "2026-11", "--board", "pvp", "--period", week, "--players", "10"); err == nil {
 		t.Errorf("seed with --month and --board ran")
 	}
+}
+
+// The rows of a period whose drop committed but whose purge a stop or a
+// crash cut short stay queued; the next instance's scheduler purges them at
+// its start.
+func TestBoardRetention_AnInstanceFinishesAPurgeLeftQueued(t *testing.T) {
+	pg.Reset(t)
+	conn := sqlConn(t)
+	const gone = 4242 // a period id no period has: its row went with the drop
+	for _, q := range []string{
+		`INSERT INTO period_purges (period_id) VALUES ($1)`,
+		`INSERT INTO board_removed_players (period_id, player_id) SELECT $1, 'p' || i FROM generate_series(1, 30) i`,
+		`INSERT INTO period_rank_counts (period_id, level, bucket, sub, players) SELECT $1, 0, i, 0, 1 FROM generate_series(1, 30) i`,
+	} {
+		if _, err := conn.Exec(context.Background(), q, gone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	startInstance(t, func(c *app.Config) { c.RetentionBatch = 7 })
+	var left int
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		const q = `SELECT (SELECT count(*) FROM period_purges) + (SELECT count(*) FROM board_removed_players)
+			+ (SELECT count(*) FROM period_rank_counts)`
+		if err := conn.QueryRow(context.Background(), q).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if left == 0 {
+			return
+		}
+	}
+	t.Fatalf("%d rows of the purge are left", left)
 }
