@@ -255,7 +255,11 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 		names = db.readNamesAhead(ctx, m)
 		defer names.stop()
 	}
-	rows, err := readRankedRows(ctx, tx, partitionName("scores", m))
+	src, err := monthSource(ctx, tx, partitionName("scores", m))
+	if err != nil {
+		return nil, errorf("read the scores of %s: %w", m, err)
+	}
+	rows, err := readRankedRows(ctx, tx, src)
 	if err != nil {
 		return nil, errorf("read the scores of %s: %w", m, err)
 	}
@@ -278,8 +282,12 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 		return nil, errorf("build final ranks: %w", err)
 	}
 	phase(hooks, m, leaderboard.PhaseDigest, ranks.participants)
-	if err := nameTop(ctx, tx, m, table, ranks.top); err != nil {
+	topped, err := topNames(ctx, tx, rows, len(ranks.top))
+	if err != nil {
 		return nil, errorf("build final ranks: %w", err)
+	}
+	for i, name := range topped {
+		ranks.top[i].Name = name
 	}
 	return ranks, nil
 }
@@ -289,7 +297,7 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 // fails the copy, or stops before its next statement.
 func indexFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, table string, rows *rankedRows,
 	hooks leaderboard.CloseHooks) error {
-	copied, err := copyFinalRanks(ctx, stop, tx, m, table, rows)
+	copied, err := copyFinalRanks(ctx, stop, tx, monthTarget(m, table), rows)
 	if err != nil {
 		return err
 	}
@@ -357,24 +365,28 @@ func handRanks(ctx context.Context, m leaderboard.Month, rows *rankedRows, names
 	return nil
 }
 
-// nameTop looks up the names of top, the first ranks of table, month m's
-// final ranks.
-func nameTop(ctx context.Context, tx pgx.Tx, m leaderboard.Month, table string, top []messageEntry) error {
-	q := fmt.Sprintf(`SELECT f.rank, p.name FROM %s f JOIN players p ON p.id = f.player_id
-		WHERE f.month = %s AND f.rank <= %d`, table, dateLiteral(m), len(top))
-	names, err := tx.Query(ctx, q)
+// topNames returns the names of the players of rows' first n ranks, in
+// rank order, nil for a player without one.
+func topNames(ctx context.Context, tx pgx.Tx, rows *rankedRows, n int) ([]*string, error) {
+	ids := make([]string, min(n, rows.len()))
+	for i := range ids {
+		ids[i] = string(rows.id(i))
+	}
+	const q = `SELECT u.i, p.name FROM unnest($1::text[]) WITH ORDINALITY AS u(id, i) JOIN players p ON p.id = u.id`
+	found, err := tx.Query(ctx, q, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var (
-		rank int
-		name *string
+		names = make([]*string, len(ids))
+		i     int
+		name  *string
 	)
-	_, err = pgx.ForEachRow(names, []any{&rank, &name}, func() error {
-		top[rank-1].Name = name
+	_, err = pgx.ForEachRow(found, []any{&i, &name}, func() error {
+		names[i-1] = name
 		return nil
 	})
-	return err
+	return names, err
 }
 
 // attachFinalRanks makes month m's final ranks table of the given version

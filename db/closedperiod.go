@@ -2,7 +2,8 @@ package db
 
 import (
 	"context"
-	"slices"
+	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -26,18 +27,25 @@ const periodsChannel = "leaderboard_periods"
 
 // ClosedPeriod is the whole of one CLOSED period of a board other than
 // main, as one snapshot had it: its rows in rank order with their players'
-// names of that moment. It is read-only, so safe for concurrent use.
+// names of that moment, packed in columns as a close reads them
+// (rankedRows). It is read-only, so safe for concurrent use.
 type ClosedPeriod struct {
 	key      string
 	id       int32
 	startsAt time.Time
 	version  int
-	rows     []boardEntry // in rank order
-	ranks    map[string]int32
+	rows     *rankedRows // with withBoardColumns and withKeyColumns
+	// The name of the player of rank r is names' nameOf[r-1]-1st, none
+	// when nameOf[r-1] is 0: the names come apart from the rows, in no
+	// order.
+	names    []byte
+	nameEnds []uint32
+	nameOf   []uint32
+	ranks    map[string]int32 // keys share rows' memory
 }
 
 // Players returns how many players the period ranks.
-func (p *ClosedPeriod) Players() int { return len(p.rows) }
+func (p *ClosedPeriod) Players() int { return p.rows.len() }
 
 // Version returns the ranks_version the period was read at.
 func (p *ClosedPeriod) Version() int { return p.version }
@@ -68,29 +76,12 @@ func (db *DB) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key st
 			return nil
 		}
 		// A million rows take seconds to read: no statement timeout, as for
-		// a closed month's final ranks. The names come by one join, not a
-		// probe of the players' key a row (boardEntryColumns): at a million
-		// players the read took 16.6 s with the probes and 3.7 s with the
-		// join, and it ran past the statement timeout on every try: the
-		// period was never held.
+		// a closed month's final ranks.
 		if err := longJob(ctx, tx); err != nil {
 			return err
 		}
-		const all = `SELECT t.player_id, p.name, t.score, t.subscore, t.reached_at, t.metadata,
-				t.sort_score, t.sort_subscore, t.seq
-			FROM board_scores t JOIN players p ON p.id = t.player_id WHERE t.period_id = $1
-			ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq`
-		rows, err := tx.Query(ctx, all, loaded.id)
-		if err != nil {
+		if err := loaded.read(ctx, tx, participants); err != nil {
 			return err
-		}
-		if loaded.rows, err = pgx.CollectRows(rows, scanBoardEntry); err != nil {
-			return err
-		}
-		loaded.ranks = make(map[string]int32, len(loaded.rows))
-		for i := range loaded.rows {
-			loaded.rows[i].entry.Rank = i + 1
-			loaded.ranks[loaded.rows[i].entry.Player.ID] = int32(i + 1)
 		}
 		p = loaded
 		return nil
@@ -99,6 +90,47 @@ func (db *DB) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key st
 		return nil, errorf("load closed period %s of %s: %w", key, b.ID, err)
 	}
 	return p, nil
+}
+
+// read reads p's rows, of about participants players, and their names, as
+// a close reads a period's rows (readRankedRows) and a closed month's names
+// (readNameBytes): at a million players 6.1 s of CPU (the database's and
+// this process's) against 9.0 s for one query joining the names, scanned
+// row by row into a struct a row (docs/PERFORMANCE.md, issue 37).
+func (p *ClosedPeriod) read(ctx context.Context, tx pgx.Tx, participants int) error {
+	var err error
+	p.rows, err = readRankedRows(ctx, tx, periodSource(p.id, withBoardColumns|withKeyColumns, participants))
+	if err != nil {
+		return err
+	}
+	n := p.rows.len()
+	p.ranks = make(map[string]int32, n)
+	for i := range n {
+		p.ranks[bytesString(p.rows.id(i))] = int32(i + 1)
+	}
+	p.nameOf = make([]uint32, n)
+	players := fmt.Sprintf(`(SELECT player_id FROM board_scores WHERE period_id = %d)`, p.id)
+	return readNameBytes(ctx, tx, players, n, func(id, name []byte) error {
+		if rank := p.ranks[string(id)]; rank != 0 {
+			p.names = append(p.names, name...)
+			p.nameEnds = append(p.nameEnds, uint32(len(p.names)))
+			p.nameOf[rank-1] = uint32(len(p.nameEnds))
+		}
+		return nil
+	})
+}
+
+// entry returns row i as the database's reads answer it: its name, and its
+// time in time.Local, as pgx scans a timestamptz, so that the answers are
+// the same to the last field.
+func (p *ClosedPeriod) entry(i int) leaderboard.RankEntry {
+	e := p.rows.entry(i)
+	e.ReachedAt = time.UnixMicro(p.rows.reachedAtMicros[i])
+	if k := p.nameOf[i]; k != 0 {
+		name := string(p.names[arenaStart(p.nameEnds, int(k-1)):p.nameEnds[k-1]])
+		e.Player.Name = &name
+	}
+	return e
 }
 
 // Standing returns what BoardStanding returns for playerID in the period of
@@ -110,17 +142,17 @@ func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, be
 	}
 	above = min(max(above, 0), leaderboard.MaxNeighbours)
 	below = min(max(below, 0), leaderboard.MaxNeighbours)
-	first, last := max(1, rank-above), min(len(p.rows), rank+below)
-	s := &leaderboard.Standing{RankEntry: p.rows[rank-1].entry, Board: b.ID, Period: p.key, Total: len(p.rows),
+	first, last := max(1, rank-above), min(p.Players(), rank+below)
+	s := &leaderboard.Standing{RankEntry: p.entry(rank - 1), Board: b.ID, Period: p.key, Total: p.Players(),
 		Month: leaderboard.MonthOf(p.startsAt, b.Location), Final: true}
 	s.Tier = b.TierOf(s.Rank, s.Total)
 	s.Above = make([]leaderboard.RankEntry, rank-first)
 	for i := range s.Above {
-		s.Above[i] = p.rows[first-1+i].entry
+		s.Above[i] = p.entry(first - 1 + i)
 	}
 	s.Below = make([]leaderboard.RankEntry, last-rank)
 	for i := range s.Below {
-		s.Below[i] = p.rows[rank+i].entry
+		s.Below[i] = p.entry(rank + i)
 	}
 	return s
 }
@@ -137,18 +169,15 @@ func (p *ClosedPeriod) Leaderboard(first int, after string) (page *leaderboard.P
 	if cur != nil {
 		// The rank a cursor carries is not trusted: counted afresh, as
 		// boardPage does.
-		from, _ = slices.BinarySearchFunc(p.rows, cur.key, func(r boardEntry, k boardKey) int {
-			if r.key.compare(k) <= 0 {
-				return -1
-			}
-			return 1
-		})
+		from = sort.Search(p.Players(), func(i int) bool { return p.rows.key(i).compare(cur.key) > 0 })
 	}
 	first = max(first, 0)
-	to := min(from+first, len(p.rows))
-	page = &leaderboard.Page{Edges: make([]leaderboard.Edge, to-from), HasNextPage: to < len(p.rows), Total: len(p.rows)}
-	for i, r := range p.rows[from:to] {
-		page.Edges[i] = leaderboard.Edge{Cursor: boardCursor{periodID: p.id, rank: r.entry.Rank, key: r.key}.encode(), Entry: r.entry}
+	to := min(from+first, p.Players())
+	page = &leaderboard.Page{Edges: make([]leaderboard.Edge, to-from), HasNextPage: to < p.Players(), Total: p.Players()}
+	for i := range page.Edges {
+		e := p.entry(from + i)
+		cursor := boardCursor{periodID: p.id, rank: e.Rank, key: p.rows.key(from + i)}
+		page.Edges[i] = leaderboard.Edge{Cursor: cursor.encode(), Entry: e}
 	}
 	return page, true
 }

@@ -18,9 +18,9 @@ import (
 // takes the period's close lock (a transaction advisory lock on its id) and
 // then its row FOR UPDATE: that waits for the submissions in flight, which
 // hold the row FOR SHARE, and makes those that come after read it CLOSED and
-// refuse their events. The transaction ranks the period's scores with
-// ROW_NUMBER() into board_final_ranks, digests them as main does, marks the
-// period CLOSED and records its settlement message. A crash rolls it all
+// refuse their events. The transaction ranks the period's scores into
+// board_final_ranks and digests them with a month's code (rankPeriod), marks
+// the period CLOSED and records its settlement message. A crash rolls it all
 // back; the CLOSED check makes a second close a no-op. A close an admin asks
 // for (ClosePeriod) first turns the period CLOSING in a short transaction of
 // its own (StopPeriod), which waits for the submissions in flight as the
@@ -426,41 +426,40 @@ type rankedPeriod struct {
 	top          []periodEntry
 }
 
-// rankPeriod copies period id's scores, numbered by ROW_NUMBER() in b's
-// order (the sort keys rank ascending, then who reached them first, then
-// seq), into bucket's final ranks, and reads them back in rank order, with
-// the names and metadata of the first messageTop, for the digest and the
-// message: one statement, one read of the scores.
+// rankPeriod ranks period id's scores in b's order (the sort keys rank
+// ascending, then who reached them first, then seq) as a month's close
+// ranks its scores (buildFinalRanks), with the same code: read once, in rank
+// order and numbered by ROW_NUMBER(), by binary COPY into memory, then
+// copied by binary COPY into bucket's final ranks, digested, and the first
+// messageTop named. At a million players it costs 15.5 s of CPU (the
+// database's and this process's) against 17.3 s for the one INSERT ...
+// SELECT that read its rows back; most of the rest is PostgreSQL keeping
+// board_final_ranks' two indexes row by row (8.8 s of the copy's CPU, 2.4 s
+// without them), which a month's close escapes by building a table of its
+// own and its key after the rows (docs/PERFORMANCE.md, issue 37).
 func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time) (*rankedPeriod, error) {
-	const q = `WITH ranked AS (
-			SELECT ROW_NUMBER() OVER (ORDER BY s.sort_score, s.sort_subscore, s.reached_at, s.seq)::integer AS rank,
-				s.player_id, s.score, s.subscore, s.reached_at, s.metadata
-			FROM board_scores s WHERE s.period_id = $1
-		), kept AS (
-			INSERT INTO board_final_ranks (bucket, period_id, rank, player_id, score, subscore, reached_at, metadata)
-			SELECT $2, $1, rank, player_id, score, subscore, reached_at, metadata FROM ranked
-		)
-		SELECT r.rank, r.player_id, r.score, n.name, CASE WHEN r.rank <= $3 THEN r.metadata END
-		FROM ranked r LEFT JOIN LATERAL (SELECT p.name FROM players p WHERE r.rank <= $3 AND p.id = r.player_id) n ON true
-		ORDER BY r.rank`
-	rows, err := tx.Query(ctx, q, id, bucket, messageTop)
+	rows, err := readRankedRows(ctx, tx, periodSource(id, withBoardColumns, 0))
 	if err != nil {
 		return nil, fmt.Errorf("rank the scores: %w", err)
 	}
-	var (
-		ranking  = newPeriodRanking()
-		rank     int
-		playerID []byte
-		score    int
-		name     *string
-		metadata []byte
-	)
-	_, err = pgx.ForEachRow(rows, []any{&rank, &playerID, &score, &name, &metadata}, func() error {
-		ranking.add(rank, playerID, score, name, metadata)
-		return nil
-	})
+	copied, err := copyFinalRanks(ctx, ctx, tx, periodTarget(id, bucket), rows)
 	if err != nil {
-		return nil, fmt.Errorf("rank the scores: %w", err)
+		return nil, fmt.Errorf("copy the final ranks: %w", err)
+	}
+	if copied != int64(rows.len()) {
+		return nil, fmt.Errorf("copied %d of %d ranks", copied, rows.len())
+	}
+	names, err := topNames(ctx, tx, rows, messageTop)
+	if err != nil {
+		return nil, fmt.Errorf("name the top ranks: %w", err)
+	}
+	ranking := newPeriodRanking()
+	for i := range rows.len() {
+		var name *string
+		if i < len(names) {
+			name = names[i]
+		}
+		ranking.add(i+1, rows.id(i), int(rows.scores[i]), name, rows.metadataOf(i))
 	}
 	return ranking.done(b), nil
 }

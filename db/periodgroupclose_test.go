@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +197,78 @@ func TestTryClosePeriods_AGroupThatFailsFallsBackToSingleCloses(t *testing.T) {
 	}
 	if n := mustQuery(t, `SELECT count(*) FROM outbox WHERE board_id = 'g1'`)[0][0]; n != "0" {
 		t.Fatalf("%s messages for the period that failed to close", n)
+	}
+}
+
+// A period of 10,000 players or more among due small ones is closed on its
+// own, by binary COPY, and ranks, digests and announces as the plain sort of
+// its scores says; the small ones close in their group.
+func TestTryClosePeriods_ALargePeriodClosesOnItsOwnAsAPlainSort(t *testing.T) {
+	const players = 10_000
+	now := *utc(11, 19, 12)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithSettlement(true))
+	ctx := context.Background()
+	asc := leaderboard.OrderAsc
+	for _, id := range []string{"big", "small"} {
+		mustCreateBoard(t, store, leaderboard.BoardSpec{ID: id, Name: id, Reset: leaderboard.ResetDay, Order: &asc,
+			TimeZone: new("UTC"), CloseGrace: new(0), StartsAt: utc(11, 1, 0)})
+	}
+	if _, err := store.SeedPeriod(ctx, "big", "2026-11-19", players, db.SeedOptions{RandomSeed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	mustSubmit(t, store, boardEvent("small", "e1", "p1", leaderboard.ModeSet, 5, utc(11, 19, 1)))
+	now = *utc(11, 20, 0)
+	due, err := store.PeriodsToClose(ctx, true, 100)
+	if err != nil || len(due) != 2 {
+		t.Fatalf("due %+v, %v", due, err)
+	}
+	closed, err := store.TryClosePeriods(ctx, due)
+	if err != nil || len(closed) != 2 {
+		t.Fatalf("closed %+v, %v", closed, err)
+	}
+
+	// The plain sort: score ascending, then who reached it first, then seq.
+	rows := mustQuery(t, `SELECT s.player_id, s.score FROM board_scores s JOIN periods p ON p.id = s.period_id
+		WHERE p.board_id = 'big' ORDER BY s.score, s.reached_at, s.seq`)
+	var (
+		ids    []string
+		scores []int
+	)
+	for _, r := range rows {
+		score, _ := strconv.Atoi(r[1])
+		ids, scores = append(ids, r[0]), append(scores, score)
+	}
+	for _, p := range closed {
+		if p.Board == "big" && (p.Participants != players || p.Digest != digestOf(ids, scores)) {
+			t.Fatalf("big closed %+v, want %d participants and the plain sort's digest", p, players)
+		}
+	}
+	final := mustQuery(t, `SELECT count(*), min(rank), max(rank), bool_and(f.player_id = s.player_id AND f.score = s.score
+			AND f.reached_at = s.reached_at AND f.subscore IS NULL AND f.metadata IS NULL), count(DISTINCT rank)
+		FROM board_final_ranks f JOIN periods p ON p.id = f.period_id AND p.final_bucket = f.bucket AND p.board_id = 'big'
+		JOIN board_scores s ON s.period_id = f.period_id AND s.player_id = f.player_id`)[0]
+	if want := []string{"10000", "1", "10000", "true", "10000"}; !slices.Equal(final, want) {
+		t.Fatalf("final ranks (count, first, last, as the scores, distinct) %v, want %v", final, want)
+	}
+	var message struct {
+		Participants int
+		Digest       string
+		Top          []struct {
+			Rank     int
+			PlayerID string
+			Name     *string
+		}
+	}
+	body := mustQuery(t, `SELECT body FROM outbox WHERE board_id = 'big' AND type = 'period.closed'`)[0][0]
+	if err := json.Unmarshal([]byte(body), &message); err != nil {
+		t.Fatal(err)
+	}
+	if message.Participants != players || message.Digest != digestOf(ids, scores) || len(message.Top) != 100 ||
+		message.Top[99].Rank != 100 || message.Top[99].PlayerID != ids[99] || message.Top[0].Name == nil {
+		t.Fatalf("message %+v", message)
+	}
+	small := mustQuery(t, `SELECT status, participants FROM periods WHERE board_id = 'small'`)[0]
+	if !slices.Equal(small, []string{"CLOSED", "1"}) {
+		t.Fatalf("small period %v", small)
 	}
 }

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"time"
@@ -12,71 +13,184 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// rankedRows are a month's scores in rank order, row i holding rank i+1,
-// packed in columns: ten million players take about 250 MB. The close reads
-// them once and builds everything from them: the final ranks table (by
-// COPY), the digest, and the rows it hands to hooks.Ranks.
+// rankedRows are a period's scores in rank order, row i holding rank i+1,
+// packed in columns: ten million players of main take about 250 MB. A close
+// reads them once and builds everything from them: the final ranks (by
+// COPY), the digest, the message's top, and, for main, the rows it hands
+// to hooks.Ranks; a closed period of another board is held in memory as
+// them (ClosedPeriod). columns says which of the optional columns were read.
 type rankedRows struct {
+	columns         rankColumns
 	ids             []byte   // the players' ids back to back
 	idEnds          []uint32 // row i's id is ids[idEnds[i-1]:idEnds[i]], from 0 for row 0
 	scores          []int32
 	reachedAtMicros []int64
+	// With withBoardColumns, each row's subscore (when hasSubscore) and its
+	// metadata's JSON, back to back as ids are, empty for none.
+	subscores    []int32
+	hasSubscore  []bool
+	metadata     []byte
+	metadataEnds []uint32
+	// With withKeyColumns, each row's place in its board's order but its
+	// reached_at (boardKey).
+	sortScores, sortSubscores, seqs []int64
+}
+
+// rankColumns are the optional columns of rankedRows, as bits.
+type rankColumns uint8
+
+const (
+	// withBoardColumns are a board's subscore and metadata, which its final
+	// ranks keep.
+	withBoardColumns rankColumns = 1 << iota
+	// withKeyColumns are a board's sort keys and seq, which its cursors carry.
+	withKeyColumns
+)
+
+// sql returns the columns read for rankedRows with c, after the rank, in
+// the order rankedRowsDecoder decodes them.
+func (c rankColumns) sql() string {
+	q := `player_id, score, reached_at`
+	if c&withBoardColumns != 0 {
+		q += `, subscore, metadata`
+	}
+	if c&withKeyColumns != 0 {
+		q += `, sort_score, sort_subscore, seq`
+	}
+	return q
+}
+
+// fields returns how many fields a row of the COPY that reads c has.
+func (c rankColumns) fields() int {
+	n := 4
+	if c&withBoardColumns != 0 {
+		n += 2
+	}
+	if c&withKeyColumns != 0 {
+		n += 3
+	}
+	return n
 }
 
 func (r *rankedRows) len() int { return len(r.scores) }
 
-func (r *rankedRows) id(i int) []byte {
-	start := uint32(0)
-	if i > 0 {
-		start = r.idEnds[i-1]
+func (r *rankedRows) id(i int) []byte { return r.ids[arenaStart(r.idEnds, i):r.idEnds[i]] }
+
+// metadataOf returns row i's metadata, nil when it has none; a view of r's
+// memory, which is never written once read.
+func (r *rankedRows) metadataOf(i int) []byte {
+	if r.columns&withBoardColumns == 0 {
+		return nil
 	}
-	return r.ids[start:r.idEnds[i]]
+	m := r.metadata[arenaStart(r.metadataEnds, i):r.metadataEnds[i]]
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// arenaStart returns where value i of an arena whose values end at ends
+// starts.
+func arenaStart(ends []uint32, i int) uint32 {
+	if i == 0 {
+		return 0
+	}
+	return ends[i-1]
 }
 
 // entry returns row i as a final entry, its player without a name. The id
-// shares r's memory, which is never written once read: no string for each
-// of ten million rows.
+// and metadata share r's memory, which is never written once read: no
+// string for each of ten million rows.
 func (r *rankedRows) entry(i int) leaderboard.RankEntry {
-	return leaderboard.RankEntry{
+	e := leaderboard.RankEntry{
 		Rank:      i + 1,
 		Score:     int(r.scores[i]),
 		ReachedAt: time.UnixMicro(r.reachedAtMicros[i]).UTC(),
 		Player:    leaderboard.Player{ID: bytesString(r.id(i))},
 	}
+	if r.columns&withBoardColumns != 0 {
+		if r.hasSubscore[i] {
+			e.Subscore = new(int(r.subscores[i]))
+		}
+		if m := r.metadataOf(i); m != nil {
+			e.Metadata = m
+		}
+	}
+	return e
 }
 
-// maxIDBytes is the most player ids rankedRows holds: idEnds are uint32.
+// key returns row i's place in its board's order; rows read with
+// withKeyColumns only.
+func (r *rankedRows) key(i int) boardKey {
+	return boardKey{sortScore: r.sortScores[i], sortSubscore: r.sortSubscores[i],
+		reachedAt: time.UnixMicro(r.reachedAtMicros[i]).UTC(), seq: r.seqs[i]}
+}
+
+// maxIDBytes is the most player ids, or metadata, rankedRows holds: the
+// ends are uint32.
 const maxIDBytes = 1<<32 - 1
 
-// readRankedRows reads table, a month's partition of scores, in rank order,
-// numbered by ROW_NUMBER(). The score index holds every column read,
-// already in that order: with the partition vacuumed, an index-only scan,
-// and no sort. The rows come as binary COPY, which PostgreSQL sends with
-// less work than a query's rows and which decodes here without pgx's
-// per-row scanning (docs/PERFORMANCE.md, round nine).
-func readRankedRows(ctx context.Context, tx pgx.Tx, table string) (*rankedRows, error) {
-	// Sized from the statistics of the partition and of the players' ids,
-	// so that no column is copied as it grows: a copy of hundreds of
-	// megabytes cannot be preempted, and holds the process when the garbage
-	// collector would stop it. A guess, so never above 100M rows.
+// rankSource is where readRankedRows reads a period's rows from: a FROM
+// clause (a relation, and a condition, formatted from numbers only: COPY
+// takes no parameters), the rank order, the optional columns, and a
+// guess of the number of rows and of the bytes of an id, to size the
+// columns.
+type rankSource struct {
+	from    string
+	order   string
+	columns rankColumns
+	rows    int
+	idBytes int
+}
+
+// monthSource returns the rankSource of table, a month's partition of
+// scores, sized from the statistics of the partition and of the players'
+// ids.
+func monthSource(ctx context.Context, tx pgx.Tx, table string) (rankSource, error) {
 	const sizes = `SELECT (SELECT reltuples FROM pg_class WHERE oid = $1::regclass),
 		COALESCE((SELECT avg_width FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'players'
 			AND attname = 'id'), 16)`
-	var (
-		estimate float64
-		idBytes  int
-	)
-	if err := tx.QueryRow(ctx, sizes, table).Scan(&estimate, &idBytes); err != nil {
-		return nil, err
+	src := rankSource{from: table, order: rankOrder}
+	var estimate float64
+	if err := tx.QueryRow(ctx, sizes, table).Scan(&estimate, &src.idBytes); err != nil {
+		return src, err
 	}
-	n := int(min(max(estimate, 0), 100e6))
-	r := &rankedRows{ids: make([]byte, 0, min(idBytes*n, maxIDBytes)), idEnds: make([]uint32, 0, n),
-		scores: make([]int32, 0, n), reachedAtMicros: make([]int64, 0, n)}
+	// A guess, so never above 100M rows.
+	src.rows = int(min(max(estimate, 0), 100e6))
+	return src, nil
+}
+
+// periodSource returns the rankSource of period id of a board other than
+// main, with columns, and about rows rows.
+func periodSource(id int32, columns rankColumns, rows int) rankSource {
+	return rankSource{from: fmt.Sprintf(`board_scores WHERE period_id = %d`, id),
+		order: `sort_score, sort_subscore, reached_at, seq`, columns: columns, rows: rows, idBytes: 16}
+}
+
+// readRankedRows reads src's rows in rank order, numbered by ROW_NUMBER().
+// A month's score index holds every column read, already in that order:
+// with the partition vacuumed, an index-only scan, and no sort; a board's
+// rank index gives the order. The rows come as binary COPY, which
+// PostgreSQL sends with less work than a query's rows and which decodes
+// here without pgx's per-row scanning (docs/PERFORMANCE.md, round nine).
+func readRankedRows(ctx context.Context, tx pgx.Tx, src rankSource) (*rankedRows, error) {
+	// Sized up front, so that no column is copied as it grows: a copy of
+	// hundreds of megabytes cannot be preempted, and holds the process
+	// when the garbage collector would stop it.
+	n := src.rows
+	r := &rankedRows{columns: src.columns, ids: make([]byte, 0, min(src.idBytes*n, maxIDBytes)),
+		idEnds: make([]uint32, 0, n), scores: make([]int32, 0, n), reachedAtMicros: make([]int64, 0, n)}
+	if src.columns&withBoardColumns != 0 {
+		r.subscores, r.hasSubscore, r.metadataEnds = make([]int32, 0, n), make([]bool, 0, n), make([]uint32, 0, n)
+	}
+	if src.columns&withKeyColumns != 0 {
+		r.sortScores, r.sortSubscores, r.seqs = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+	}
 	// ROW_NUMBER() looks at no frame; saying the frame is the row alone
 	// spares PostgreSQL 15 comparing each row with the one before to find
 	// its peers.
-	read := `COPY (SELECT ROW_NUMBER() OVER (ORDER BY ` + rankOrder + ` ROWS BETWEEN CURRENT ROW AND CURRENT ROW),
-		player_id, score, reached_at FROM ` + table + `) TO STDOUT WITH (FORMAT binary)`
+	read := `COPY (SELECT ROW_NUMBER() OVER (ORDER BY ` + src.order + ` ROWS BETWEEN CURRENT ROW AND CURRENT ROW), ` +
+		src.columns.sql() + ` FROM ` + src.from + `) TO STDOUT WITH (FORMAT binary)`
 	decoder := &rankedRowsDecoder{rows: r}
 	if _, err := tx.Conn().PgConn().CopyTo(ctx, decoder, read); err != nil {
 		return nil, err
@@ -84,20 +198,55 @@ func readRankedRows(ctx context.Context, tx pgx.Tx, table string) (*rankedRows, 
 	return r, decoder.finish()
 }
 
-// copyFinalRanks copies rows into table, a final ranks table of month m
-// made in this transaction, with COPY ... FREEZE: the rows are written
+// finalTarget is where copyFinalRanks copies a close's rows: a final ranks
+// table, its COPY's columns (the leading ones the same in every row, then
+// rank, player_id, score, reached_at, and a board's subscore and metadata),
+// whether the table was made in the close's transaction (so FREEZE), and
+// the leading values, encoded.
+type finalTarget struct {
+	table   string
+	columns string
+	freeze  bool
+	fields  int    // the leading values'
+	leading []byte // in binary COPY, the same for every row
+}
+
+// monthTarget is the target of month m's final ranks table.
+func monthTarget(m leaderboard.Month, table string) finalTarget {
+	return finalTarget{table: table, columns: `month, rank, player_id, score, reached_at`, freeze: true,
+		fields: 1, leading: appendField(nil, 4, uint64(postgresDay(m.Date())))}
+}
+
+// periodTarget is the target of period id's final ranks in bucket's
+// partition of board_final_ranks.
+func periodTarget(id int32, bucket time.Time) finalTarget {
+	leading := appendField(nil, 4, uint64(postgresDay(bucket)))
+	return finalTarget{table: pgx.Identifier{bucketPartition(bucket)}.Sanitize(),
+		columns: `bucket, period_id, rank, player_id, score, reached_at, subscore, metadata`,
+		fields:  2, leading: appendField(leading, 4, uint64(uint32(id)))}
+}
+
+// postgresDay returns day, a midnight UTC, as PostgreSQL's binary date.
+func postgresDay(day time.Time) int32 { return int32(day.Sub(postgresEpoch) / (24 * time.Hour)) }
+
+// copyFinalRanks copies rows into target's table with COPY, binary, and
+// FREEZE into a table made in this transaction: those rows are written
 // already frozen and their pages all-visible, so neither the primary key's
 // build nor any later vacuum has to visit them again. COPY writes a page at
 // a time, where INSERT ... SELECT writes a row at a time: at ten million
 // players 4.8 s and 464 MB of WAL against 12.4 s and 911 MB here. At the
 // end of stop the copy fails, and the connection stays open.
-func copyFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, table string, rows *rankedRows) (int64, error) {
+func copyFinalRanks(ctx, stop context.Context, tx pgx.Tx, target finalTarget, rows *rankedRows) (int64, error) {
 	growSendBuffer(tx.Conn().PgConn().Conn())
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(writeCopyBinary(stop, pw, m, rows)) }()
+	go func() { pw.CloseWithError(writeCopyBinary(stop, pw, target, rows)) }()
 	// pgx's CopyFrom writes no FREEZE: the statement is sent as it is.
+	options := `FORMAT binary`
+	if target.freeze {
+		options += `, FREEZE`
+	}
 	tag, err := tx.Conn().PgConn().CopyFrom(ctx, pr,
-		`COPY `+table+` (month, rank, player_id, score, reached_at) FROM STDIN WITH (FORMAT binary, FREEZE)`)
+		`COPY `+target.table+` (`+target.columns+`) FROM STDIN WITH (`+options+`)`)
 	pr.CloseWithError(io.ErrClosedPipe) // ends the writer if COPY stopped reading
 	if err != nil {
 		return 0, err
@@ -134,21 +283,28 @@ var (
 	postgresEpoch       = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
-// writeCopyBinary writes rows, as final ranks of month m, to w in
+// writeCopyBinary writes rows, as target's final ranks, to w in
 // PostgreSQL's binary COPY format, unless stop ends first.
-func writeCopyBinary(stop context.Context, w io.Writer, m leaderboard.Month, rows *rankedRows) error {
-	day := int32(m.Date().Sub(postgresEpoch) / (24 * time.Hour))
+func writeCopyBinary(stop context.Context, w io.Writer, target finalTarget, rows *rankedRows) error {
 	epochMicros := postgresEpoch.UnixMicro()
+	board := rows.columns&withBoardColumns != 0
+	fields := uint16(target.fields + 4)
+	if board {
+		fields += 2
+	}
 	buf := append([]byte(nil), copyBinarySignature...)
 	for i := range rows.len() {
 		id := rows.id(i)
-		buf = binary.BigEndian.AppendUint16(buf, 5)
-		buf = appendField(buf, 4, uint64(day))
+		buf = binary.BigEndian.AppendUint16(buf, fields)
+		buf = append(buf, target.leading...)
 		buf = appendField(buf, 4, uint64(i+1))
 		buf = binary.BigEndian.AppendUint32(buf, uint32(len(id)))
 		buf = append(buf, id...)
 		buf = appendField(buf, 4, uint64(rows.scores[i]))
 		buf = appendField(buf, 8, uint64(rows.reachedAtMicros[i]-epochMicros))
+		if board {
+			buf = appendBoardFields(buf, rows, i)
+		}
 		if len(buf) >= 1<<16 {
 			if err := stop.Err(); err != nil {
 				return err
@@ -162,6 +318,29 @@ func writeCopyBinary(stop context.Context, w io.Writer, m leaderboard.Month, row
 	buf = binary.BigEndian.AppendUint16(buf, 0xffff)
 	_, err := w.Write(buf)
 	return err
+}
+
+// copyNull is a NULL field in binary COPY.
+const copyNull = 0xffffffff
+
+// jsonbVersion is the first byte of a jsonb value in binary COPY, before its
+// text.
+const jsonbVersion = 1
+
+// appendBoardFields appends row i's subscore and metadata.
+func appendBoardFields(buf []byte, rows *rankedRows, i int) []byte {
+	if rows.hasSubscore[i] {
+		buf = appendField(buf, 4, uint64(rows.subscores[i]))
+	} else {
+		buf = binary.BigEndian.AppendUint32(buf, copyNull)
+	}
+	m := rows.metadataOf(i)
+	if m == nil {
+		return binary.BigEndian.AppendUint32(buf, copyNull)
+	}
+	buf = binary.BigEndian.AppendUint32(buf, uint32(1+len(m)))
+	buf = append(buf, jsonbVersion)
+	return append(buf, m...)
 }
 
 // appendField appends a field of size 4 or 8 bytes holding v's low bytes.

@@ -9,7 +9,8 @@ import (
 
 // rankedRowsDecoder is the io.Writer that readRankedRows' COPY writes to: it
 // decodes PostgreSQL's binary COPY of (rank bigint, player_id text, score
-// integer, reached_at timestamptz), in rank order, into rows. PostgreSQL
+// integer, reached_at timestamptz), then the optional columns of rows
+// (rankColumns.sql), in rank order, into rows. PostgreSQL
 // sends each row in a message of its own, which pgx writes in one call, but
 // nothing here counts on it: a row cut short waits in partial for its rest.
 type rankedRowsDecoder struct {
@@ -92,31 +93,67 @@ func (d *rankedRowsDecoder) decodeRow(b []byte) (int, error) {
 	if len(b) < 2 {
 		return 0, nil
 	}
-	switch fields := int16(binary.BigEndian.Uint16(b)); fields {
+	r := d.rows
+	switch fields := int(int16(binary.BigEndian.Uint16(b))); fields {
 	case -1:
 		d.ended = true
 		return 2, nil
-	case 4:
+	case r.columns.fields():
 	default:
 		return 0, fmt.Errorf("a rank row of %d fields", fields)
 	}
 	f := copyFields{rest: b[2:]}
 	rank, id, score, reachedAt := f.next(8), f.next(-1), f.next(4), f.next(8)
+	var subscore, metadata, sortScore, sortSubscore, seq []byte
+	if r.columns&withBoardColumns != 0 {
+		subscore, metadata = f.nullable(4), f.nullable(-1)
+	}
+	if r.columns&withKeyColumns != 0 {
+		sortScore, sortSubscore, seq = f.next(8), f.next(8), f.next(8)
+	}
 	if f.err != nil || f.short {
 		return 0, f.err
 	}
-	r := d.rows
 	if got := int64(binary.BigEndian.Uint64(rank)); got != int64(r.len()+1) {
 		return 0, fmt.Errorf("rank %d came after %d rows", got, r.len())
 	}
-	if len(r.ids)+len(id) > maxIDBytes {
-		return 0, errors.New("more than 4 GiB of player ids")
+	if len(r.ids)+len(id) > maxIDBytes || len(r.metadata)+len(metadata) > maxIDBytes {
+		return 0, errors.New("more than 4 GiB of player ids or metadata")
 	}
 	r.ids = append(r.ids, id...)
 	r.idEnds = append(r.idEnds, uint32(len(r.ids)))
 	r.scores = append(r.scores, int32(binary.BigEndian.Uint32(score)))
 	r.reachedAtMicros = append(r.reachedAtMicros, int64(binary.BigEndian.Uint64(reachedAt))+postgresEpoch.UnixMicro())
+	if r.columns&withBoardColumns != 0 {
+		if err := r.appendBoardFields(subscore, metadata); err != nil {
+			return 0, err
+		}
+	}
+	if r.columns&withKeyColumns != 0 {
+		r.sortScores = append(r.sortScores, int64(binary.BigEndian.Uint64(sortScore)))
+		r.sortSubscores = append(r.sortSubscores, int64(binary.BigEndian.Uint64(sortSubscore)))
+		r.seqs = append(r.seqs, int64(binary.BigEndian.Uint64(seq)))
+	}
 	return len(b) - len(f.rest), nil
+}
+
+// appendBoardFields appends a row's subscore and metadata, each nil for
+// NULL, the metadata as binary jsonb.
+func (r *rankedRows) appendBoardFields(subscore, metadata []byte) error {
+	r.hasSubscore = append(r.hasSubscore, subscore != nil)
+	var value int32
+	if subscore != nil {
+		value = int32(binary.BigEndian.Uint32(subscore))
+	}
+	r.subscores = append(r.subscores, value)
+	if metadata != nil {
+		if len(metadata) < 2 || metadata[0] != jsonbVersion {
+			return errors.New("metadata that is not binary jsonb of version 1")
+		}
+		r.metadata = append(r.metadata, metadata[1:]...)
+	}
+	r.metadataEnds = append(r.metadataEnds, uint32(len(r.metadata)))
+	return nil
 }
 
 // copyFields reads a binary COPY row's fields, each its length and value,
@@ -130,26 +167,45 @@ type copyFields struct {
 // next returns the next field's value, which must be size bytes long
 // unless size is -1, and not NULL.
 func (f *copyFields) next(size int) []byte {
+	value, null := f.field(size)
+	if null {
+		f.err = errors.New("a NULL in the ranks' COPY")
+	}
+	return value
+}
+
+// nullable returns the next field's value as next does, nil for NULL.
+func (f *copyFields) nullable(size int) []byte {
+	value, _ := f.field(size)
+	return value
+}
+
+// field returns the next field's value, which must be size bytes long
+// unless size is -1, or whether it is NULL.
+func (f *copyFields) field(size int) (value []byte, null bool) {
 	if f.short || f.err != nil {
-		return nil
+		return nil, false
 	}
 	if len(f.rest) < 4 {
 		f.short = true
-		return nil
+		return nil, false
 	}
 	n := int(int32(binary.BigEndian.Uint32(f.rest)))
 	switch {
+	case n == -1:
+		f.rest = f.rest[4:]
+		return nil, true
 	case n < 0:
-		f.err = errors.New("a NULL in the ranks' COPY")
-		return nil
+		f.err = fmt.Errorf("a field of %d bytes", n)
+		return nil, false
 	case size >= 0 && n != size:
 		f.err = fmt.Errorf("a field of %d bytes where %d were due", n, size)
-		return nil
+		return nil, false
 	case len(f.rest) < 4+n:
 		f.short = true
-		return nil
+		return nil, false
 	}
-	value := f.rest[4 : 4+n]
+	value = f.rest[4 : 4+n]
 	f.rest = f.rest[4+n:]
-	return value
+	return value, false
 }

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"bytes"
 	"encoding/binary"
 	"slices"
 	"strings"
@@ -107,5 +108,91 @@ func TestRankedRowsDecoder_RejectsWhatIsNotTheRanks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// boardRow appends a row as a period's load reads it (withBoardColumns and
+// withKeyColumns): a nil subscore or metadata is NULL.
+func (c *rankCopy) boardRow(rank int64, id string, score int32, reachedAt time.Time, subscore *int32, metadata string,
+	sortScore, sortSubscore, seq int64) *rankCopy {
+	c.buf = binary.BigEndian.AppendUint16(c.buf, 9)
+	c.buf = appendField(c.buf, 8, uint64(rank))
+	c.buf = binary.BigEndian.AppendUint32(c.buf, uint32(len(id)))
+	c.buf = append(c.buf, id...)
+	c.buf = appendField(c.buf, 4, uint64(score))
+	c.buf = appendField(c.buf, 8, uint64(reachedAt.Sub(postgresEpoch).Microseconds()))
+	if subscore == nil {
+		c.buf = binary.BigEndian.AppendUint32(c.buf, copyNull)
+	} else {
+		c.buf = appendField(c.buf, 4, uint64(*subscore))
+	}
+	if metadata == "" {
+		c.buf = binary.BigEndian.AppendUint32(c.buf, copyNull)
+	} else {
+		c.buf = binary.BigEndian.AppendUint32(c.buf, uint32(1+len(metadata)))
+		c.buf = append(append(c.buf, jsonbVersion), metadata...)
+	}
+	for _, k := range []int64{sortScore, sortSubscore, seq} {
+		c.buf = appendField(c.buf, 8, uint64(k))
+	}
+	return c
+}
+
+// A board's rows decode with their subscores, metadata and keys, NULLs
+// included, however the COPY's bytes are cut; and the final ranks written
+// from them carry the subscores and metadata as they came.
+func TestRankedRowsDecoder_DecodesBoardRows(t *testing.T) {
+	at := time.Date(2026, 11, 20, 1, 2, 3, 4000, time.UTC)
+	stream := newRankCopy().
+		boardRow(1, "a", -5, at, new(int32(-7)), `{"k": 1}`, -9, 3, 11).
+		boardRow(2, "bb", 2_000_000_000, at, nil, "", 4, 0, 12).
+		end()
+	for size := 1; size <= len(stream); size++ {
+		d := &rankedRowsDecoder{rows: &rankedRows{columns: withBoardColumns | withKeyColumns}}
+		for piece := range slices.Chunk(stream, size) {
+			if _, err := d.Write(piece); err != nil {
+				t.Fatalf("in pieces of %d: %v", size, err)
+			}
+		}
+		if err := d.finish(); err != nil {
+			t.Fatalf("in pieces of %d: %v", size, err)
+		}
+		rows := d.rows
+		first, second := rows.entry(0), rows.entry(1)
+		if first.Subscore == nil || *first.Subscore != -7 || string(first.Metadata) != `{"k": 1}` || first.Score != -5 {
+			t.Fatalf("in pieces of %d: first row %+v", size, first)
+		}
+		if second.Subscore != nil || second.Metadata != nil || second.Score != 2_000_000_000 || second.Player.ID != "bb" {
+			t.Fatalf("in pieces of %d: second row %+v", size, second)
+		}
+		if k := rows.key(0); k.sortScore != -9 || k.sortSubscore != 3 || k.seq != 11 || !k.reachedAt.Equal(at) {
+			t.Fatalf("in pieces of %d: first key %+v", size, k)
+		}
+	}
+
+	rows, err := decodeInPieces(newRankCopy().row(1, "x", 1, at).end(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.columns = withBoardColumns
+	rows.subscores, rows.hasSubscore = []int32{6}, []bool{true}
+	rows.metadata, rows.metadataEnds = []byte(`{}`), []uint32{2}
+	var written bytes.Buffer
+	bucket := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	if err := writeCopyBinary(t.Context(), &written, periodTarget(42, bucket), rows); err != nil {
+		t.Fatal(err)
+	}
+	want := binary.BigEndian.AppendUint16(slices.Clone(copyBinarySignature), 8)
+	want = appendField(want, 4, uint64(postgresDay(bucket)))
+	want = appendField(want, 4, 42)
+	want = appendField(want, 4, 1)
+	want = append(binary.BigEndian.AppendUint32(want, 1), 'x')
+	want = appendField(want, 4, 1)
+	want = appendField(want, 8, uint64(at.Sub(postgresEpoch).Microseconds()))
+	want = appendField(want, 4, 6)
+	want = append(binary.BigEndian.AppendUint32(want, 3), jsonbVersion, '{', '}')
+	want = binary.BigEndian.AppendUint16(want, 0xffff)
+	if !bytes.Equal(written.Bytes(), want) {
+		t.Fatalf("wrote\n%x\nwant\n%x", written.Bytes(), want)
 	}
 }
