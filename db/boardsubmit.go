@@ -449,18 +449,26 @@ func (b *boardBatch) placed() []int {
 	return out
 }
 
-// queueLockPeriods queues the read of the rows of the batch's periods, FOR
-// SHARE and in a fixed order: a close takes them FOR UPDATE to stop the
-// writes, so it waits for this batch, and this batch sees a close committed
-// while it waited.
+// queueLockPeriods queues the taking of each of the batch's periods' write
+// locks, shared, as a month's (monthWriteLockClass: a stop cannot starve
+// behind a stream of submissions), then the read of their rows, FOR SHARE
+// and in a fixed order: a close's stop takes the write lock exclusive and
+// updates the row, so it waits for this batch, and this batch sees a stop
+// committed while it waited.
 func queueLockPeriods(reads *pgx.Batch, b *boardBatch) map[periodRef]periodState {
 	var boards, keys []string
 	for _, i := range b.placed() {
 		boards, keys = append(boards, b.period[i].board), append(keys, b.period[i].key)
 	}
-	const q = `SELECT p.board_id, p.key, p.id, p.status FROM periods p
-		WHERE (p.board_id, p.key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-		ORDER BY p.board_id, p.key FOR SHARE`
+	const (
+		lock = `SELECT pg_advisory_xact_lock_shared($1, k)
+			FROM (SELECT DISTINCT ` + periodWriteKeySQL + ` AS k FROM unnest($2::text[], $3::text[]) AS p(board_id, key)) AS keys
+			ORDER BY k`
+		q = `SELECT p.board_id, p.key, p.id, p.status FROM periods p
+			WHERE (p.board_id, p.key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+			ORDER BY p.board_id, p.key FOR SHARE`
+	)
+	reads.Queue(lock, periodWriteLockClass, boards, keys)
 	periods := map[periodRef]periodState{}
 	reads.Queue(q, boards, keys).Query(func(rows pgx.Rows) error {
 		var (

@@ -30,7 +30,7 @@ type rankedRows struct {
 	subscores    []int32
 	hasSubscore  []bool
 	metadata     []byte
-	metadataEnds []uint32
+	metadataEnds []uint64 // 64-bit: 10M players' metadata may pass 4 GiB
 	// With withKeyColumns, each row's place in its board's order but its
 	// reached_at (boardKey).
 	sortScores, sortSubscores, seqs []int64
@@ -91,7 +91,7 @@ func (r *rankedRows) metadataOf(i int) []byte {
 
 // arenaStart returns where value i of an arena whose values end at ends
 // starts.
-func arenaStart(ends []uint32, i int) uint32 {
+func arenaStart[E uint32 | uint64](ends []E, i int) E {
 	if i == 0 {
 		return 0
 	}
@@ -126,8 +126,8 @@ func (r *rankedRows) key(i int) boardKey {
 		reachedAt: time.UnixMicro(r.reachedAtMicros[i]).UTC(), seq: r.seqs[i]}
 }
 
-// maxIDBytes is the most player ids, or metadata, rankedRows holds: the
-// ends are uint32.
+// maxIDBytes is the most player ids rankedRows holds: their ends are
+// uint32.
 const maxIDBytes = 1<<32 - 1
 
 // rankSource is where readRankedRows reads a period's rows from: a FROM
@@ -181,7 +181,7 @@ func readRankedRows(ctx context.Context, tx pgx.Tx, src rankSource) (*rankedRows
 	r := &rankedRows{columns: src.columns, ids: make([]byte, 0, min(src.idBytes*n, maxIDBytes)),
 		idEnds: make([]uint32, 0, n), scores: make([]int32, 0, n), reachedAtMicros: make([]int64, 0, n)}
 	if src.columns&withBoardColumns != 0 {
-		r.subscores, r.hasSubscore, r.metadataEnds = make([]int32, 0, n), make([]bool, 0, n), make([]uint32, 0, n)
+		r.subscores, r.hasSubscore, r.metadataEnds = make([]int32, 0, n), make([]bool, 0, n), make([]uint64, 0, n)
 	}
 	if src.columns&withKeyColumns != 0 {
 		r.sortScores, r.sortSubscores, r.seqs = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)

@@ -117,8 +117,8 @@ func (d *rankedRowsDecoder) decodeRow(b []byte) (int, error) {
 	if got := int64(binary.BigEndian.Uint64(rank)); got != int64(r.len()+1) {
 		return 0, fmt.Errorf("rank %d came after %d rows", got, r.len())
 	}
-	if len(r.ids)+len(id) > maxIDBytes || len(r.metadata)+len(metadata) > maxIDBytes {
-		return 0, errors.New("more than 4 GiB of player ids or metadata")
+	if len(r.ids)+len(id) > maxIDBytes {
+		return 0, errors.New("more than 4 GiB of player ids")
 	}
 	r.ids = append(r.ids, id...)
 	r.idEnds = append(r.idEnds, uint32(len(r.ids)))
@@ -152,7 +152,7 @@ func (r *rankedRows) appendBoardFields(subscore, metadata []byte) error {
 		}
 		r.metadata = append(r.metadata, metadata[1:]...)
 	}
-	r.metadataEnds = append(r.metadataEnds, uint32(len(r.metadata)))
+	r.metadataEnds = append(r.metadataEnds, uint64(len(r.metadata)))
 	return nil
 }
 

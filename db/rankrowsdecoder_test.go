@@ -176,7 +176,7 @@ func TestRankedRowsDecoder_DecodesBoardRows(t *testing.T) {
 	}
 	rows.columns = withBoardColumns
 	rows.subscores, rows.hasSubscore = []int32{6}, []bool{true}
-	rows.metadata, rows.metadataEnds = []byte(`{}`), []uint32{2}
+	rows.metadata, rows.metadataEnds = []byte(`{}`), []uint64{2}
 	var written bytes.Buffer
 	bucket := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	if err := writeCopyBinary(t.Context(), &written, periodTarget(42, bucket), rows); err != nil {
