@@ -8,6 +8,12 @@
 -- plus 2^25). A live rank is a sum over a few hundred counters at most
 -- instead of a count over every better row. Every writer of board_scores
 -- keeps them in step in its transaction. See db/rankcounts.go.
+-- No row may change while they are counted: a write committed after the
+-- count's snapshot would never be counted. (An instance of an older version
+-- writes rows without counters at all: every instance is stopped before the
+-- upgrade, see the README.)
+LOCK TABLE board_scores IN SHARE MODE;
+
 CREATE TABLE period_rank_counts (
     period_id INTEGER NOT NULL,
     level     SMALLINT NOT NULL,
