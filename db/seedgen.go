@@ -44,6 +44,28 @@ func SeedScore(rng *rand.Rand) int {
 	return int(min(score, leaderboard.MaxScore))
 }
 
+// SeedScoreIn draws a score in lo..hi from SeedScore's distribution
+// stretched over that range: SeedScore itself for main's range, and for a
+// wider one as many distinct scores as the range holds, not SeedScore's
+// 10,001 spread thin (a time trial's milliseconds tie rarely). It takes the
+// same draws from rng as SeedScore.
+func SeedScoreIn(rng *rand.Rand, lo, hi int) int {
+	if lo == leaderboard.MinScore && hi == leaderboard.MaxScore {
+		return SeedScore(rng)
+	}
+	share := float64(SeedParticipationScore) / leaderboard.MaxScore
+	if rng.Float64() >= SeedParticipationShare {
+		share = min(math.Exp(math.Log(SeedMedianScore)+SeedScoreSigma*rng.NormFloat64())/leaderboard.MaxScore, 1)
+	}
+	return lo + int(share*float64(hi-lo))
+}
+
+// SeedSubscore draws a tie-break subscore, uniform over 0..999,999 (a
+// time in milliseconds of up to about 17 minutes).
+func SeedSubscore(rng *rand.Rand) int {
+	return rng.IntN(1_000_000)
+}
+
 // SeedReachedAt draws the time a seeded player reached their score: a whole
 // minute after from, uniform over [from, until), or from itself when until is
 // less than a minute later. Whole minutes make exact ties of score and time
@@ -91,10 +113,14 @@ func SeedPlayerName(rng *rand.Rand) string {
 // alone picks the data.
 const seedStream = 0x5eed
 
+// subscoreStream is the stream of seeded subscores, beside seedStream.
+const subscoreStream = 0x5eed5
+
 // seedRows is one chunk of seeded players, column by column.
 type seedRows struct {
 	ids, names []string
 	scores     []int32
+	subscores  []int32 // empty unless the generator draws subscores
 	reachedAt  []time.Time
 	seqs       []int64
 	month      time.Time
@@ -103,7 +129,12 @@ type seedRows struct {
 // seedGenerator draws the players of a seed in order, one chunk at a time,
 // reusing one chunk's memory.
 type seedGenerator struct {
-	rng         *rand.Rand
+	rng *rand.Rand
+	// lo and hi bound the scores drawn (SeedScoreIn); both zero: main's.
+	lo, hi int
+	// subscores, when not nil, draws each player's subscore from a stream
+	// of its own, so that every other draw is the same with it or without.
+	subscores   *rand.Rand
 	from, until time.Time
 	month       time.Time
 	firstSeq    int64
@@ -116,11 +147,19 @@ type seedGenerator struct {
 func (g *seedGenerator) chunk(done, n int) *seedRows {
 	r := &g.rows
 	r.ids, r.names, r.scores, r.reachedAt, r.seqs = r.ids[:0], r.names[:0], r.scores[:0], r.reachedAt[:0], r.seqs[:0]
+	r.subscores = r.subscores[:0]
 	r.month = g.month
+	lo, hi := g.lo, g.hi
+	if lo == 0 && hi == 0 {
+		lo, hi = leaderboard.MinScore, leaderboard.MaxScore
+	}
 	for i := done; i < done+n; i++ {
 		r.ids = append(r.ids, SeedPlayerID(i+1))
 		r.names = append(r.names, SeedPlayerName(g.rng))
-		r.scores = append(r.scores, int32(SeedScore(g.rng)))
+		r.scores = append(r.scores, int32(SeedScoreIn(g.rng, lo, hi)))
+		if g.subscores != nil {
+			r.subscores = append(r.subscores, int32(SeedSubscore(g.subscores)))
+		}
 		r.reachedAt = append(r.reachedAt, SeedReachedAt(g.rng, g.from, g.until))
 		r.seqs = append(r.seqs, g.firstSeq+int64(i))
 	}

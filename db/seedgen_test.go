@@ -44,3 +44,47 @@ func TestSeedGenerator_ChunksDoNotChangeTheData(t *testing.T) {
 		}
 	}
 }
+
+// A board's seed draws main's distribution stretched over the board's
+// range: main's own scores for 0..10000, and for 0..2,000,000,000 scores
+// that rarely tie, with subscores from a stream that changes no other draw.
+func TestSeedGenerator_StretchesScoresOverTheBoardsRange(t *testing.T) {
+	from := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	draw := func(lo, hi int, subscores bool) seedRows {
+		g := &seedGenerator{rng: rand.New(rand.NewPCG(7, seedStream)), lo: lo, hi: hi, from: from,
+			until: from.Add(time.Hour)}
+		if subscores {
+			g.subscores = rand.New(rand.NewPCG(7, subscoreStream))
+		}
+		r := g.chunk(0, 20_000)
+		return seedRows{names: slices.Clone(r.names), scores: slices.Clone(r.scores), subscores: slices.Clone(r.subscores)}
+	}
+	mains := draw(0, 0, false)
+	rng := rand.New(rand.NewPCG(7, seedStream))
+	for i := range mains.scores {
+		SeedPlayerName(rng)
+		if want := SeedScore(rng); int(mains.scores[i]) != want {
+			t.Fatalf("player %d of main's range: score %d, SeedScore drew %d", i, mains.scores[i], want)
+		}
+		SeedReachedAt(rng, from, from.Add(time.Hour))
+	}
+	if same := draw(leaderboard.MinScore, leaderboard.MaxScore, true); !slices.Equal(same.scores, mains.scores) ||
+		!slices.Equal(same.names, mains.names) || len(same.subscores) != len(mains.scores) {
+		t.Fatal("drawing subscores changed the other draws")
+	}
+
+	const hi = 2_000_000_000
+	wide := draw(0, hi, true)
+	distinct := map[int32]bool{}
+	for i, s := range wide.scores {
+		if s < 0 || s > hi || wide.subscores[i] < 0 || wide.subscores[i] >= 1_000_000 {
+			t.Fatalf("player %d: score %d subscore %d", i, s, wide.subscores[i])
+		}
+		distinct[s] = true
+	}
+	// Only the participation score (3 %) ties: main's range would give at
+	// most 10,001 distinct scores.
+	if len(distinct) < 19_000 {
+		t.Fatalf("%d distinct scores of 20,000 over 0..%d", len(distinct), hi)
+	}
+}

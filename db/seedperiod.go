@@ -11,10 +11,11 @@ import (
 )
 
 // SeedPeriod fills period key of board, a board other than main, with
-// made-up players as Seed fills a month of main: the same players, names,
-// scores (clamped to the board's bounds) and times for the same RandomSeed,
-// reached between the period's start and its end or now, with no subscore
-// or metadata. It opens the period if needed and refuses, with EBADINPUT,
+// made-up players as Seed fills a month of main: the same players, names
+// and times for the same RandomSeed, reached between the period's start and
+// its end or now, with main's scores stretched over the board's range
+// (SeedScoreIn: main's own on 0..10000), a subscore (SeedSubscore) when the
+// board breaks ties by one, and no metadata. It opens the period if needed and refuses, with EBADINPUT,
 // main (Seed seeds its months), a period that is not OPEN, that takes no
 // more events or already has scores, and players outside
 // 1..MaxSeedPlayers; ENOTFOUND for an unknown board or a season it does not
@@ -72,8 +73,11 @@ func (db *DB) seedPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	if err != nil {
 		return SeedStats{}, err
 	}
-	gen := &seedGenerator{rng: rand.New(rand.NewPCG(opts.RandomSeed, seedStream)), from: row.startsAt, until: until,
-		firstSeq: firstSeq}
+	gen := &seedGenerator{rng: rand.New(rand.NewPCG(opts.RandomSeed, seedStream)), lo: b.MinScore, hi: b.MaxScore,
+		from: row.startsAt, until: until, firstSeq: firstSeq}
+	if b.TieBreak != leaderboard.TieBreakNone {
+		gen.subscores = rand.New(rand.NewPCG(opts.RandomSeed, subscoreStream))
+	}
 	var stats SeedStats
 	for done := 0; done < players; {
 		c := gen.chunk(done, min(seedChunk, players-done))
@@ -134,16 +138,20 @@ func lockEmptyPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 	return nil
 }
 
-// copyBoardScores writes the chunk's players' rows in period id of b, their
-// scores clamped to b's bounds and their sort keys b's.
+// copyBoardScores writes the chunk's players' rows in period id of b, with
+// their subscores when the chunk has them, and b's sort keys.
 func copyBoardScores(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, r *seedRows) error {
-	columns := []string{"period_id", "player_id", "score", "sort_score", "sort_subscore", "reached_at", "seq"}
+	columns := []string{"period_id", "player_id", "score", "subscore", "sort_score", "sort_subscore", "reached_at", "seq"}
 	row := make([]any, len(columns))
 	rows := pgx.CopyFromSlice(len(r.ids), func(i int) ([]any, error) {
-		score := min(max(int(r.scores[i]), b.MinScore), b.MaxScore)
-		sortScore, sortSubscore := b.SortKey(score, nil)
-		row[0], row[1], row[2], row[3], row[4], row[5], row[6] = id, r.ids[i], int32(score), sortScore, sortSubscore,
-			r.reachedAt[i], r.seqs[i]
+		score := int(r.scores[i])
+		var subscore *int
+		if len(r.subscores) > 0 {
+			subscore = new(int(r.subscores[i]))
+		}
+		sortScore, sortSubscore := b.SortKey(score, subscore)
+		row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7] = id, r.ids[i], int32(score), subscore, sortScore,
+			sortSubscore, r.reachedAt[i], r.seqs[i]
 		return row, nil
 	})
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"board_scores"}, columns, rows); err != nil {

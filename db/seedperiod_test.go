@@ -33,8 +33,8 @@ func TestSeedPeriod_FillsAnOpenPeriodInTheBoardsOrderAndBounds(t *testing.T) {
 	if r := got[0]; r[0] != "1000" || r[1] != "true" || r[2] != "1000" || r[3] != "true" {
 		t.Fatalf("seeded rows (count, within bounds, seqs, times in the day) %v", r)
 	}
-	if r := mustQuery(t, `SELECT count(*) FROM board_scores WHERE score IN (150, 2000)`); r[0][0] == "0" {
-		t.Fatalf("no score was clamped to the bounds: the test's data does not reach them")
+	if r := mustQuery(t, `SELECT count(*) FROM board_scores WHERE subscore IS NOT NULL`); r[0][0] != "0" {
+		t.Fatalf("%s subscores seeded on a board without a tie-break", r[0][0])
 	}
 	// Ranked lowest first, and a later event counts as on any period.
 	page, err := store.BoardLeaderboard(ctx, mustBoard(t, store, "laps"), "2026-11-20", 1000, "")
@@ -100,4 +100,34 @@ func TestSeedPeriod_FillsAnOpenPeriodInTheBoardsOrderAndBounds(t *testing.T) {
 			t.Fatalf("the refused seed wrote %s rows", n[0][0])
 		}
 	})
+}
+
+// A time trial's seed spreads over its whole range with subscores, ranked
+// by both as the board orders them.
+func TestSeedPeriod_ATimeTrialGetsScoresOverItsRangeAndSubscores(t *testing.T) {
+	now := testNow
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	asc, tiebreak := leaderboard.OrderAsc, leaderboard.TieBreakSubscoreAsc
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "trial", Name: "Trial", Reset: leaderboard.ResetDay, Order: &asc,
+		TieBreak: &tiebreak, MinScore: new(0), MaxScore: new(2_000_000_000), TimeZone: new("UTC"), CloseGrace: new(60),
+		StartsAt: utc(11, 1, 0)})
+	if _, err := store.SeedPeriod(ctx, "trial", "2026-11-20", 2000, db.SeedOptions{RandomSeed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	got := mustQuery(t, `SELECT count(DISTINCT score) > 1900, bool_and(subscore BETWEEN 0 AND 999999), max(score) > 10000
+		FROM board_scores`)
+	if r := got[0]; r[0] != "true" || r[1] != "true" || r[2] != "true" {
+		t.Fatalf("seeded rows (distinct scores, subscores, beyond main's range) %v", r)
+	}
+	page, err := store.BoardLeaderboard(ctx, mustBoard(t, store, "trial"), "2026-11-20", 2000, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(page.Edges); i++ {
+		a, b := page.Edges[i-1].Entry, page.Edges[i].Entry
+		if a.Score > b.Score || a.Score == b.Score && *a.Subscore > *b.Subscore || b.Rank != i+1 {
+			t.Fatalf("rank %d: %+v after %+v", i+1, b, a)
+		}
+	}
 }
