@@ -254,9 +254,9 @@ subscore,tier,claimed_at.`,
 		defer closeDB()
 		out := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
 		if *board == "" {
-			err = store.ExportStandings(cmd.Context(), month, out)
+			err = store.ExportStandings(cmd.Context(), leaderboard.MainBoard, month.String(), leaderboard.MonthExport, out)
 		} else {
-			err = store.ExportPeriod(cmd.Context(), *board, args[0], out)
+			err = store.ExportStandings(cmd.Context(), *board, args[0], leaderboard.PeriodExport, out)
 		}
 		if err != nil {
 			return err

@@ -115,7 +115,6 @@ func (m *Main) Run(ctx context.Context) error {
 		Boards:         boardcache.New(m.DB, boardCacheTTL),
 		Periods:        m.DB,
 		PeriodCloser:   m.PeriodCloser,
-		PeriodExporter: m.DB,
 		BoardStandings: boardStandings,
 		Rewards:        m.DB,
 		Registry:       registry,

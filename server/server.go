@@ -36,12 +36,13 @@ type Config struct {
 	Addr string // host:port to listen on; ":0" picks a free port
 	// Standings answers standings and pages: the database, or a cache such
 	// as the closed months held in memory in front of it.
-	Standings   leaderboard.StandingService
-	Months      leaderboard.MonthService
-	Scores      leaderboard.ScoreService
-	Ranks       leaderboard.RankService
-	Closer      leaderboard.Closer
-	Exporter    leaderboard.StandingsExporter
+	Standings leaderboard.StandingService
+	Months    leaderboard.MonthService
+	Scores    leaderboard.ScoreService
+	Ranks     leaderboard.RankService
+	Closer    leaderboard.Closer
+	// Exporter serves the exports of closed periods, main's months too.
+	Exporter    leaderboard.Exporter
 	Corrections leaderboard.CorrectionService
 	Boards      leaderboard.BoardService
 	Periods     leaderboard.PeriodService
@@ -51,11 +52,9 @@ type Config struct {
 	// clearPeriod).
 	PeriodCloser leaderboard.PeriodCloser
 	// Rewards claims rewards of final standings and lists the unclaimed.
-	Rewards leaderboard.RewardService
-	// PeriodExporter serves the export of closed periods; nil: no route.
-	PeriodExporter leaderboard.PeriodExporter
-	Auth           auth.Config
-	Introspection  bool
+	Rewards       leaderboard.RewardService
+	Auth          auth.Config
+	Introspection bool
 	// GraphiQL serves a GraphiQL-based explorer at /graphiql, its assets
 	// embedded in the binary, and turns introspection on for it.
 	GraphiQL bool
@@ -166,9 +165,7 @@ func New(cfg Config) *Server {
 		fmt.Fprintln(w, "ready")
 	}))
 	route("GET /admin/months/{month}/standings.csv", exportHandler(cfg.Exporter, cfg.Logger))
-	if cfg.PeriodExporter != nil {
-		route("GET /admin/boards/{board}/periods/{key}/standings.csv", periodExportHandler(cfg.PeriodExporter, cfg.Logger))
-	}
+	route("GET /admin/boards/{board}/periods/{key}/standings.csv", periodExportHandler(cfg.Exporter, cfg.Logger))
 	metrics := promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
 	var metricsServer *http.Server
 	if cfg.MetricsAddr == "" {

@@ -41,16 +41,15 @@ func (services) LiveRanks(context.Context, []leaderboard.PlayerMonth) (map[leade
 	return nil, nil
 }
 
-func (services) ExportStandings(_ context.Context, m leaderboard.Month, w io.Writer) error {
-	if m.Month() == 11 {
-		return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is OPEN", m)
-	}
-	_, err := io.WriteString(w, "rank,player_id,player_name,score,reached_at,percentile\n")
-	return err
-}
-
-func (services) ExportPeriod(_ context.Context, board, key string, w io.Writer) error {
+func (services) ExportStandings(_ context.Context, board, key string, form leaderboard.ExportForm, w io.Writer) error {
 	switch {
+	case form == leaderboard.MonthExport && board != leaderboard.MainBoard:
+		return leaderboard.Errorf(leaderboard.EINTERNAL, "month export of board %s", board)
+	case form == leaderboard.MonthExport && key == "2026-11":
+		return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is OPEN", key)
+	case form == leaderboard.MonthExport:
+		_, err := io.WriteString(w, "rank,player_id,player_name,score,reached_at,percentile\n")
+		return err
 	case board != "laps":
 		return leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", board)
 	case key == "2026-11-20":
@@ -65,7 +64,7 @@ func start(t *testing.T, ping func(context.Context) error, ready func() bool) st
 	t.Helper()
 	s := server.New(server.Config{
 		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
-		Exporter: services{}, PeriodExporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
+		Exporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
 		Logger: slog.New(slog.DiscardHandler),
 	})
 	if err := s.Open(); err != nil {
@@ -141,6 +140,9 @@ func TestServer_RoutesStatusesAndContentTypes(t *testing.T) {
 				t.Errorf("export content type %q", header.Get("Content-Type"))
 			}
 			if c.name == "PeriodExport" && header.Get("Content-Disposition") != `attachment; filename="standings-laps-2026-11-19.csv"` {
+				t.Errorf("export disposition %q", header.Get("Content-Disposition"))
+			}
+			if c.name == "Export" && header.Get("Content-Disposition") != `attachment; filename="standings-2026-10.csv"` {
 				t.Errorf("export disposition %q", header.Get("Content-Disposition"))
 			}
 		})
