@@ -143,7 +143,7 @@ service.`,
 			return err
 		}
 		defer done()
-		closer := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout,
+		closer := lifecycle.NewMonthCloser(store, logger, lifecycle.MonthCloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout,
 			Hooks: leaderboard.CloseHooks{Phase: func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
 				logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
 			}}})
@@ -202,8 +202,7 @@ them.`,
 			return err
 		}
 		defer done()
-		months := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout})
-		defer months.Close()
+		months := lifecycle.NewMonthCloser(store, logger, lifecycle.MonthCloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout})
 		closer := lifecycle.NewPeriodCloser(store, logger, lifecycle.PeriodCloserOptions{MaxWait: maxWait,
 			Timeout: cfg.CloseTimeout, Months: months})
 		defer closer.Close()

@@ -41,10 +41,7 @@ func (db *DB) scanPeriod(b *leaderboard.Board, row pgx.Row) (*leaderboard.Period
 
 // periodOfMonth is month info of the main board as its period.
 func (db *DB) periodOfMonth(info *leaderboard.MonthInfo) *leaderboard.Period {
-	return &leaderboard.Period{Board: leaderboard.MainBoard, Key: info.Month.String(),
-		Status: leaderboard.PeriodStatus(info.Status), StartsAt: info.Month.Start(db.loc),
-		EndsAt: &info.EndsAt, ClosesAt: &info.ClosesAt, ClosedAt: info.ClosedAt,
-		Participants: info.Participants, Digest: info.Digest, Settlement: info.Settlement}
+	return info.Period(db.loc)
 }
 
 // boardOrNotFound returns the board with id, or ENOTFOUND.

@@ -23,7 +23,11 @@ func (r *mutationResolver) CloseMonth(ctx context.Context, month leaderboard.Mon
 	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
-	return r.Closer.CloseMonth(ctx, month)
+	p, err := r.Closer.ClosePeriod(ctx, leaderboard.MainBoard, month.String())
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return p.MonthInfo()
 }
 
 func (r *queryResolver) Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error) {

@@ -20,8 +20,6 @@ type Resolver struct {
 	PeriodService     leaderboard.PeriodService
 	// BoardStandings reads the standings of boards other than main.
 	BoardStandings leaderboard.BoardStandingService
-	// PeriodCloser closes and clears the periods of boards other than main.
-	PeriodCloser leaderboard.PeriodCloser
 	// RewardService claims rewards and lists the unclaimed ones.
 	RewardService leaderboard.RewardService
 	Logger        *slog.Logger

@@ -36,21 +36,17 @@ type Config struct {
 	Addr string // host:port to listen on; ":0" picks a free port
 	// Standings answers standings and pages: the database, or a cache such
 	// as the closed months held in memory in front of it.
-	Standings leaderboard.StandingService
-	Months    leaderboard.MonthService
-	Scores    leaderboard.ScoreService
-	Ranks     leaderboard.RankService
-	Closer    leaderboard.Closer
-	// Exporter serves the exports of closed periods, main's months too.
+	Standings   leaderboard.StandingService
+	Months      leaderboard.MonthService
+	Scores      leaderboard.ScoreService
+	Ranks       leaderboard.RankService
+	Closer      leaderboard.Closer
 	Exporter    leaderboard.Exporter
 	Corrections leaderboard.CorrectionService
 	Boards      leaderboard.BoardService
 	Periods     leaderboard.PeriodService
 	// BoardStandings reads standings of boards other than main.
 	BoardStandings leaderboard.BoardStandingService
-	// PeriodCloser closes and clears periods by hand (closePeriod,
-	// clearPeriod).
-	PeriodCloser leaderboard.PeriodCloser
 	// Rewards claims rewards of final standings and lists the unclaimed.
 	Rewards       leaderboard.RewardService
 	Auth          auth.Config
@@ -133,7 +129,6 @@ func New(cfg Config) *Server {
 		BoardService:      cfg.Boards,
 		PeriodService:     cfg.Periods,
 		BoardStandings:    cfg.BoardStandings,
-		PeriodCloser:      cfg.PeriodCloser,
 		RewardService:     cfg.Rewards,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
