@@ -1,7 +1,6 @@
 package leaderboard
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -161,12 +160,4 @@ func (p *Period) MonthInfo() (*MonthInfo, error) {
 		info.ClosesAt = *p.ClosesAt
 	}
 	return info, nil
-}
-
-// MonthService reads and closes months.
-type MonthService interface {
-	// Month returns the month's info, or nil when no score was ever sent for it.
-	Month(ctx context.Context, m Month) (*MonthInfo, error)
-	// Months returns up to first months, newest first.
-	Months(ctx context.Context, first int) ([]MonthInfo, error)
 }

@@ -103,7 +103,6 @@ func (m *Main) Run(ctx context.Context) error {
 	m.registerStateMetrics(registry)
 	m.Server = server.New(server.Config{
 		Addr:           m.Config.ListenAddr,
-		Months:         reader,
 		Scores:         m.DB,
 		Ranks:          m.DB,
 		Ping:           m.DB.Ping,

@@ -12,7 +12,6 @@ import (
 // Resolver holds the services the resolvers call.
 type Resolver struct {
 	StandingService   leaderboard.StandingService
-	MonthService      leaderboard.MonthService
 	Closer            leaderboard.Closer
 	CorrectionService leaderboard.CorrectionService
 	ScoreService      leaderboard.ScoreService

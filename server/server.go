@@ -37,7 +37,6 @@ type Config struct {
 	// Standings answers standings and pages: the database, or a cache such
 	// as the closed months held in memory in front of it.
 	Standings   leaderboard.StandingService
-	Months      leaderboard.MonthService
 	Scores      leaderboard.ScoreService
 	Ranks       leaderboard.RankService
 	Closer      leaderboard.Closer
@@ -122,7 +121,6 @@ func New(cfg Config) *Server {
 			},
 		},
 		StandingService:   cfg.Standings,
-		MonthService:      cfg.Months,
 		Closer:            cfg.Closer,
 		CorrectionService: cfg.Corrections,
 		ScoreService:      cfg.Scores,

@@ -16,8 +16,12 @@ import (
 	"github.com/gamebackend/leaderboard/server"
 )
 
-// services stands in for every domain service; nothing is ever found.
-type services struct{}
+// services stands in for every domain service; nothing is ever found but
+// the board main.
+type services struct {
+	leaderboard.BoardService
+	leaderboard.PeriodService
+}
 
 func (services) Standing(context.Context, leaderboard.Month, string, int, int) (*leaderboard.Standing, error) {
 	return nil, nil
@@ -27,11 +31,20 @@ func (services) Leaderboard(context.Context, leaderboard.Month, int, string) (*l
 	return &leaderboard.Page{}, nil
 }
 
-func (services) Month(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error) {
+func (services) Board(_ context.Context, id string) (*leaderboard.Board, error) {
+	if id != leaderboard.MainBoard {
+		return nil, nil
+	}
+	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth}, nil
+}
+
+func (services) OpenedPeriod(context.Context, *leaderboard.Board, string) (*leaderboard.Period, error) {
 	return nil, nil
 }
 
-func (services) Months(context.Context, int) ([]leaderboard.MonthInfo, error) { return nil, nil }
+func (services) Periods(context.Context, *leaderboard.Board, int) ([]leaderboard.Period, error) {
+	return nil, nil
+}
 
 func (services) SubmitScores(context.Context, []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
 	return nil, nil
@@ -63,7 +76,7 @@ func (services) ExportStandings(_ context.Context, board, key string, form leade
 func start(t *testing.T, ping func(context.Context) error, ready func() bool) string {
 	t.Helper()
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
+		Addr: "127.0.0.1:0", Standings: services{}, Boards: services{}, Periods: services{}, Scores: services{}, Ranks: services{},
 		Exporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
 		Logger: slog.New(slog.DiscardHandler),
 	})
@@ -171,7 +184,7 @@ func TestServer_RequestIDAndAMetricsListenerOfItsOwn(t *testing.T) {
 	metricsAddr := free.Addr().String()
 	free.Close()
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
+		Addr: "127.0.0.1:0", Standings: services{}, Boards: services{}, Periods: services{}, Scores: services{}, Ranks: services{},
 		Ping: func(context.Context) error { return nil }, MetricsAddr: metricsAddr, Logger: slog.New(slog.DiscardHandler),
 	})
 	if err := s.Open(); err != nil {
@@ -209,7 +222,7 @@ func TestServer_RequestIDAndAMetricsListenerOfItsOwn(t *testing.T) {
 func TestLogHandler_AddsTheRequestID(t *testing.T) {
 	var out strings.Builder
 	logger := slog.New(server.LogHandler(slog.NewTextHandler(&out, nil)))
-	h := server.New(server.Config{Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{},
+	h := server.New(server.Config{Addr: "127.0.0.1:0", Standings: services{}, Boards: services{}, Periods: services{}, Scores: services{},
 		Ranks: services{}, Ping: func(ctx context.Context) error {
 			logger.InfoContext(ctx, "pinged")
 			return nil
