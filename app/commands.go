@@ -143,13 +143,19 @@ service.`,
 			return err
 		}
 		defer done()
-		closer := lifecycle.NewMonthCloser(store, logger, lifecycle.MonthCloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout,
+		months := lifecycle.NewMonthCloser(store, logger, lifecycle.MonthCloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout,
 			Hooks: leaderboard.CloseHooks{Phase: func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
 				logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
 			}}})
+		closer := lifecycle.NewPeriodCloser(store, logger, lifecycle.PeriodCloserOptions{MaxWait: maxWait,
+			Timeout: cfg.CloseTimeout, Months: months})
 		defer closer.Close()
 		start := time.Now()
-		info, err := closer.CloseMonth(ctx, month)
+		p, err := closer.ClosePeriod(ctx, leaderboard.MainBoard, month.String())
+		if err != nil {
+			return err
+		}
+		info, err := p.MonthInfo()
 		if err != nil {
 			return err
 		}
