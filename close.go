@@ -41,19 +41,10 @@ type CloseHooks struct {
 	Closed func(m Month, ranksVersion int)
 }
 
-// Closer runs the close of a month as a background job.
+// Closer closes and clears the periods of boards by hand (the closePeriod
+// and clearPeriod mutations, and closeMonth, which closes a period of
+// main); the scheduler closes due periods by itself.
 type Closer interface {
-	// CloseMonth starts month m's close, or joins the one running on any
-	// instance, and returns the month when it is CLOSED or, at the latest
-	// when ctx ends, as it stands (CLOSING). Cancelling ctx cancels nothing
-	// of the close. ENOTFOUND when the month never opened.
-	CloseMonth(ctx context.Context, m Month) (*MonthInfo, error)
-}
-
-// PeriodCloser closes and clears the periods of boards by hand (the
-// closePeriod and clearPeriod mutations); the scheduler closes due periods
-// by itself.
-type PeriodCloser interface {
 	// ClosePeriod starts the close of period key of board, or joins the one
 	// running on any instance, and returns the period once it is CLOSED or,
 	// when the close wait or ctx ends first, as it stands. Cancelling ctx
@@ -63,7 +54,9 @@ type PeriodCloser interface {
 	// cut off; an error (UNAVAILABLE) before that means nothing was done.
 	// An OPEN period closed before its end ends early; one that no event
 	// opened is closed with no participants. A CLOSED period is answered as
-	// it is. main's periods are its months (closeMonth).
+	// it is. main's periods are its months: their close is the month's,
+	// which waits for a close running on any instance and answers CLOSING
+	// after the wait; ENOTFOUND for a month that never opened.
 	// ENOTFOUND for an unknown board or a season it does not have;
 	// EBADINPUT for a key that is not one of the board's; ECONFLICT for a
 	// period that has not started.

@@ -44,24 +44,18 @@ func CheckReason(reason string) *Error {
 
 // CorrectionService changes and lists corrections.
 type CorrectionService interface {
-	// CorrectScore sets player's total in month m to *score, or removes the
-	// player from m when score is nil, and records the correction with its
-	// reason. On a CLOSED month the final ranks are rebuilt. EBADINPUT for a
-	// score outside MinScore..MaxScore or an empty reason; ENOTFOUND for a
-	// month that never opened or a player to remove who has no score.
-	CorrectScore(ctx context.Context, m Month, playerID string, score *int, reason string) (*Correction, error)
-	// Corrections lists month m's corrections, oldest first.
-	Corrections(ctx context.Context, m Month) ([]Correction, error)
-	// CorrectPeriodScore is CorrectScore for period key of board, a board
-	// other than main: the score within the board's bounds, a removed
-	// player's later events for the period REJECTED (FORBIDDEN), a CLOSED
-	// period's final ranks rebuilt with its digest and a period.corrected
-	// (month.corrected on a MONTH board) message. ENOTFOUND for an unknown
-	// board, a period without a row or a player to remove who has no
-	// score; ECONFLICT while the period is CLOSING; EBADINPUT for main or a
-	// key that is not the board's.
-	CorrectPeriodScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*Correction, error)
-	// PeriodCorrections lists the corrections of period key of board (clears
-	// included), oldest first; none for a period without a row.
-	PeriodCorrections(ctx context.Context, board, key string) ([]Correction, error)
+	// CorrectScore sets player's total in period key of board to *score, or
+	// removes the player from the period when score is nil (their later
+	// events for it are then REJECTED with FORBIDDEN), and records the
+	// correction with its reason. A CLOSED period's final ranks are rebuilt
+	// with its digest and a month.corrected (MONTH boards) or
+	// period.corrected message. main's periods are its months. EBADINPUT for
+	// a score outside the board's bounds, a bad reason (CheckReason) or a
+	// key that is not the board's; ENOTFOUND for an unknown board, a period
+	// no event opened or a player to remove who has no score; ECONFLICT
+	// while the period is CLOSING.
+	CorrectScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*Correction, error)
+	// Corrections lists the corrections of period key of board (clears
+	// included), oldest first; none for a period no event opened.
+	Corrections(ctx context.Context, board, key string) ([]Correction, error)
 }

@@ -1,7 +1,6 @@
 package leaderboard
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -136,10 +135,29 @@ type MonthInfo struct {
 	Settlement *Settlement
 }
 
-// MonthService reads and closes months.
-type MonthService interface {
-	// Month returns the month's info, or nil when no score was ever sent for it.
-	Month(ctx context.Context, m Month) (*MonthInfo, error)
-	// Months returns up to first months, newest first.
-	Months(ctx context.Context, first int) ([]MonthInfo, error)
+// Period returns the month's info as the period of main it is; loc is the
+// event time zone, main's, in which the period starts.
+func (info *MonthInfo) Period(loc *time.Location) *Period {
+	return &Period{Board: MainBoard, Key: info.Month.String(), Status: PeriodStatus(info.Status),
+		StartsAt: info.Month.Start(loc), EndsAt: &info.EndsAt, ClosesAt: &info.ClosesAt, ClosedAt: info.ClosedAt,
+		Participants: info.Participants, Digest: info.Digest, Settlement: info.Settlement}
+}
+
+// MonthInfo returns period p of main as its month's info, the inverse of
+// MonthInfo.Period: what the API's month fields answer. EBADINPUT when p's
+// key is not a month.
+func (p *Period) MonthInfo() (*MonthInfo, error) {
+	m, err := ParseMonth(p.Key)
+	if err != nil {
+		return nil, err
+	}
+	info := &MonthInfo{Month: m, Status: MonthStatus(p.Status), Participants: p.Participants,
+		ClosedAt: p.ClosedAt, Digest: p.Digest, Settlement: p.Settlement}
+	if p.EndsAt != nil {
+		info.EndsAt = *p.EndsAt
+	}
+	if p.ClosesAt != nil {
+		info.ClosesAt = *p.ClosesAt
+	}
+	return info, nil
 }

@@ -261,7 +261,8 @@ func (b *Board) UnopenedPeriod(key string, span Span, now time.Time) *Period {
 	return p
 }
 
-// PeriodService reads the periods of boards and makes seasons.
+// PeriodService reads the periods of boards, main's months among them, and
+// makes seasons.
 type PeriodService interface {
 	// Period returns period key of board: the stored period, or, for one
 	// no event opened yet, how it stands (see Board.UnopenedPeriod); nil when
@@ -278,8 +279,14 @@ type PeriodService interface {
 	// once its end has passed and its last period is CLOSED (or never
 	// opened), RUNNING between.
 	BoardStatus(ctx context.Context, b *Board) (BoardStatus, error)
+	// OpenedPeriod returns period key of b as stored: nil when no event
+	// opened it (nor createSeason made it), where Period answers how it
+	// would stand. It reads what may lag the primary a little (a replica).
+	// EBADINPUT for a key of main that is not a month.
+	OpenedPeriod(ctx context.Context, b *Board, key string) (*Period, error)
 	// Periods returns up to first periods of b that events opened (or
-	// createSeason made), newest first.
+	// createSeason made), newest first. It reads what may lag the primary a
+	// little (a replica).
 	Periods(ctx context.Context, b *Board, first int) ([]Period, error)
 	// CreateSeason makes season key of a SEASON board. An identical season
 	// again answers the existing one; ECONFLICT for a key with other times

@@ -143,13 +143,19 @@ service.`,
 			return err
 		}
 		defer done()
-		closer := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout,
+		months := lifecycle.NewMonthCloser(store, logger, lifecycle.MonthCloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout,
 			Hooks: leaderboard.CloseHooks{Phase: func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
 				logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
 			}}})
+		closer := lifecycle.NewPeriodCloser(store, logger, lifecycle.PeriodCloserOptions{MaxWait: maxWait,
+			Timeout: cfg.CloseTimeout, Months: months})
 		defer closer.Close()
 		start := time.Now()
-		info, err := closer.CloseMonth(ctx, month)
+		p, err := closer.ClosePeriod(ctx, leaderboard.MainBoard, month.String())
+		if err != nil {
+			return err
+		}
+		info, err := p.MonthInfo()
 		if err != nil {
 			return err
 		}
@@ -202,8 +208,7 @@ them.`,
 			return err
 		}
 		defer done()
-		months := lifecycle.NewCloser(store, logger, lifecycle.CloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout})
-		defer months.Close()
+		months := lifecycle.NewMonthCloser(store, logger, lifecycle.MonthCloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout})
 		closer := lifecycle.NewPeriodCloser(store, logger, lifecycle.PeriodCloserOptions{MaxWait: maxWait,
 			Timeout: cfg.CloseTimeout, Months: months})
 		defer closer.Close()
@@ -254,9 +259,9 @@ subscore,tier,claimed_at.`,
 		defer closeDB()
 		out := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
 		if *board == "" {
-			err = store.ExportStandings(cmd.Context(), month, out)
+			err = store.ExportStandings(cmd.Context(), leaderboard.MainBoard, month.String(), leaderboard.MonthExport, out)
 		} else {
-			err = store.ExportPeriod(cmd.Context(), *board, args[0], out)
+			err = store.ExportStandings(cmd.Context(), *board, args[0], leaderboard.PeriodExport, out)
 		}
 		if err != nil {
 			return err

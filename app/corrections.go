@@ -19,24 +19,11 @@ type loggedCorrections struct {
 	announce func(ctx context.Context, board, key string) error
 }
 
-// CorrectScore corrects as the service does and logs the correction made,
+// CorrectScore corrects as the service does, logs the correction made,
 // with who made it (the role, and the request's id when logged by the
-// server's handler).
-func (c loggedCorrections) CorrectScore(ctx context.Context, m leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
-	correction, err := c.CorrectionService.CorrectScore(ctx, m, playerID, score, reason)
-	if err != nil {
-		return nil, err
-	}
-	c.logger.InfoContext(ctx, "score corrected", "month", m.String(), "player", playerID,
-		"before", total(correction.Before), "after", total(correction.After), "reason", reason, "by", correctedBy(ctx),
-		"correction", correction.ID)
-	return correction, nil
-}
-
-// CorrectPeriodScore corrects a period of a board other than main as the
-// service does and logs it as CorrectScore does.
-func (c loggedCorrections) CorrectPeriodScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
-	correction, err := c.CorrectionService.CorrectPeriodScore(ctx, board, key, playerID, score, reason)
+// server's handler), and announces the period's new ranks version.
+func (c loggedCorrections) CorrectScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+	correction, err := c.CorrectionService.CorrectScore(ctx, board, key, playerID, score, reason)
 	if err != nil {
 		return nil, err
 	}

@@ -127,4 +127,13 @@ func TestOneOffCommands_RefuseANewDataFolder(t *testing.T) {
 	if out, err := run("boards"); err != nil || !strings.Contains(out, "main") {
 		t.Errorf("boards after migrate up = %q, %v", out, err)
 	}
+	if out, err := run("seed", "--month", "2026-10", "--players", "10"); err != nil {
+		t.Fatalf("seed: %v\n%s", err, out)
+	}
+	if out, err := run("close-month", "2026-10"); err != nil || !strings.HasPrefix(out, "month 2026-10 is CLOSED with 10 participants, digest ") {
+		t.Errorf("close-month = %q, %v", out, err)
+	}
+	if out, err := run("export", "2026-10"); err != nil || !strings.HasPrefix(out, "rank,player_id,player_name,score,reached_at,percentile\n1,") {
+		t.Errorf("export = %q, %v", out, err)
+	}
 }

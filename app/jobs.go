@@ -98,23 +98,25 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 
 // startLifecycle starts the close jobs' runner and, with a webhook
 // configured, the settlement deliverer, and readies the scheduler for
-// startScheduler; all are stopped by stopLifecycle.
-func (m *Main) startLifecycle(registry prometheus.Registerer) {
+// startScheduler; all are stopped by stopLifecycle. loc is the event time
+// zone.
+func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopBackground = cancel
 	m.ranks = closedperiods.NewWatcher(func(month leaderboard.Month) { m.ranksChanged(ctx, month) })
 	metrics := newCloseMetrics(registry)
-	m.Closer = lifecycle.NewCloser(m.DB, m.Logger, lifecycle.CloserOptions{
+	months := lifecycle.NewMonthCloser(m.DB, m.Logger, lifecycle.MonthCloserOptions{
 		MaxWait: m.Config.CloseWait,
 		Timeout: m.Config.CloseTimeout,
 		Hooks:   m.closeHooks(metrics),
 		Ended:   metrics.forget,
 	})
-	m.PeriodCloser = lifecycle.NewPeriodCloser(m.DB, m.Logger, lifecycle.PeriodCloserOptions{
+	m.Closer = lifecycle.NewPeriodCloser(m.DB, m.Logger, lifecycle.PeriodCloserOptions{
 		MaxWait:     m.Config.CloseWait,
 		Timeout:     m.Config.CloseTimeout,
 		Concurrency: m.Config.PeriodCloses,
-		Months:      m.Closer,
+		Months:      months,
+		Location:    loc,
 	})
 	if m.ClosedMonths != nil {
 		m.background.Go(func() {
@@ -126,7 +128,6 @@ func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	scheduler := &lifecycle.Scheduler{
 		Store:     m.DB,
 		Closer:    m.Closer,
-		Periods:   m.PeriodCloser,
 		AutoClose: m.Config.AutoClose,
 		Interval:  m.Config.SchedulerInterval,
 		Tasks:     m.scheduledTasks(),
@@ -217,9 +218,6 @@ func (m *Main) stopLifecycle() {
 	if m.Closer != nil {
 		m.Closer.Close()
 	}
-	if m.PeriodCloser != nil {
-		m.PeriodCloser.Close()
-	}
 }
 
 // dbOptions are the store's options from the configuration, and its logger.
@@ -266,7 +264,7 @@ func (m *Main) listenForRanks(ctx context.Context) {
 // rather than at the scheduler's next tick, up to an interval later.
 func (m *Main) listenForClosingPeriods(ctx context.Context) {
 	m.follow(ctx, "periods closing", func(ctx context.Context) error {
-		return m.DB.ListenClosingPeriods(ctx, func(string, string) { m.PeriodCloser.Kick(m.Config.AutoClose) })
+		return m.DB.ListenClosingPeriods(ctx, func(string, string) { m.Closer.Kick(m.Config.AutoClose) })
 	})
 }
 

@@ -33,10 +33,9 @@ type Main struct {
 	// in ClosedMonths' budget; nil when disabled.
 	ClosedPeriods *closedperiods.Boards
 	Server        *server.Server
-	// Closer runs month closes as background jobs.
-	Closer *lifecycle.Closer
-	// PeriodCloser closes the periods of the other boards.
-	PeriodCloser *lifecycle.PeriodCloser
+	// Closer closes the periods of every board as background jobs, main's
+	// months by its MonthCloser.
+	Closer *lifecycle.PeriodCloser
 	// background runs the scheduler and the settlement deliverer until
 	// stopBackground; startScheduler starts the scheduler.
 	background     sync.WaitGroup
@@ -100,11 +99,10 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	registry := prometheus.NewRegistry()
-	m.startLifecycle(registry)
+	m.startLifecycle(registry, loc)
 	m.registerStateMetrics(registry)
 	m.Server = server.New(server.Config{
 		Addr:           m.Config.ListenAddr,
-		Months:         reader,
 		Scores:         m.DB,
 		Ranks:          m.DB,
 		Ping:           m.DB.Ping,
@@ -114,8 +112,6 @@ func (m *Main) Run(ctx context.Context) error {
 		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger, announce: m.DB.AnnouncePeriod},
 		Boards:         boardcache.New(m.DB, boardCacheTTL),
 		Periods:        m.DB,
-		PeriodCloser:   m.PeriodCloser,
-		PeriodExporter: m.DB,
 		BoardStandings: boardStandings,
 		Rewards:        m.DB,
 		Registry:       registry,

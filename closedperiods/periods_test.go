@@ -216,7 +216,7 @@ func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 	loadPeriod(t, checking, checkingBoards, b, key, "p1")
 	time.Sleep(200 * time.Millisecond) // the LISTEN is in place
 
-	if _, err := first.CorrectPeriodScore(ctx, b.ID, key, "p1", new(20), "cheat"); err != nil {
+	if _, err := first.CorrectScore(ctx, b.ID, key, "p1", new(20), "cheat"); err != nil {
 		t.Fatal(err)
 	}
 	if err := first.AnnouncePeriod(ctx, b.ID, key); err != nil {

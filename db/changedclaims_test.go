@@ -84,13 +84,13 @@ func TestCorrectPeriodScore_ClosedPeriodListsTheClaimsItChanged(t *testing.T) {
 
 	// p07 from 300 (#8) to 650 (#5): p04 falls from silver to bronze, p05
 	// one rank; p00 and p08 keep theirs and are not listed.
-	if _, err := store.CorrectPeriodScore(ctx, "laps", key, "p07", new(650), "missed lap"); err != nil {
+	if _, err := store.CorrectScore(ctx, "laps", key, "p07", new(650), "missed lap"); err != nil {
 		t.Fatal(err)
 	}
 	// p05 removed: nine participants, so #1 is 11 % and no longer gold, #5
 	// is 56 % and no longer silver; p08 moves up; p04 and p07 still differ
 	// from their claims.
-	if _, err := store.CorrectPeriodScore(ctx, "laps", key, "p05", nil, "cheating"); err != nil {
+	if _, err := store.CorrectScore(ctx, "laps", key, "p05", nil, "cheating"); err != nil {
 		t.Fatal(err)
 	}
 	msgs := mustQuery(t, `SELECT type, body FROM outbox WHERE board_id = 'laps' ORDER BY created_at`)
@@ -139,7 +139,7 @@ func TestCorrectScore_ClosedMonthListsTheClaimsItChanged(t *testing.T) {
 	}
 	mustClose(t, store, november)
 	// Without claims the month.corrected body is the one it always was.
-	if _, err := store.CorrectScore(ctx, november, "m4", new(15), "late match"); err != nil {
+	if _, err := store.CorrectScore(ctx, leaderboard.MainBoard, november.String(), "m4", new(15), "late match"); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"m0", "m2", "m3"} {
@@ -148,10 +148,10 @@ func TestCorrectScore_ClosedMonthListsTheClaimsItChanged(t *testing.T) {
 	claimed := claimsRows(t)
 	// m1 removed: m0 keeps #1, m2 and m3 move up. Then m3 to 45 (#2): m2
 	// is back at its claimed #3 and is no longer listed.
-	if _, err := store.CorrectScore(ctx, november, "m1", nil, "cheating"); err != nil {
+	if _, err := store.CorrectScore(ctx, leaderboard.MainBoard, november.String(), "m1", nil, "cheating"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.CorrectScore(ctx, november, "m3", new(45), "missed match"); err != nil {
+	if _, err := store.CorrectScore(ctx, leaderboard.MainBoard, november.String(), "m3", new(45), "missed match"); err != nil {
 		t.Fatal(err)
 	}
 	msgs := mustQuery(t, `SELECT type, body FROM outbox WHERE month = '2026-11-01' ORDER BY created_at`)
@@ -232,7 +232,7 @@ func claimBesideCorrections(t *testing.T, store *db.DB, board string, seed int64
 		rng := rand.New(rand.NewPCG(uint64(seed), 1))
 		for {
 			p := fmt.Sprintf("p%02d", rng.IntN(players))
-			_, err := store.CorrectPeriodScore(ctx, board, key, p, new(rng.IntN(1000)), "replay review")
+			_, err := store.CorrectScore(ctx, board, key, p, new(rng.IntN(1000)), "replay review")
 			if corrections == 0 {
 				close(corrected)
 			}

@@ -313,14 +313,14 @@ func TestExportStandings_StreamsTheFinalRanksInOrder(t *testing.T) {
 	store := mustOpenDB(t)
 	submitTable(t, store, 30)
 	var out bytes.Buffer
-	if err := store.ExportStandings(context.Background(), november, &out); leaderboard.ErrorCode(err) != leaderboard.ECONFLICT {
+	if err := store.ExportStandings(context.Background(), leaderboard.MainBoard, november.String(), leaderboard.MonthExport, &out); leaderboard.ErrorMessage(err) != "month 2026-11 is OPEN: its standings are not final yet" {
 		t.Fatalf("export of an open month: %v", err)
 	}
-	if err := store.ExportStandings(context.Background(), november.Prev(), &out); leaderboard.ErrorCode(err) != leaderboard.ENOTFOUND {
+	if err := store.ExportStandings(context.Background(), leaderboard.MainBoard, november.Prev().String(), leaderboard.MonthExport, &out); leaderboard.ErrorMessage(err) != "month 2026-10 has no scores" {
 		t.Fatalf("export of an unknown month: %v", err)
 	}
 	info := mustClose(t, store, november)
-	if err := store.ExportStandings(context.Background(), november, &out); err != nil {
+	if err := store.ExportStandings(context.Background(), leaderboard.MainBoard, november.String(), leaderboard.MonthExport, &out); err != nil {
 		t.Fatal(err)
 	}
 	records, err := csv.NewReader(&out).ReadAll()
@@ -522,7 +522,7 @@ func TestTryCloseMonth_FinalRanksFollowAPlainSort(t *testing.T) {
 	})
 	info := mustClose(t, store, november)
 	var out bytes.Buffer
-	if err := store.ExportStandings(context.Background(), november, &out); err != nil {
+	if err := store.ExportStandings(context.Background(), leaderboard.MainBoard, november.String(), leaderboard.MonthExport, &out); err != nil {
 		t.Fatal(err)
 	}
 	records, err := csv.NewReader(&out).ReadAll()

@@ -229,8 +229,12 @@ func (db *DB) ListenPeriods(ctx context.Context, fn func(board, key string, vers
 // instance (ListenPeriods), as the correction of a CLOSED period that just
 // committed left it; nothing for a period that is not CLOSED. An
 // announcement lost (the process stops first) is made up for by the
-// instances' checks of ClosedPeriodVersions.
+// instances' checks of ClosedPeriodVersions. main's months announce their
+// versions in their corrections' transactions (notifyMonth): nothing here.
 func (db *DB) AnnouncePeriod(ctx context.Context, board, key string) error {
+	if board == leaderboard.MainBoard {
+		return nil
+	}
 	const q = `SELECT pg_notify('` + periodsChannel + `', board_id || ' ' || key || ' ' || ranks_version)
 		FROM periods WHERE board_id = $1 AND key = $2 AND status = 'CLOSED'`
 	if _, err := db.pool.Exec(ctx, q, board, key); err != nil {

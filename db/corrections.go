@@ -12,7 +12,7 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// CorrectScore sets playerID's total in month m to *score, or removes the
+// correctMonthScore sets playerID's total in month m to *score, or removes the
 // player from m when score is nil (their later events for m are then
 // refused), and records the correction with its reason. A changed total is
 // reached at the time of the correction. It runs under the month's close
@@ -25,7 +25,7 @@ import (
 // blank, too long or breaks the text rules of names (leaderboard.CheckReason); ENOTFOUND for a month that
 // never opened or a player to remove who has no score; ECONFLICT while the
 // month is CLOSING or another correction of it runs.
-func (db *DB) CorrectScore(ctx context.Context, m leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+func (db *DB) correctMonthScore(ctx context.Context, m leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
 	if err := checkCorrection(score, reason); err != nil {
 		return nil, err
 	}
@@ -189,8 +189,8 @@ func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mo
 	return notifyMonth(ctx, tx, m, next)
 }
 
-// Corrections lists month m's corrections, oldest first.
-func (db *DB) Corrections(ctx context.Context, m leaderboard.Month) ([]leaderboard.Correction, error) {
+// monthCorrections lists month m's corrections, oldest first.
+func (db *DB) monthCorrections(ctx context.Context, m leaderboard.Month) ([]leaderboard.Correction, error) {
 	const q = `SELECT id, player_id, score_before, score_after, reason, at FROM corrections WHERE month = $1 ORDER BY id`
 	rows, err := db.pool.Query(ctx, q, m.Date())
 	if err != nil {

@@ -18,14 +18,14 @@ func TestCorrectScore_OpenMonthMovesTheLiveRank(t *testing.T) {
 		event("2", "b", leaderboard.ModeSet, 20, at(2)),
 		event("3", "c", leaderboard.ModeSet, 10, at(3)),
 	)
-	c, err := store.CorrectScore(context.Background(), november, "c", new(40), "appeal upheld")
+	c, err := store.CorrectScore(context.Background(), leaderboard.MainBoard, november.String(), "c", new(40), "appeal upheld")
 	if err != nil || *c.Before != 10 || *c.After != 40 || c.Reason != "appeal upheld" || c.ID == "" {
 		t.Fatalf("correction %+v, %v", c, err)
 	}
 	if s := mustStanding(t, store, "c"); s.Rank != 1 || s.Score != 40 || !s.ReachedAt.Equal(testNow) {
 		t.Errorf("corrected standing %+v", s)
 	}
-	if _, err := store.CorrectScore(context.Background(), november, "a", nil, "cheating"); err != nil {
+	if _, err := store.CorrectScore(context.Background(), leaderboard.MainBoard, november.String(), "a", nil, "cheating"); err != nil {
 		t.Fatal(err)
 	}
 	if s, _ := store.Standing(context.Background(), november, "a", 0, 0); s != nil {
@@ -37,7 +37,7 @@ func TestCorrectScore_OpenMonthMovesTheLiveRank(t *testing.T) {
 	if info, _ := store.Month(context.Background(), november); info.Participants != 2 {
 		t.Errorf("participants after the removal: %d", info.Participants)
 	}
-	list, err := store.Corrections(context.Background(), november)
+	list, err := store.Corrections(context.Background(), leaderboard.MainBoard, november.String())
 	if err != nil || len(list) != 2 || list[1].After != nil || *list[1].Before != 30 || list[1].Reason != "cheating" {
 		t.Fatalf("corrections %+v, %v", list, err)
 	}
@@ -64,12 +64,12 @@ func TestCorrectScore_RefusesBadInput(t *testing.T) {
 		{"RemoveUnknownPlayer", november, "zz", nil, "r", leaderboard.ENOTFOUND},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := store.CorrectScore(context.Background(), c.month, c.player, c.score, c.reason); leaderboard.ErrorCode(err) != c.code {
+			if _, err := store.CorrectScore(context.Background(), leaderboard.MainBoard, c.month.String(), c.player, c.score, c.reason); leaderboard.ErrorCode(err) != c.code {
 				t.Errorf("error %v, want code %s", err, c.code)
 			}
 		})
 	}
-	if list, _ := store.Corrections(context.Background(), november); len(list) != 0 {
+	if list, _ := store.Corrections(context.Background(), leaderboard.MainBoard, november.String()); len(list) != 0 {
 		t.Errorf("refused corrections were recorded: %+v", list)
 	}
 }
@@ -85,7 +85,7 @@ func TestCorrectScore_ClosedMonthRebuildsFinalRanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	cheater := top.Edges[0].Entry.Player.ID
-	if _, err := store.CorrectScore(context.Background(), november, cheater, nil, "aimbot"); err != nil {
+	if _, err := store.CorrectScore(context.Background(), leaderboard.MainBoard, november.String(), cheater, nil, "aimbot"); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := store.Month(context.Background(), november)
@@ -135,7 +135,7 @@ func TestCorrectScore_ClosedMonthRebuildsFinalRanks(t *testing.T) {
 func TestCorrectScore_RemovedPlayersEventsAreRefused(t *testing.T) {
 	store := mustOpenDB(t)
 	mustSubmit(t, store, event("1", "cheat", leaderboard.ModeSet, 900, at(1)), event("2", "fair", leaderboard.ModeSet, 10, at(1)))
-	if _, err := store.CorrectScore(context.Background(), november, "cheat", nil, "speed hack"); err != nil {
+	if _, err := store.CorrectScore(context.Background(), leaderboard.MainBoard, november.String(), "cheat", nil, "speed hack"); err != nil {
 		t.Fatal(err)
 	}
 	results := mustSubmit(t, store, event("3", "cheat", leaderboard.ModeAdd, 5, at(2)), event("4", "fair", leaderboard.ModeAdd, 5, at(2)))
@@ -149,7 +149,7 @@ func TestCorrectScore_RemovedPlayersEventsAreRefused(t *testing.T) {
 		t.Errorf("a removed player stands again: %+v", s)
 	}
 	// An admin giving a score back re-admits the player.
-	if _, err := store.CorrectScore(context.Background(), november, "cheat", new(1), "appeal"); err != nil {
+	if _, err := store.CorrectScore(context.Background(), leaderboard.MainBoard, november.String(), "cheat", new(1), "appeal"); err != nil {
 		t.Fatal(err)
 	}
 	if r := mustSubmit(t, store, event("5", "cheat", leaderboard.ModeAdd, 5, at(3)))[0]; r.Status != leaderboard.StatusApplied || *r.Score != 6 {

@@ -13,43 +13,118 @@ import (
 // ExportHeader is the first line of an export.
 const ExportHeader = "rank,player_id,player_name,score,reached_at,percentile"
 
-// ExportStandings writes closed month m's final standings to w as CSV, in
-// rank order, under ExportHeader: reached_at in RFC 3339 UTC, percentile the
-// share of players ranked at or below, in percent. Text cells (player_id,
-// player_name) that a spreadsheet would run as a formula carry a leading
-// quote (see spreadsheetSafe). It streams them with COPY, in one snapshot,
-// holding nothing in memory. ENOTFOUND when the month never opened;
-// ECONFLICT while it is not CLOSED. Once rows were written, an error leaves
-// w with a partial export.
-func (db *DB) ExportStandings(ctx context.Context, m leaderboard.Month, w io.Writer) error {
-	err := db.readTx(ctx, func(tx pgx.Tx) error {
+// ExportStandings writes CLOSED period key of board's final standings to w
+// as CSV, in rank order. reached_at is in RFC 3339 UTC, percentile the
+// share of players ranked at or below, in percent; text cells (player_id,
+// player_name, tier) that a spreadsheet would run as a formula carry a
+// leading quote (see spreadsheetSafe). It streams them with COPY, in one
+// snapshot, holding nothing in memory. The form picks the columns:
+// MonthExport, main's month export, writes ExportHeader's and names the
+// month in its errors; PeriodExport writes PeriodExportHeader's: the
+// subscore (empty without one), the tier (Board.TierOf) and claimed_at
+// (when claimReward claimed the standing's reward; empty until then).
+// main's periods are its months, exported with empty subscore and tier.
+// ENOTFOUND for an unknown board or a period without a row; EBADINPUT for a
+// key not of the board's, or MonthExport of another board than main;
+// ECONFLICT while the period is not CLOSED. Once rows were written, an
+// error leaves w with a partial export.
+func (db *DB) ExportStandings(ctx context.Context, board, key string, form leaderboard.ExportForm, w io.Writer) error {
+	query, err := db.exportQuery(ctx, board, key, form)
+	if err != nil {
+		return err
+	}
+	err = db.readTx(ctx, func(tx pgx.Tx) error {
 		if err := longJob(ctx, tx); err != nil {
 			return err
 		}
-		status, participants, err := monthStatus(ctx, tx, m)
-		switch {
-		case err != nil:
+		q, err := query(tx)
+		if err != nil {
 			return err
-		case status == "":
-			return leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
-		case status != leaderboard.MonthClosed:
-			return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is %s: its standings are not final yet", m, status)
 		}
-		// COPY takes no parameters: the month and count are numbers
-		// formatted here, never text from the request.
-		q := fmt.Sprintf(`COPY (
-			SELECT f.rank, %[3]s AS player_id, %[4]s AS player_name, f.score,
-				to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
-				round(100.0 * (%[2]d - f.rank + 1) / %[2]d, 4) AS percentile
-			FROM final_ranks f JOIN players p ON p.id = f.player_id
-			WHERE f.month = %[1]s ORDER BY f.rank
-		) TO STDOUT WITH (FORMAT csv, HEADER true)`, dateLiteral(m), max(participants, 1),
-			spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"))
 		_, err = tx.Conn().PgConn().CopyTo(ctx, w, q)
 		return err
 	})
 	if err != nil {
-		return errorf("export standings of %s: %w", m, err)
+		return errorf("export standings of period %s of %s: %w", key, board, err)
+	}
+	return nil
+}
+
+// exportQuery checks the board and key of an export and returns what makes
+// its COPY statement in the export's transaction. The month export reads
+// no board: main is there from the first migration.
+func (db *DB) exportQuery(ctx context.Context, board, key string, form leaderboard.ExportForm) (func(pgx.Tx) (string, error), error) {
+	if form == leaderboard.MonthExport {
+		if board != leaderboard.MainBoard {
+			return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "board %s has no month export: export its periods", board)
+		}
+		m, err := leaderboard.ParseMonth(key)
+		if err != nil {
+			return nil, err
+		}
+		return func(tx pgx.Tx) (string, error) { return monthExportQuery(ctx, tx, m, form) }, nil
+	}
+	b, err := db.boardOrNotFound(ctx, board)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.PeriodSpan(key); err != nil {
+		return nil, err
+	}
+	if b.ID == leaderboard.MainBoard {
+		m, err := leaderboard.ParseMonth(key)
+		if err != nil {
+			return nil, err
+		}
+		return func(tx pgx.Tx) (string, error) { return monthExportQuery(ctx, tx, m, form) }, nil
+	}
+	return func(tx pgx.Tx) (string, error) { return periodExportQuery(ctx, tx, b, key) }, nil
+}
+
+// monthExportQuery returns the COPY statement of the export of main's month
+// m in form, or the error that the month is not there or not CLOSED, in
+// the words of the form.
+func monthExportQuery(ctx context.Context, tx pgx.Tx, m leaderboard.Month, form leaderboard.ExportForm) (string, error) {
+	status, participants, err := monthStatus(ctx, tx, m)
+	if form == leaderboard.MonthExport {
+		err = monthNotClosed(m, status, err)
+	} else {
+		err = notClosed(leaderboard.MainBoard, m.String(), string(status), status == "", err)
+	}
+	if err != nil {
+		return "", err
+	}
+	// The period export's columns: a board's, which main has none of, and
+	// when the reward was claimed.
+	boardColumns, claims := "", ""
+	if form == leaderboard.PeriodExport {
+		boardColumns = ", NULL::integer AS subscore, NULL::text AS tier, " + claimedAtColumn + " AS claimed_at"
+		claims = "LEFT JOIN claims c ON c.month = " + dateLiteral(m) + " AND c.player_id = f.player_id"
+	}
+	// COPY takes no parameters: the month and count are numbers formatted
+	// here, never text from the request.
+	return fmt.Sprintf(`COPY (
+		SELECT f.rank, %[3]s AS player_id, %[4]s AS player_name, f.score,
+			to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
+			round(100.0 * (%[2]d - f.rank + 1) / %[2]d, 4) AS percentile%[5]s
+		FROM final_ranks f JOIN players p ON p.id = f.player_id
+		%[6]s
+		WHERE f.month = %[1]s ORDER BY f.rank
+	) TO STDOUT WITH (FORMAT csv, HEADER true)`, dateLiteral(m), max(participants, 1),
+		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), boardColumns, claims), nil
+}
+
+// monthNotClosed returns the error of the month export of m, whose status
+// was read with err: ENOTFOUND when it never opened, ECONFLICT when not
+// CLOSED.
+func monthNotClosed(m leaderboard.Month, status leaderboard.MonthStatus, err error) error {
+	switch {
+	case err != nil:
+		return err
+	case status == "":
+		return leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
+	case status != leaderboard.MonthClosed:
+		return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is %s: its standings are not final yet", m, status)
 	}
 	return nil
 }

@@ -64,7 +64,7 @@ func TestExportStandings_QuotesCellsASpreadsheetWouldRun(t *testing.T) {
 	info := mustClose(t, store, november)
 
 	var out bytes.Buffer
-	if err := store.ExportStandings(context.Background(), november, &out); err != nil {
+	if err := store.ExportStandings(context.Background(), leaderboard.MainBoard, november.String(), leaderboard.MonthExport, &out); err != nil {
 		t.Fatal(err)
 	}
 	// The cell with quotes and a comma is one CSV field, its quotes doubled.

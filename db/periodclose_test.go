@@ -67,7 +67,7 @@ func mustQuery(t *testing.T, q string, args ...any) [][]string {
 func exportRows(t *testing.T, store *db.DB, board, key string) [][]string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := store.ExportPeriod(context.Background(), board, key, &buf); err != nil {
+	if err := store.ExportStandings(context.Background(), board, key, leaderboard.PeriodExport, &buf); err != nil {
 		t.Fatalf("export %s of %s: %v", key, board, err)
 	}
 	records, err := csv.NewReader(&buf).ReadAll()
@@ -481,10 +481,11 @@ func TestExportPeriod_WritesTiersAndDisarmsFormulas(t *testing.T) {
 		boardEvent("daily", "e3", "cid", leaderboard.ModeSet, 10, utc(11, 20, 11)))
 
 	var buf bytes.Buffer
-	assertCode(t, store.ExportPeriod(ctx, "daily", "2026-11-20", &buf), leaderboard.ECONFLICT)
-	assertCode(t, store.ExportPeriod(ctx, "nope", "2026-11-20", &buf), leaderboard.ENOTFOUND)
-	assertCode(t, store.ExportPeriod(ctx, "daily", "2026-11-17", &buf), leaderboard.ENOTFOUND)
-	assertCode(t, store.ExportPeriod(ctx, "daily", "November", &buf), leaderboard.EBADINPUT)
+	assertCode(t, store.ExportStandings(ctx, "daily", "2026-11-20", leaderboard.PeriodExport, &buf), leaderboard.ECONFLICT)
+	assertCode(t, store.ExportStandings(ctx, "nope", "2026-11-20", leaderboard.PeriodExport, &buf), leaderboard.ENOTFOUND)
+	assertCode(t, store.ExportStandings(ctx, "daily", "2026-11-17", leaderboard.PeriodExport, &buf), leaderboard.ENOTFOUND)
+	assertCode(t, store.ExportStandings(ctx, "daily", "November", leaderboard.PeriodExport, &buf), leaderboard.EBADINPUT)
+	assertCode(t, store.ExportStandings(ctx, "daily", "2026-11-20", leaderboard.MonthExport, &buf), leaderboard.EBADINPUT)
 	if buf.Len() != 0 {
 		t.Fatalf("a refused export wrote %q", buf.String())
 	}
@@ -509,7 +510,7 @@ func TestExportPeriod_MainIsItsMonthWithEmptyBoardColumns(t *testing.T) {
 	ctx := context.Background()
 	mustSubmit(t, store, event("e1", "ann", leaderboard.ModeSet, 30, at(5)))
 	var buf bytes.Buffer
-	assertCode(t, store.ExportPeriod(ctx, leaderboard.MainBoard, "2026-11", &buf), leaderboard.ECONFLICT)
+	assertCode(t, store.ExportStandings(ctx, leaderboard.MainBoard, "2026-11", leaderboard.PeriodExport, &buf), leaderboard.ECONFLICT)
 	if _, _, err := store.TryCloseMonth(ctx, november, leaderboard.CloseHooks{}); err != nil {
 		t.Fatal(err)
 	}

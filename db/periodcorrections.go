@@ -20,7 +20,7 @@ import (
 // the old ranks or the new ones, never a mix, and a period of a small board
 // is ranked in milliseconds.
 
-// CorrectPeriodScore sets playerID's total in period key of board to
+// CorrectScore sets playerID's total in period key of board to
 // *score (within the board's bounds; the player's subscore and metadata
 // kept, reached at the time of the correction), or removes the player from
 // the period when score is nil (their later events for it are then
@@ -29,12 +29,19 @@ import (
 // the new participants and digest and, with settlement on, a
 // period.corrected message (month.corrected on a MONTH board) that lists the
 // claims whose rank, score or tier it changed (changedclaims.go); the
-// claims are kept. EBADINPUT for
-// a score outside the board's bounds, a bad reason, a key that is not the
-// board's, or main (its months: CorrectScore); ENOTFOUND for an unknown
+// claims are kept. main's periods are its months, corrected as
+// correctMonthScore says. EBADINPUT for a score outside the board's bounds,
+// a bad reason or a key that is not the board's; ENOTFOUND for an unknown
 // board, a period no event opened, or a player to remove who has no score;
 // ECONFLICT while the period is CLOSING.
-func (db *DB) CorrectPeriodScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+func (db *DB) CorrectScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+	if board == leaderboard.MainBoard {
+		m, err := mainMonth(key)
+		if err != nil {
+			return nil, err
+		}
+		return db.correctMonthScore(ctx, m, playerID, score, reason)
+	}
 	if err := leaderboard.CheckReason(reason); err != nil {
 		return nil, err
 	}
@@ -59,15 +66,22 @@ func (db *DB) CorrectPeriodScore(ctx context.Context, board, key, playerID strin
 	return c, nil
 }
 
-// otherBoard returns board, which must not be main, having checked that key
+// mainMonth returns the month that is period key of main.
+func mainMonth(key string) (leaderboard.Month, error) {
+	m, err := leaderboard.ParseMonth(key)
+	if err != nil {
+		return leaderboard.Month{}, leaderboard.Errorf(leaderboard.EBADINPUT,
+			"period %q is not a key of board main (MONTH periods are YYYY-MM)", key)
+	}
+	return m, nil
+}
+
+// otherBoard returns board, one other than main, having checked that key
 // is one of its periods' keys.
 func (db *DB) otherBoard(ctx context.Context, board, key string) (*leaderboard.Board, error) {
 	b, err := db.boardOrNotFound(ctx, board)
 	if err != nil {
 		return nil, err
-	}
-	if b.ID == leaderboard.MainBoard {
-		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "main's periods are its months: corrections name the month")
 	}
 	if _, err := b.PeriodSpan(key); err != nil {
 		return nil, err
@@ -204,11 +218,18 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	return tx.SendBatch(ctx, writes).Close()
 }
 
-// PeriodCorrections lists the corrections of period key of board, a board
-// other than main, oldest first: clearPeriod's with Cleared set and no
-// player. None for a period no event opened. EBADINPUT for main or a key
-// that is not the board's; ENOTFOUND for an unknown board.
-func (db *DB) PeriodCorrections(ctx context.Context, board, key string) ([]leaderboard.Correction, error) {
+// Corrections lists the corrections of period key of board, oldest first:
+// clearPeriod's with Cleared set and no player; main's periods are its
+// months. None for a period no event opened. EBADINPUT for a key that is not
+// the board's; ENOTFOUND for an unknown board.
+func (db *DB) Corrections(ctx context.Context, board, key string) ([]leaderboard.Correction, error) {
+	if board == leaderboard.MainBoard {
+		m, err := mainMonth(key)
+		if err != nil {
+			return nil, err
+		}
+		return db.monthCorrections(ctx, m)
+	}
 	b, err := db.otherBoard(ctx, board, key)
 	if err != nil {
 		return nil, err

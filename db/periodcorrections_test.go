@@ -45,7 +45,7 @@ func TestCorrectPeriodScore_OpenPeriodMovesTheLiveRankAndBarsARemovedPlayer(t *t
 	// bob's lap corrected to the best: first in the ASC order, his subscore
 	// and metadata kept, reached at the correction.
 	now = testNow.Add(time.Minute)
-	c, err := store.CorrectPeriodScore(ctx, "laps", "2026-11-20", "bob", new(50), "timing glitch")
+	c, err := store.CorrectScore(ctx, "laps", "2026-11-20", "bob", new(50), "timing glitch")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestCorrectPeriodScore_OpenPeriodMovesTheLiveRankAndBarsARemovedPlayer(t *t
 	}
 
 	// ann removed: gone from the table, and her later events refused.
-	if _, err := store.CorrectPeriodScore(ctx, "laps", "2026-11-20", "ann", nil, "cheating"); err != nil {
+	if _, err := store.CorrectScore(ctx, "laps", "2026-11-20", "ann", nil, "cheating"); err != nil {
 		t.Fatal(err)
 	}
 	if s := standingOf(t, store, "laps", "2026-11-20", "ann"); s != nil {
@@ -80,7 +80,7 @@ func TestCorrectPeriodScore_OpenPeriodMovesTheLiveRankAndBarsARemovedPlayer(t *t
 	}
 
 	// A score given back lets her events count again.
-	if _, err := store.CorrectPeriodScore(ctx, "laps", "2026-11-20", "ann", new(400), "appeal upheld"); err != nil {
+	if _, err := store.CorrectScore(ctx, "laps", "2026-11-20", "ann", new(400), "appeal upheld"); err != nil {
 		t.Fatal(err)
 	}
 	results = mustSubmit(t, store, boardEvent("laps", "e-ann-4", "ann", leaderboard.ModeBest, 150, utc(11, 20, 11)))
@@ -91,7 +91,7 @@ func TestCorrectPeriodScore_OpenPeriodMovesTheLiveRankAndBarsARemovedPlayer(t *t
 	if _, err := store.ClearPeriod(ctx, "laps", "2026-11-20", "reset"); err != nil {
 		t.Fatal(err)
 	}
-	list, err := store.PeriodCorrections(ctx, "laps", "2026-11-20")
+	list, err := store.Corrections(ctx, "laps", "2026-11-20")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +104,11 @@ func TestCorrectPeriodScore_OpenPeriodMovesTheLiveRankAndBarsARemovedPlayer(t *t
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("corrections\n%q\nwant\n%q", got, want)
 	}
-	if list, err := store.PeriodCorrections(ctx, "laps", "2026-11-19"); err != nil || len(list) != 0 {
+	if list, err := store.Corrections(ctx, "laps", "2026-11-19"); err != nil || len(list) != 0 {
 		t.Fatalf("corrections of another day: %v, %v", list, err)
 	}
 	// Main's months list none of them.
-	if list, err := store.Corrections(ctx, november); err != nil || len(list) != 0 {
+	if list, err := store.Corrections(ctx, leaderboard.MainBoard, november.String()); err != nil || len(list) != 0 {
 		t.Fatalf("main's corrections: %v, %v", list, err)
 	}
 }
@@ -136,20 +136,21 @@ func TestCorrectPeriodScore_RefusesBadInput(t *testing.T) {
 		{"AboveTheBoardsMax", "daily", "2026-11-20", "ann", new(101), "r", leaderboard.EBADINPUT},
 		{"BlankReason", "daily", "2026-11-20", "ann", new(50), " ", leaderboard.EBADINPUT},
 		{"KeyNotTheBoards", "daily", "2026-11", "ann", new(50), "r", leaderboard.EBADINPUT},
-		{"Main", leaderboard.MainBoard, "2026-11", "ann", new(50), "r", leaderboard.EBADINPUT},
+		{"MainKeyNotAMonth", leaderboard.MainBoard, "2026-W47", "ann", new(50), "r", leaderboard.EBADINPUT},
+		{"MainMonthNeverOpened", leaderboard.MainBoard, "2026-11", "ann", new(50), "r", leaderboard.ENOTFOUND},
 		{"UnknownBoard", "nope", "2026-11-20", "ann", new(50), "r", leaderboard.ENOTFOUND},
 		{"PeriodNeverOpened", "daily", "2026-11-18", "ann", new(50), "r", leaderboard.ENOTFOUND},
 		{"RemoveAPlayerWithoutScore", "daily", "2026-11-20", "bob", nil, "r", leaderboard.ENOTFOUND},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := store.CorrectPeriodScore(ctx, c.board, c.key, c.player, c.score, c.reason)
+			_, err := store.CorrectScore(ctx, c.board, c.key, c.player, c.score, c.reason)
 			assertCode(t, err, c.code)
 		})
 	}
 	t.Run("Closing", func(t *testing.T) {
 		mustQuery(t, `UPDATE periods SET status = 'CLOSING' WHERE board_id = 'daily'`)
 		defer mustQuery(t, `UPDATE periods SET status = 'OPEN' WHERE board_id = 'daily'`)
-		_, err := store.CorrectPeriodScore(ctx, "daily", "2026-11-20", "ann", new(50), "r")
+		_, err := store.CorrectScore(ctx, "daily", "2026-11-20", "ann", new(50), "r")
 		assertCode(t, err, leaderboard.ECONFLICT)
 	})
 	if rows := mustQuery(t, `SELECT count(*) FROM corrections`); rows[0][0] != "0" {
@@ -158,12 +159,12 @@ func TestCorrectPeriodScore_RefusesBadInput(t *testing.T) {
 	if s := standingOf(t, store, "daily", "2026-11-20", "ann"); s.Score != 30 {
 		t.Fatalf("ann's score moved: %+v", s)
 	}
-	t.Run("ListOfMain", func(t *testing.T) {
-		_, err := store.PeriodCorrections(ctx, leaderboard.MainBoard, "2026-11")
+	t.Run("ListOfMainKeyNotAMonth", func(t *testing.T) {
+		_, err := store.Corrections(ctx, leaderboard.MainBoard, "2026-W47")
 		assertCode(t, err, leaderboard.EBADINPUT)
 	})
 	t.Run("ListOfUnknownBoard", func(t *testing.T) {
-		_, err := store.PeriodCorrections(ctx, "nope", "2026-11-20")
+		_, err := store.Corrections(ctx, "nope", "2026-11-20")
 		assertCode(t, err, leaderboard.ENOTFOUND)
 	})
 }
@@ -192,7 +193,7 @@ func TestCorrectPeriodScore_ClosedPeriodRebuildsFinalRanks(t *testing.T) {
 			}
 
 			now = testNow.Add(time.Hour)
-			corr, err := store.CorrectPeriodScore(ctx, "b", c.key, "cid", new(40), "missed match")
+			corr, err := store.CorrectScore(ctx, "b", c.key, "cid", new(40), "missed match")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -220,7 +221,7 @@ func TestCorrectPeriodScore_ClosedPeriodRebuildsFinalRanks(t *testing.T) {
 			}
 
 			// A removal ranks the rest again.
-			if _, err := store.CorrectPeriodScore(ctx, "b", c.key, "ann", nil, "cheating"); err != nil {
+			if _, err := store.CorrectScore(ctx, "b", c.key, "ann", nil, "cheating"); err != nil {
 				t.Fatal(err)
 			}
 			p, err = store.Period(ctx, "b", c.key)
@@ -306,7 +307,7 @@ func TestCorrectPeriodScore_ReadersSeeTheOldOrTheNewFinalRanks(t *testing.T) {
 		if i%2 == 0 {
 			score = nil
 		}
-		if _, err = store.CorrectPeriodScore(ctx, "daily", "2026-11-19", "p0", score, "flip"); err != nil {
+		if _, err = store.CorrectScore(ctx, "daily", "2026-11-19", "p0", score, "flip"); err != nil {
 			break
 		}
 	}

@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -16,65 +15,12 @@ import (
 // claimed.
 const PeriodExportHeader = ExportHeader + ",subscore,tier,claimed_at"
 
-// ExportPeriod writes CLOSED period key of board's final standings to w as
-// CSV, in rank order, under PeriodExportHeader: the columns of a month's
-// export (ExportStandings), with the same rules for text cells (tier names
-// too), then the subscore (empty without one), the tier (Board.TierOf) and
-// claimed_at (when claimReward claimed the standing's reward; empty until
-// then). It streams them with COPY in one snapshot. main's periods are its months, exported with empty subscore
-// and tier. ENOTFOUND for an unknown board or a period without a row;
-// EBADINPUT for a key not of the board's; ECONFLICT while the period is not
-// CLOSED. Once rows were written, an error leaves w with a partial export.
-func (db *DB) ExportPeriod(ctx context.Context, board, key string, w io.Writer) error {
-	b, err := db.boardOrNotFound(ctx, board)
-	if err != nil {
-		return err
-	}
-	if _, err := b.PeriodSpan(key); err != nil {
-		return err
-	}
-	err = db.readTx(ctx, func(tx pgx.Tx) error {
-		if err := longJob(ctx, tx); err != nil {
-			return err
-		}
-		q, err := periodExportQuery(ctx, tx, b, key)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Conn().PgConn().CopyTo(ctx, w, q)
-		return err
-	})
-	if err != nil {
-		return errorf("export standings of period %s of %s: %w", key, board, err)
-	}
-	return nil
-}
-
 // periodExportQuery returns the COPY statement of the export of period key
-// of b, or the error that the period is not there or not CLOSED.
+// of b, a board other than main, or the error that the period is not there
+// or not CLOSED.
 func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string) (string, error) {
 	// COPY takes no parameters: every value formatted into it below is a
 	// number or a date read from the database, never text from the request.
-	if b.ID == leaderboard.MainBoard {
-		m, err := leaderboard.ParseMonth(key)
-		if err != nil {
-			return "", err
-		}
-		status, participants, err := monthStatus(ctx, tx, m)
-		if err := notClosed(b, key, string(status), status == "", err); err != nil {
-			return "", err
-		}
-		return fmt.Sprintf(`COPY (
-			SELECT f.rank, %[3]s AS player_id, %[4]s AS player_name, f.score,
-				to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
-				round(100.0 * (%[2]d - f.rank + 1) / %[2]d, 4) AS percentile,
-				NULL::integer AS subscore, NULL::text AS tier, %[5]s AS claimed_at
-			FROM final_ranks f JOIN players p ON p.id = f.player_id
-			LEFT JOIN claims c ON c.month = %[1]s AND c.player_id = f.player_id
-			WHERE f.month = %[1]s ORDER BY f.rank
-		) TO STDOUT WITH (FORMAT csv, HEADER true)`, dateLiteral(m), max(participants, 1),
-			spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), claimedAtColumn), nil
-	}
 	const q = `SELECT id, status, COALESCE(participants, 0), final_bucket FROM periods WHERE board_id = $1 AND key = $2`
 	var (
 		id           int32
@@ -83,7 +29,7 @@ func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key
 		bucket       *time.Time
 	)
 	err := tx.QueryRow(ctx, q, b.ID, key).Scan(&id, &status, &participants, &bucket)
-	if err := notClosed(b, key, status, noRows(err), err); err != nil {
+	if err := notClosed(b.ID, key, status, noRows(err), err); err != nil {
 		return "", err
 	}
 	board, err := boardLiteral(b.ID)
@@ -117,16 +63,17 @@ func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key
 // was claimed (claims c), in UTC as reached_at is written; empty when not.
 const claimedAtColumn = `to_char(c.claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
-// notClosed returns the error of an export of period key of b, whose status
-// was read with err: ENOTFOUND when missing, ECONFLICT when not CLOSED.
-func notClosed(b *leaderboard.Board, key, status string, missing bool, err error) error {
+// notClosed returns the error of an export of period key of board, whose
+// status was read with err: ENOTFOUND when missing, ECONFLICT when not
+// CLOSED.
+func notClosed(board, key, status string, missing bool, err error) error {
 	switch {
 	case missing:
-		return leaderboard.Errorf(leaderboard.ENOTFOUND, "period %s of %s has no scores", key, b.ID)
+		return leaderboard.Errorf(leaderboard.ENOTFOUND, "period %s of %s has no scores", key, board)
 	case err != nil:
 		return err
 	case status != string(leaderboard.PeriodClosed):
-		return leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is %s: its standings are not final yet", key, b.ID, status)
+		return leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is %s: its standings are not final yet", key, board, status)
 	}
 	return nil
 }

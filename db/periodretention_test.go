@@ -29,7 +29,7 @@ func TestDropOldPeriods_KeepsEachBoardsNewestClosedPeriodsAndUnsettledOnes(t *te
 				boardEvent(board, fmt.Sprint("b", day), "bob", leaderboard.ModeSet, 2*day, utc(11, day, 11)))
 		}
 		// A correction and a removed player, so that every table holds a row of the period.
-		if _, err := store.CorrectPeriodScore(ctx, "daily", key, "bob", nil, "cheating"); err != nil {
+		if _, err := store.CorrectScore(ctx, "daily", key, "bob", nil, "cheating"); err != nil {
 			t.Fatal(err)
 		}
 		now = *utc(11, day+1, 1)
@@ -159,7 +159,7 @@ func mustCloseSeededPeriod(t *testing.T, store *db.DB, now *time.Time, board str
 			occurred_at, received_at, status, old_score, new_score)
 		SELECT $1, 'e-' || player_id, period_id, player_id, 'SET', score, subscore, reached_at, reached_at, 'APPLIED', NULL, score
 		FROM board_scores s JOIN periods p ON p.id = s.period_id WHERE p.board_id = $1`, board)
-	if _, err := store.CorrectPeriodScore(ctx, board, "2026-11-20", db.SeedPlayerID(1), nil, "cheating"); err != nil {
+	if _, err := store.CorrectScore(ctx, board, "2026-11-20", db.SeedPlayerID(1), nil, "cheating"); err != nil {
 		t.Fatal(err)
 	}
 	*now = *utc(11, 21, 1)

@@ -41,10 +41,7 @@ func (db *DB) scanPeriod(b *leaderboard.Board, row pgx.Row) (*leaderboard.Period
 
 // periodOfMonth is month info of the main board as its period.
 func (db *DB) periodOfMonth(info *leaderboard.MonthInfo) *leaderboard.Period {
-	return &leaderboard.Period{Board: leaderboard.MainBoard, Key: info.Month.String(),
-		Status: leaderboard.PeriodStatus(info.Status), StartsAt: info.Month.Start(db.loc),
-		EndsAt: &info.EndsAt, ClosesAt: &info.ClosesAt, ClosedAt: info.ClosedAt,
-		Participants: info.Participants, Digest: info.Digest, Settlement: info.Settlement}
+	return info.Period(db.loc)
 }
 
 // boardOrNotFound returns the board with id, or ENOTFOUND.
@@ -67,33 +64,45 @@ func (db *DB) Period(ctx context.Context, board, key string) (*leaderboard.Perio
 	return db.period(ctx, b, key)
 }
 
+// period is Period's answer for b.
 func (db *DB) period(ctx context.Context, b *leaderboard.Board, key string) (*leaderboard.Period, error) {
 	span, err := b.PeriodSpan(key)
 	if err != nil {
 		return nil, err
 	}
+	p, err := db.openedPeriod(ctx, b, key)
+	if err != nil || p != nil || b.Reset == leaderboard.ResetSeason {
+		return p, err
+	}
+	return b.UnopenedPeriod(key, span, db.now()), nil
+}
+
+// OpenedPeriod returns period key of b as stored, nil when no event opened
+// it (nor createSeason made it), from the replica when there is one
+// (Reader). main's periods are its months: EBADINPUT for a key of main that
+// is not a month.
+func (db *DB) OpenedPeriod(ctx context.Context, b *leaderboard.Board, key string) (*leaderboard.Period, error) {
+	return db.Reader().openedPeriod(ctx, b, key)
+}
+
+// openedPeriod is OpenedPeriod read from db.
+func (db *DB) openedPeriod(ctx context.Context, b *leaderboard.Board, key string) (*leaderboard.Period, error) {
 	if b.ID == leaderboard.MainBoard {
 		m, err := leaderboard.ParseMonth(key)
 		if err != nil {
 			return nil, err
 		}
 		info, err := db.Month(ctx, m)
-		if err != nil || info != nil {
-			return mapNonNil(info, db.periodOfMonth), err
-		}
-	} else {
-		const q = `SELECT ` + periodColumns + ` FROM periods p WHERE p.board_id = $1 AND p.key = $2`
-		p, err := db.scanPeriod(b, db.pool.QueryRow(ctx, q, b.ID, key))
-		if err == nil {
-			return p, db.settle(ctx, b, p)
-		} else if !noRows(err) {
-			return nil, errorf("read period %s of %s: %w", key, b.ID, err)
-		}
-		if b.Reset == leaderboard.ResetSeason {
-			return nil, nil
-		}
+		return mapNonNil(info, db.periodOfMonth), err
 	}
-	return b.UnopenedPeriod(key, span, db.now()), nil
+	const q = `SELECT ` + periodColumns + ` FROM periods p WHERE p.board_id = $1 AND p.key = $2`
+	p, err := db.scanPeriod(b, db.pool.QueryRow(ctx, q, b.ID, key))
+	if noRows(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, errorf("read period %s of %s: %w", key, b.ID, err)
+	}
+	return p, db.settle(ctx, b, p)
 }
 
 // mapNonNil returns f(v), or nil for a nil v.
@@ -145,8 +154,14 @@ func (db *DB) CurrentKey(ctx context.Context, b *leaderboard.Board) (string, boo
 }
 
 // Periods returns up to first periods of b that events opened or that
-// createSeason made, newest first.
+// createSeason made, newest first, from the replica when there is one
+// (Reader). main's periods are its months.
 func (db *DB) Periods(ctx context.Context, b *leaderboard.Board, first int) ([]leaderboard.Period, error) {
+	return db.Reader().periods(ctx, b, first)
+}
+
+// periods is Periods read from db.
+func (db *DB) periods(ctx context.Context, b *leaderboard.Board, first int) ([]leaderboard.Period, error) {
 	if b.ID == leaderboard.MainBoard {
 		months, err := db.Months(ctx, first)
 		periods := make([]leaderboard.Period, len(months))

@@ -48,6 +48,39 @@ func TestPeriod_MainBoardIsItsMonths(t *testing.T) {
 	}
 }
 
+// OpenedPeriod answers what month() answers of main: the month as stored,
+// nil for one no event opened (which Period answers as it would stand);
+// and the same of other boards' periods.
+func TestOpenedPeriod_IsNilUntilAnEventOpensThePeriod(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	main := mustBoard(t, store, leaderboard.MainBoard)
+	if p, err := store.OpenedPeriod(ctx, main, "2026-11"); err != nil || p != nil {
+		t.Fatalf("main's month before any event: %+v, %v; want none", p, err)
+	}
+	mustSubmit(t, store, event("e1", "ann", leaderboard.ModeSet, 10, at(5)))
+	p, err := store.OpenedPeriod(ctx, main, "2026-11")
+	if err != nil || p == nil {
+		t.Fatalf("main's month after an event: %+v, %v", p, err)
+	}
+	got, err := p.MonthInfo()
+	want, _ := store.Month(ctx, november)
+	if err != nil || fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+		t.Fatalf("main's period as its month %+v (%v), the month %+v", got, err, want)
+	}
+	if _, err := store.OpenedPeriod(ctx, main, "2026-W47"); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Fatalf("a week key on main: %v, want BAD_USER_INPUT", err)
+	}
+	daily := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "daily", Name: "Daily", Reset: leaderboard.ResetDay,
+		StartsAt: new(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))})
+	if p, err := store.OpenedPeriod(ctx, daily, "2026-11-20"); err != nil || p != nil {
+		t.Fatalf("a day before any event: %+v, %v; want none", p, err)
+	}
+	if p, err := store.Period(ctx, "daily", "2026-11-20"); err != nil || p == nil {
+		t.Fatalf("Period of a day before any event: %+v, %v; want how it stands", p, err)
+	}
+}
+
 func mustBoard(tb testing.TB, store *db.DB, id string) *leaderboard.Board {
 	tb.Helper()
 	b, err := store.Board(context.Background(), id)

@@ -139,7 +139,7 @@ func TestRankCounts_EveryWriterKeepsThemInStep(t *testing.T) {
 			player string
 			score  *int
 		}{{"p01", new(5)}, {"p02", nil}, {"p02", new(7)}, {"p03", new(5)}} {
-			if _, err := store.CorrectPeriodScore(ctx, id, key, c.player, c.score, "audit"); err != nil {
+			if _, err := store.CorrectScore(ctx, id, key, c.player, c.score, "audit"); err != nil {
 				t.Fatalf("correct %s of %s: %v", c.player, id, err)
 			}
 		}

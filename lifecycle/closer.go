@@ -24,7 +24,7 @@ type CloseStore interface {
 }
 
 // LockWatcher tells whether a month's close lock is held on the server that
-// takes writes; a CloseStore that implements it lets a Closer notice that
+// takes writes; a CloseStore that implements it lets a MonthCloser notice that
 // its close runs on a server that is no longer the primary.
 type LockWatcher interface {
 	CloseLockHeld(ctx context.Context, m leaderboard.Month) (bool, error)
@@ -33,8 +33,8 @@ type LockWatcher interface {
 // errLostLock ends a try whose close lock the primary no longer shows.
 var errLostLock = errors.New("the close's database session is gone")
 
-// CloserOptions tune a Closer.
-type CloserOptions struct {
+// MonthCloserOptions tune a MonthCloser.
+type MonthCloserOptions struct {
 	// MaxWait is how long CloseMonth waits for the close before it answers
 	// with the month CLOSING (default 10 s).
 	MaxWait time.Duration
@@ -66,16 +66,16 @@ type CloserOptions struct {
 	Watch time.Duration
 }
 
-// Closer runs month closes as background jobs, at most one per month in this
-// instance; a database lock makes it one across instances. The closes of
+// MonthCloser runs month closes as background jobs, at most one per month in
+// this instance; a database lock makes it one across instances. The closes of
 // several months (an instance back after an outage finds them due) take
 // turns: each holds two connections and, at ten million players, about
 // 600 MB while it runs, and four at once ran each at a fraction of its
-// speed and left requests few connections (docs/design.md). It implements
-// leaderboard.Closer and is safe for concurrent use.
-type Closer struct {
+// speed and left requests few connections (docs/design.md). It closes
+// main's periods for the PeriodCloser and is safe for concurrent use.
+type MonthCloser struct {
 	store  CloseStore
-	opts   CloserOptions
+	opts   MonthCloserOptions
 	logger *slog.Logger
 
 	// ctx is the jobs' context: it ends with Close, not with any request.
@@ -100,8 +100,8 @@ type closeJob struct {
 	err  error
 }
 
-// NewCloser returns a Closer that closes months in store.
-func NewCloser(store CloseStore, logger *slog.Logger, opts CloserOptions) *Closer {
+// NewMonthCloser returns a MonthCloser that closes months in store.
+func NewMonthCloser(store CloseStore, logger *slog.Logger, opts MonthCloserOptions) *MonthCloser {
 	if opts.MaxWait <= 0 {
 		opts.MaxWait = 10 * time.Second
 	}
@@ -121,7 +121,7 @@ func NewCloser(store CloseStore, logger *slog.Logger, opts CloserOptions) *Close
 		opts.Watch = 5 * time.Second
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Closer{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
+	return &MonthCloser{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
 		turn: make(chan struct{}, 1), running: map[leaderboard.Month]*closeJob{},
 		failures: map[leaderboard.Month]int{}}
 }
@@ -131,7 +131,7 @@ func NewCloser(store CloseStore, logger *slog.Logger, opts CloserOptions) *Close
 // stands. A CLOSED month is returned as it is, and a month that never
 // opened is ENOTFOUND, both without a job; the close's own error when it
 // failed before the wait ended.
-func (c *Closer) CloseMonth(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
+func (c *MonthCloser) CloseMonth(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
 	// Nothing starts for a month with nothing to close: no job, no log line
 	// saying one started, no metrics of it.
 	info, err := c.store.Month(ctx, m)
@@ -164,7 +164,7 @@ func (c *Closer) CloseMonth(ctx context.Context, m leaderboard.Month) (*leaderbo
 
 // start starts month m's close job unless one is running in this instance,
 // and returns the job. why is logged: requested, due, resumed, retry.
-func (c *Closer) start(m leaderboard.Month, why string) *closeJob {
+func (c *MonthCloser) start(m leaderboard.Month, why string) *closeJob {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if job := c.running[m]; job != nil {
@@ -198,7 +198,7 @@ func (c *Closer) start(m leaderboard.Month, why string) *closeJob {
 // retryAfter counts a job of month m that ended with err, and returns how
 // long to wait before trying the month again; 0 when the month needs no
 // other try. Held with c.mu.
-func (c *Closer) retryAfter(m leaderboard.Month, err error) time.Duration {
+func (c *MonthCloser) retryAfter(m leaderboard.Month, err error) time.Duration {
 	if err == nil || leaderboard.ErrorCode(err) == leaderboard.ENOTFOUND || c.ctx.Err() != nil {
 		delete(c.failures, m)
 		return 0
@@ -214,9 +214,9 @@ func (c *Closer) retryAfter(m leaderboard.Month, err error) time.Duration {
 	return min(wait, c.opts.RetryMax)
 }
 
-// retryLater starts month m's close again after wait, unless the Closer is
+// retryLater starts month m's close again after wait, unless the MonthCloser is
 // closed first or a job of m runs by then (the scheduler's).
-func (c *Closer) retryLater(m leaderboard.Month, wait time.Duration) {
+func (c *MonthCloser) retryLater(m leaderboard.Month, wait time.Duration) {
 	c.logger.Info("close job tried again soon", "month", m.String(), "in", wait)
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
@@ -228,15 +228,15 @@ func (c *Closer) retryLater(m leaderboard.Month, wait time.Duration) {
 }
 
 // Running reports whether month m's close job runs in this instance.
-func (c *Closer) Running(m leaderboard.Month) bool {
+func (c *MonthCloser) Running(m leaderboard.Month) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.running[m] != nil
 }
 
 // run closes month m, or waits while another instance does, until the
-// month is CLOSED or the Closer is closed.
-func (c *Closer) run(m leaderboard.Month) error {
+// month is CLOSED or the MonthCloser is closed.
+func (c *MonthCloser) run(m leaderboard.Month) error {
 	start := time.Now()
 	for attempt := 1; ; attempt++ {
 		// Once the instance running the close ends, either way, the lock is
@@ -281,7 +281,7 @@ type closeTry struct {
 
 // tryClose tries month m's close once its turn comes; waiting on another
 // instance's close holds no turn.
-func (c *Closer) tryClose(m leaderboard.Month) (closeTry, error) {
+func (c *MonthCloser) tryClose(m leaderboard.Month) (closeTry, error) {
 	select {
 	case c.turn <- struct{}{}:
 	case <-c.ctx.Done():
@@ -319,7 +319,7 @@ func (c *Closer) tryClose(m leaderboard.Month) (closeTry, error) {
 // watchLock asks, every Watch until ctx ends, whether month m's close lock
 // is held on the primary, and ends the try with errLostLock when it is not,
 // twice in a row. A check that gets no answer counts neither way.
-func (c *Closer) watchLock(ctx context.Context, watcher LockWatcher, m leaderboard.Month, lose context.CancelCauseFunc) {
+func (c *MonthCloser) watchLock(ctx context.Context, watcher LockWatcher, m leaderboard.Month, lose context.CancelCauseFunc) {
 	ticker := time.NewTicker(c.opts.Watch)
 	defer ticker.Stop()
 	missing := 0
@@ -350,7 +350,7 @@ func (c *Closer) watchLock(ctx context.Context, watcher LockWatcher, m leaderboa
 
 // Close cancels the running close jobs and waits for them. A cancelled close
 // leaves its month CLOSING; the scheduler of the next instance resumes it.
-func (c *Closer) Close() {
+func (c *MonthCloser) Close() {
 	c.cancel()
 	c.jobs.Wait()
 }

@@ -28,10 +28,10 @@ func newFakeStore() *fakeStore {
 	return &fakeStore{status: leaderboard.MonthOpen, release: make(chan struct{}), free: free}
 }
 
-func (s *fakeStore) Month(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error) {
+func (s *fakeStore) Month(_ context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return &leaderboard.MonthInfo{Status: s.status}, nil
+	return &leaderboard.MonthInfo{Month: m, Status: s.status, Participants: 3, EndsAt: m.End(time.UTC)}, nil
 }
 
 func (s *fakeStore) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (*leaderboard.MonthInfo, bool, error) {
@@ -69,8 +69,8 @@ func (s *fakeStore) TryCloseMonth(ctx context.Context, m leaderboard.Month, hook
 
 var november, _ = leaderboard.ParseMonth("2026-11")
 
-func newTestCloser(store CloseStore, wait time.Duration) *Closer {
-	return NewCloser(store, slog.New(slog.DiscardHandler), CloserOptions{MaxWait: wait, Poll: 5 * time.Millisecond})
+func newTestCloser(store CloseStore, wait time.Duration) *MonthCloser {
+	return NewMonthCloser(store, slog.New(slog.DiscardHandler), MonthCloserOptions{MaxWait: wait, Poll: 5 * time.Millisecond})
 }
 
 func TestCloser_CallerLeavingCancelsNothing(t *testing.T) {
@@ -200,7 +200,7 @@ func TestCloser_ClosesOneMonthAtATime(t *testing.T) {
 // gives up its turn: the job fails, and the next try closes the month.
 func TestCloser_CloseOutlastingItsTimeoutIsCancelled(t *testing.T) {
 	store := newFakeStore()
-	closer := NewCloser(store, slog.New(slog.DiscardHandler), CloserOptions{MaxWait: time.Minute, Timeout: 20 * time.Millisecond})
+	closer := NewMonthCloser(store, slog.New(slog.DiscardHandler), MonthCloserOptions{MaxWait: time.Minute, Timeout: 20 * time.Millisecond})
 	defer closer.Close()
 	if _, err := closer.CloseMonth(context.Background(), november); leaderboard.ErrorCode(err) != leaderboard.EUNAVAILABLE {
 		t.Fatalf("close past its timeout: %v", err)
@@ -265,7 +265,7 @@ func TestCloser_ClosedOrUnknownMonthStartsNoJob(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			store, logs, ended := newFakeStore(), &logLines{}, 0
-			closer := NewCloser(c.store(store), logs.logger(), CloserOptions{MaxWait: time.Second,
+			closer := NewMonthCloser(c.store(store), logs.logger(), MonthCloserOptions{MaxWait: time.Second,
 				Ended: func(leaderboard.Month) { ended++ }})
 			defer closer.Close()
 			info, err := closer.CloseMonth(context.Background(), november)
@@ -305,7 +305,7 @@ func TestCloser_FailedCloseIsTriedAgainSoon(t *testing.T) {
 	store := &failingStore{fakeStore: newFakeStore(), failures: 3}
 	close(store.release)
 	ended := make(chan struct{}, 10)
-	closer := NewCloser(store, slog.New(slog.DiscardHandler), CloserOptions{MaxWait: time.Second,
+	closer := NewMonthCloser(store, slog.New(slog.DiscardHandler), MonthCloserOptions{MaxWait: time.Second,
 		Retry: 10 * time.Millisecond, RetryMax: 30 * time.Millisecond,
 		Ended: func(leaderboard.Month) { ended <- struct{}{} }})
 	defer closer.Close()
@@ -342,7 +342,7 @@ func TestCloser_JobThatWaitedForAnotherInstanceSaysSo(t *testing.T) {
 	store := newFakeStore()
 	store.free = make(chan struct{})
 	logs := &logLines{}
-	closer := NewCloser(store, logs.logger(), CloserOptions{MaxWait: time.Minute, Poll: 5 * time.Millisecond})
+	closer := NewMonthCloser(store, logs.logger(), MonthCloserOptions{MaxWait: time.Minute, Poll: 5 * time.Millisecond})
 	defer closer.Close()
 	done := make(chan error)
 	go func() {
@@ -370,7 +370,7 @@ func TestCloser_JobThatWaitedForAnotherInstanceSaysSo(t *testing.T) {
 	// The instance that does close it says so, once.
 	store, logs = newFakeStore(), &logLines{}
 	close(store.release)
-	closer = NewCloser(store, logs.logger(), CloserOptions{MaxWait: time.Minute})
+	closer = NewMonthCloser(store, logs.logger(), MonthCloserOptions{MaxWait: time.Minute})
 	defer closer.Close()
 	if _, err := closer.CloseMonth(context.Background(), november); err != nil {
 		t.Fatal(err)

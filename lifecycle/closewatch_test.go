@@ -32,7 +32,7 @@ func (s *lockWatchingStore) CloseLockHeld(context.Context, leaderboard.Month) (b
 func TestCloser_CloseWhoseLockThePrimaryLostIsCancelled(t *testing.T) {
 	store := &lockWatchingStore{fakeStore: newFakeStore()}
 	store.held.Store(true)
-	closer := NewCloser(store, slog.New(slog.DiscardHandler), CloserOptions{MaxWait: time.Minute, Watch: 10 * time.Millisecond, Retry: time.Hour})
+	closer := NewMonthCloser(store, slog.New(slog.DiscardHandler), MonthCloserOptions{MaxWait: time.Minute, Watch: 10 * time.Millisecond, Retry: time.Hour})
 	defer closer.Close()
 	failed := make(chan error, 1)
 	go func() {

@@ -65,17 +65,22 @@ type PeriodCloserOptions struct {
 	// whose close another instance holds (default 1 s): should that
 	// instance die, this one takes the close over within about Poll.
 	Poll time.Duration
-	// Months closes main's periods, its months, for ClosePeriod; nil
-	// answers EBADINPUT for main.
-	Months leaderboard.Closer
+	// Months closes main's periods, its months: those an admin asks to
+	// close and, for the Scheduler, the due ones. Nil: main is closed as
+	// the other boards are, which only tests of the periods' closes do.
+	Months *MonthCloser
+	// Location is the event time zone, main's, in which its months start
+	// (default UTC).
+	Location *time.Location
 }
 
-// PeriodCloser closes the periods of boards other than main: those that
-// the scheduler finds due, in groups, and those an admin asks to
-// close (ClosePeriod) in the background, so that a request that gives up
-// does not cut a close short. Any number of instances may close the same
-// periods: the database closes each exactly once, and an instance skips a
-// period another one is closing. It implements leaderboard.PeriodCloser.
+// PeriodCloser closes the periods of every board: those that the scheduler
+// finds due, in groups, and those an admin asks to close (ClosePeriod) in
+// the background, so that a request that gives up does not cut a close
+// short. Any number of instances may close the same periods: the database
+// closes each exactly once, and an instance skips a period another one is
+// closing. main's periods, its months, are closed by Months, one month at a
+// time. It implements leaderboard.Closer.
 type PeriodCloser struct {
 	store  PeriodStore
 	opts   PeriodCloserOptions
@@ -142,6 +147,9 @@ func NewPeriodCloser(store PeriodStore, logger *slog.Logger, opts PeriodCloserOp
 	if opts.Poll <= 0 {
 		opts.Poll = time.Second
 	}
+	if opts.Location == nil {
+		opts.Location = time.UTC
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &PeriodCloser{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
 		slots: make(chan struct{}, opts.Concurrency), requested: map[periodRef]*periodJob{}}
@@ -158,14 +166,7 @@ func NewPeriodCloser(store PeriodStore, logger *slog.Logger, opts PeriodCloserOp
 // ECONFLICT) are returned as they are.
 func (c *PeriodCloser) ClosePeriod(ctx context.Context, board, key string) (*leaderboard.Period, error) {
 	if board == leaderboard.MainBoard && c.opts.Months != nil {
-		m, err := leaderboard.ParseMonth(key)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := c.opts.Months.CloseMonth(ctx, m); err != nil {
-			return nil, err
-		}
-		return c.read(ctx, board, key)
+		return c.closeMonth(ctx, key)
 	}
 	// A CLOSED period starts no close: no job, no log line saying one
 	// started. Any other answer, an error too, is the close's to give.
@@ -193,6 +194,21 @@ func (c *PeriodCloser) ClosePeriod(ctx context.Context, board, key string) (*lea
 	case <-ctx.Done():
 	}
 	return c.read(ctx, board, key)
+}
+
+// closeMonth closes main's period key, its month, as Months closes it, and
+// returns the month as its period: CLOSED, or as it stands after Months'
+// wait. ENOTFOUND for a month that never opened.
+func (c *PeriodCloser) closeMonth(ctx context.Context, key string) (*leaderboard.Period, error) {
+	m, err := leaderboard.ParseMonth(key)
+	if err != nil {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "period %q is not a key of board main (MONTH periods are YYYY-MM)", key)
+	}
+	info, err := c.opts.Months.CloseMonth(ctx, m)
+	if err != nil || info == nil {
+		return nil, err
+	}
+	return info.Period(c.opts.Location), nil
 }
 
 // read returns the period as it stands, on a context of its own: the
@@ -536,9 +552,12 @@ func (c *PeriodCloser) lookUp(auto bool, tried int) ([]leaderboard.Period, error
 	return c.store.PeriodsToClose(ctx, auto, c.opts.Batch+tried)
 }
 
-// Close cancels the running closes and waits for them; each rolls back
-// and is closed again at a later look.
+// Close cancels the running closes, main's months' too, and waits for them;
+// each rolls back and is closed again at a later look.
 func (c *PeriodCloser) Close() {
+	if c.opts.Months != nil {
+		defer c.opts.Months.Close()
+	}
 	c.cancel()
 	c.mu.Lock()
 	if c.wake != nil {

@@ -25,15 +25,13 @@ type Task struct {
 }
 
 // Scheduler is the loop every instance runs: at start and then every
-// Interval, it starts the close of each month that is due (AutoClose) and
-// resumes each close found CLOSING with no job running here, starts the
-// closes of the due periods of the other boards (Periods), then runs its
-// Tasks.
+// Interval, it has Closer start the close of each period that is due
+// (AutoClose) and resume each close found CLOSING with no job running here,
+// then runs its Tasks.
 type Scheduler struct {
-	Store  DueStore
-	Closer *Closer
-	// Periods closes the periods of boards other than main; nil: none.
-	Periods   *PeriodCloser
+	// Store finds main's due months, whose closes Closer's Months run.
+	Store     DueStore
+	Closer    *PeriodCloser
 	AutoClose bool
 	Interval  time.Duration
 	Tasks     []Task
@@ -64,28 +62,11 @@ const tickTimeout = 30 * time.Second
 func (s *Scheduler) Tick(parent context.Context) {
 	ctx, cancel := context.WithTimeout(parent, max(s.Interval, tickTimeout))
 	defer cancel()
-	due, err := s.Store.MonthsToClose(ctx, s.AutoClose)
-	if err != nil && parent.Err() == nil {
-		// A look cut short by a stop is no trouble of the database's.
-		s.Logger.Warn("scheduler: find months to close", "err", err)
+	if months := s.Closer.opts.Months; months != nil {
+		s.startMonths(ctx, parent, months)
 	}
-	for _, info := range due {
-		if s.Closer.Running(info.Month) {
-			continue
-		}
-		why := "due"
-		if info.Status == leaderboard.MonthClosing {
-			// A close found CLOSING with no job here is running on another
-			// instance (the job then waits for it) or was interrupted.
-			why = "resumed"
-			s.Logger.Warn("found a month CLOSING with no close job in this instance; resuming it", "month", info.Month.String())
-		}
-		s.Closer.start(info.Month, why)
-	}
-	if s.Periods != nil {
-		// In the background: a storm of due periods takes longer than a tick.
-		s.Periods.Kick(s.AutoClose)
-	}
+	// In the background: a storm of due periods takes longer than a tick.
+	s.Closer.Kick(s.AutoClose)
 	var wg sync.WaitGroup
 	for _, task := range s.Tasks {
 		wg.Go(func() {
@@ -95,4 +76,27 @@ func (s *Scheduler) Tick(parent context.Context) {
 		})
 	}
 	wg.Wait()
+}
+
+// startMonths has months start the close of each of main's months that is
+// due and resume each found CLOSING with no job running here.
+func (s *Scheduler) startMonths(ctx, parent context.Context, months *MonthCloser) {
+	due, err := s.Store.MonthsToClose(ctx, s.AutoClose)
+	if err != nil && parent.Err() == nil {
+		// A look cut short by a stop is no trouble of the database's.
+		s.Logger.Warn("scheduler: find months to close", "err", err)
+	}
+	for _, info := range due {
+		if months.Running(info.Month) {
+			continue
+		}
+		why := "due"
+		if info.Status == leaderboard.MonthClosing {
+			// A close found CLOSING with no job here is running on another
+			// instance (the job then waits for it) or was interrupted.
+			why = "resumed"
+			s.Logger.Warn("found a month CLOSING with no close job in this instance; resuming it", "month", info.Month.String())
+		}
+		months.start(info.Month, why)
+	}
 }

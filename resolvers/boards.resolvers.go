@@ -87,17 +87,7 @@ func (r *mutationResolver) ClosePeriod(ctx context.Context, board string, period
 	if err := leaderboard.CheckBoardID(board); err != nil {
 		return nil, err
 	}
-	if board != leaderboard.MainBoard {
-		return r.PeriodCloser.ClosePeriod(ctx, board, period)
-	}
-	month, err := leaderboard.ParseMonth(period)
-	if err != nil {
-		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "period %q is not a key of board main (MONTH periods are YYYY-MM)", period)
-	}
-	if _, err := r.Closer.CloseMonth(ctx, month); err != nil {
-		return nil, err
-	}
-	return r.PeriodService.Period(ctx, board, period)
+	return r.Closer.ClosePeriod(ctx, board, period)
 }
 
 func (r *mutationResolver) ClearPeriod(ctx context.Context, board string, period string, reason string) (*leaderboard.Period, error) {
@@ -107,7 +97,7 @@ func (r *mutationResolver) ClearPeriod(ctx context.Context, board string, period
 	if err := leaderboard.CheckBoardID(board); err != nil {
 		return nil, err
 	}
-	cleared, err := r.PeriodCloser.ClearPeriod(ctx, board, period, reason)
+	cleared, err := r.Closer.ClearPeriod(ctx, board, period, reason)
 	if err == nil {
 		r.Logger.InfoContext(ctx, "period cleared", "board", board, "period", period, "reason", reason)
 	}

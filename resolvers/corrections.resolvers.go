@@ -24,10 +24,9 @@ func (r *mutationResolver) CorrectScore(ctx context.Context, board *string, peri
 		return nil, err
 	case t.none:
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "the board has no current period: name the period to correct")
-	case t.board == nil:
-		return r.CorrectionService.CorrectScore(ctx, t.month, playerID, score, reason)
 	}
-	return r.CorrectionService.CorrectPeriodScore(ctx, t.board.ID, t.key, playerID, score, reason)
+	id, key := t.period()
+	return r.CorrectionService.CorrectScore(ctx, id, key, playerID, score, reason)
 }
 
 func (r *queryResolver) Corrections(ctx context.Context, board *string, period *string, month *leaderboard.Month) ([]leaderboard.Correction, error) {
@@ -40,8 +39,7 @@ func (r *queryResolver) Corrections(ctx context.Context, board *string, period *
 		return nil, err
 	case t.none:
 		return []leaderboard.Correction{}, nil
-	case t.board == nil:
-		return r.CorrectionService.Corrections(ctx, t.month)
 	}
-	return r.CorrectionService.PeriodCorrections(ctx, t.board.ID, t.key)
+	id, key := t.period()
+	return r.CorrectionService.Corrections(ctx, id, key)
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
@@ -19,13 +20,15 @@ import (
 )
 
 // fakeStore stands in for the database: each method answers what its
-// field says.
+// field says; main is the only board, its months are periods.
 type fakeStore struct {
+	leaderboard.BoardService
+	leaderboard.PeriodService
+	periods    []leaderboard.Period
 	standing   *leaderboard.Standing
 	standErr   error
 	results    []leaderboard.ScoreResult
 	ranksErr   error
-	month      *leaderboard.MonthInfo
 	monthErr   error
 	askedAbove int
 	askedBelow int
@@ -40,11 +43,25 @@ func (f *fakeStore) Leaderboard(context.Context, leaderboard.Month, int, string)
 	return &leaderboard.Page{}, nil
 }
 
-func (f *fakeStore) Month(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error) {
-	return f.month, f.monthErr
+func (f *fakeStore) Board(_ context.Context, id string) (*leaderboard.Board, error) {
+	if id != leaderboard.MainBoard {
+		return nil, nil
+	}
+	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth}, nil
 }
 
-func (f *fakeStore) Months(context.Context, int) ([]leaderboard.MonthInfo, error) { return nil, nil }
+func (f *fakeStore) OpenedPeriod(_ context.Context, _ *leaderboard.Board, key string) (*leaderboard.Period, error) {
+	for i := range f.periods {
+		if f.periods[i].Key == key {
+			return &f.periods[i], f.monthErr
+		}
+	}
+	return nil, f.monthErr
+}
+
+func (f *fakeStore) Periods(context.Context, *leaderboard.Board, int) ([]leaderboard.Period, error) {
+	return f.periods, nil
+}
 
 func (f *fakeStore) SubmitScores(context.Context, []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
 	return f.results, nil
@@ -60,7 +77,7 @@ const serverToken = "server-token"
 // server wires them, and returns the HTTP status, headers and decoded body.
 func serve(t *testing.T, store *fakeStore, token, query string) (int, http.Header, map[string]any) {
 	t.Helper()
-	r := &resolvers.Resolver{StandingService: store, MonthService: store, ScoreService: store,
+	r := &resolvers.Resolver{StandingService: store, BoardService: store, PeriodService: store, ScoreService: store,
 		Logger: slog.New(slog.DiscardHandler)}
 	h := auth.New(auth.Config{ServerToken: serverToken}).Middleware(
 		loaders.Middleware(store)(resolvers.NewHandler(r, resolvers.HandlerOptions{})))
@@ -133,6 +150,27 @@ func TestErrorPresenter_CodesAndStatuses(t *testing.T) {
 				t.Error("503 without Retry-After")
 			}
 		})
+	}
+}
+
+// month and months answer main's periods as the months they are.
+func TestMonths_AreMainsPeriods(t *testing.T) {
+	ends := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	closes, closed := ends.Add(15*time.Minute), ends.Add(20*time.Minute)
+	store := &fakeStore{periods: []leaderboard.Period{
+		{Board: leaderboard.MainBoard, Key: "2026-11", Status: leaderboard.PeriodClosed, EndsAt: &ends, ClosesAt: &closes,
+			ClosedAt: &closed, Participants: 7, Digest: "ab12", Settlement: &leaderboard.Settlement{Status: leaderboard.SettlementDisabled}},
+		{Board: leaderboard.MainBoard, Key: "2026-10", Status: leaderboard.PeriodOpen, EndsAt: &ends, ClosesAt: &closes},
+	}}
+	_, _, out := serve(t, store, "", `{ month(month: "2026-11") { month status participants endsAt closesAt closedAt digest settlement { status } }
+		none: month(month: "2026-09") { month } months { month status closedAt digest } }`)
+	got, _ := json.Marshal(out)
+	want := `{"data":{"month":{"closedAt":"2026-12-01T00:20:00Z","closesAt":"2026-12-01T00:15:00Z","digest":"ab12",` +
+		`"endsAt":"2026-12-01T00:00:00Z","month":"2026-11","participants":7,"settlement":{"status":"DISABLED"},"status":"CLOSED"},` +
+		`"months":[{"closedAt":"2026-12-01T00:20:00Z","digest":"ab12","month":"2026-11","status":"CLOSED"},` +
+		`{"closedAt":null,"digest":null,"month":"2026-10","status":"OPEN"}],"none":null}}`
+	if string(got) != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
 

@@ -21,6 +21,8 @@ import (
 // echoStore does, and counts the submissions that reach it.
 type limitsStore struct {
 	echoStore
+	leaderboard.BoardService
+	leaderboard.PeriodService
 	submits atomic.Int32
 }
 
@@ -32,11 +34,17 @@ func (s *limitsStore) Leaderboard(context.Context, leaderboard.Month, int, strin
 	return &leaderboard.Page{}, nil
 }
 
-func (s *limitsStore) Month(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error) {
+func (s *limitsStore) Board(_ context.Context, id string) (*leaderboard.Board, error) {
+	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth}, nil
+}
+
+func (s *limitsStore) OpenedPeriod(context.Context, *leaderboard.Board, string) (*leaderboard.Period, error) {
 	return nil, nil
 }
 
-func (s *limitsStore) Months(context.Context, int) ([]leaderboard.MonthInfo, error) { return nil, nil }
+func (s *limitsStore) Periods(context.Context, *leaderboard.Board, int) ([]leaderboard.Period, error) {
+	return nil, nil
+}
 
 func (s *limitsStore) SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
 	s.submits.Add(1)
@@ -144,7 +152,7 @@ func TestLimits_AcceptTheDocumentedNumberAndRefuseOneMore(t *testing.T) {
 		for _, viaGqlgen := range []bool{false, true} {
 			t.Run(c.name+answeredBy(viaGqlgen), func(t *testing.T) {
 				store := &limitsStore{}
-				r := &Resolver{StandingService: store, MonthService: store, ScoreService: store, Logger: slog.New(slog.DiscardHandler)}
+				r := &Resolver{StandingService: store, BoardService: store, PeriodService: store, ScoreService: store, Logger: slog.New(slog.DiscardHandler)}
 				h := auth.New(auth.Config{ServerToken: token}).Middleware(loaders.Middleware(store)(
 					NewHandler(r, HandlerOptions{viaGqlgen: viaGqlgen})))
 				bearer := ""

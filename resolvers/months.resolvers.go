@@ -23,11 +23,23 @@ func (r *mutationResolver) CloseMonth(ctx context.Context, month leaderboard.Mon
 	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
-	return r.Closer.CloseMonth(ctx, month)
+	p, err := r.Closer.ClosePeriod(ctx, leaderboard.MainBoard, month.String())
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return p.MonthInfo()
 }
 
 func (r *queryResolver) Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error) {
-	return r.MonthService.Month(ctx, month)
+	b, err := r.mainBoard(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.PeriodService.OpenedPeriod(ctx, b, month.String())
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return p.MonthInfo()
 }
 
 func (r *queryResolver) Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error) {
@@ -35,7 +47,15 @@ func (r *queryResolver) Months(ctx context.Context, first *int) ([]leaderboard.M
 	if err != nil {
 		return nil, err
 	}
-	return r.MonthService.Months(ctx, n)
+	b, err := r.mainBoard(ctx)
+	if err != nil {
+		return nil, err
+	}
+	periods, err := r.PeriodService.Periods(ctx, b, n)
+	if err != nil {
+		return nil, err
+	}
+	return monthInfos(periods)
 }
 
 // LastError tells the admin role the whole failure (the webhook URL without

@@ -12,7 +12,6 @@ import (
 // Resolver holds the services the resolvers call.
 type Resolver struct {
 	StandingService   leaderboard.StandingService
-	MonthService      leaderboard.MonthService
 	Closer            leaderboard.Closer
 	CorrectionService leaderboard.CorrectionService
 	ScoreService      leaderboard.ScoreService
@@ -20,8 +19,6 @@ type Resolver struct {
 	PeriodService     leaderboard.PeriodService
 	// BoardStandings reads the standings of boards other than main.
 	BoardStandings leaderboard.BoardStandingService
-	// PeriodCloser closes and clears the periods of boards other than main.
-	PeriodCloser leaderboard.PeriodCloser
 	// RewardService claims rewards and lists the unclaimed ones.
 	RewardService leaderboard.RewardService
 	Logger        *slog.Logger

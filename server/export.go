@@ -10,11 +10,11 @@ import (
 )
 
 // exportHandler serves GET /admin/months/{month}/standings.csv: a closed
-// month's final standings, streamed as CSV, for the admin role.
-func exportHandler(exporter leaderboard.StandingsExporter, logger *slog.Logger) http.Handler {
+// month's final standings, streamed as CSV, for the admin role. A month is
+// a period of main, exported with the month's columns.
+func exportHandler(exporter leaderboard.Exporter, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := auth.RequireFor(r.Context(), "the CSV export", leaderboard.RoleAdmin); err != nil {
-			writeCodedError(w, err)
+		if !exportAllowed(w, r) {
 			return
 		}
 		month, err := leaderboard.ParseMonth(r.PathValue("month"))
@@ -22,28 +22,16 @@ func exportHandler(exporter leaderboard.StandingsExporter, logger *slog.Logger) 
 			writeCodedError(w, err)
 			return
 		}
-		// Ten million rows take longer than the server's write timeout.
-		http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Hour))
-		out := &startedWriter{ResponseWriter: w, filename: "standings-" + month.String() + ".csv"}
-		if err := exporter.ExportStandings(r.Context(), month, out); err != nil {
-			if !out.started {
-				writeCodedError(w, err)
-				return
-			}
-			// The status is sent: all that is left is to cut the body short,
-			// which a client sees as a truncated transfer.
-			logger.ErrorContext(r.Context(), "export cut short", "month", month.String(), "err", err)
-			panic(http.ErrAbortHandler)
-		}
+		key := month.String()
+		export(w, r, exporter, logger, leaderboard.MainBoard, key, leaderboard.MonthExport, "standings-"+key+".csv")
 	})
 }
 
 // periodExportHandler serves GET /admin/boards/{board}/periods/{key}/standings.csv:
 // a closed period's final standings, streamed as CSV, for the admin role.
-func periodExportHandler(exporter leaderboard.PeriodExporter, logger *slog.Logger) http.Handler {
+func periodExportHandler(exporter leaderboard.Exporter, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := auth.RequireFor(r.Context(), "the CSV export", leaderboard.RoleAdmin); err != nil {
-			writeCodedError(w, err)
+		if !exportAllowed(w, r) {
 			return
 		}
 		board, key := r.PathValue("board"), r.PathValue("key")
@@ -51,19 +39,39 @@ func periodExportHandler(exporter leaderboard.PeriodExporter, logger *slog.Logge
 			writeCodedError(w, err)
 			return
 		}
-		http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Hour))
 		// The export checks the key before its first byte: only a key of
 		// the board's, [A-Za-z0-9_.-], reaches the file name.
-		out := &startedWriter{ResponseWriter: w, filename: "standings-" + board + "-" + key + ".csv"}
-		if err := exporter.ExportPeriod(r.Context(), board, key, out); err != nil {
-			if !out.started {
-				writeCodedError(w, err)
-				return
-			}
-			logger.ErrorContext(r.Context(), "export cut short", "board", board, "period", key, "err", err)
-			panic(http.ErrAbortHandler)
-		}
+		export(w, r, exporter, logger, board, key, leaderboard.PeriodExport, "standings-"+board+"-"+key+".csv")
 	})
+}
+
+// exportAllowed reports whether the caller has the admin role, which
+// exports need, and answers the request when not.
+func exportAllowed(w http.ResponseWriter, r *http.Request) bool {
+	if _, err := auth.RequireFor(r.Context(), "the CSV export", leaderboard.RoleAdmin); err != nil {
+		writeCodedError(w, err)
+		return false
+	}
+	return true
+}
+
+// export streams the export of period key of board in form as the file
+// filename.
+func export(w http.ResponseWriter, r *http.Request, exporter leaderboard.Exporter, logger *slog.Logger,
+	board, key string, form leaderboard.ExportForm, filename string) {
+	// Ten million rows take longer than the server's write timeout.
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Hour))
+	out := &startedWriter{ResponseWriter: w, filename: filename}
+	if err := exporter.ExportStandings(r.Context(), board, key, form, out); err != nil {
+		if !out.started {
+			writeCodedError(w, err)
+			return
+		}
+		// The status is sent: all that is left is to cut the body short,
+		// which a client sees as a truncated transfer.
+		logger.ErrorContext(r.Context(), "export cut short", "board", board, "period", key, "err", err)
+		panic(http.ErrAbortHandler)
+	}
 }
 
 // startedWriter sets the CSV headers before the first byte of the body and

@@ -37,25 +37,19 @@ type Config struct {
 	// Standings answers standings and pages: the database, or a cache such
 	// as the closed months held in memory in front of it.
 	Standings   leaderboard.StandingService
-	Months      leaderboard.MonthService
 	Scores      leaderboard.ScoreService
 	Ranks       leaderboard.RankService
 	Closer      leaderboard.Closer
-	Exporter    leaderboard.StandingsExporter
+	Exporter    leaderboard.Exporter
 	Corrections leaderboard.CorrectionService
 	Boards      leaderboard.BoardService
 	Periods     leaderboard.PeriodService
 	// BoardStandings reads standings of boards other than main.
 	BoardStandings leaderboard.BoardStandingService
-	// PeriodCloser closes and clears periods by hand (closePeriod,
-	// clearPeriod).
-	PeriodCloser leaderboard.PeriodCloser
 	// Rewards claims rewards of final standings and lists the unclaimed.
-	Rewards leaderboard.RewardService
-	// PeriodExporter serves the export of closed periods; nil: no route.
-	PeriodExporter leaderboard.PeriodExporter
-	Auth           auth.Config
-	Introspection  bool
+	Rewards       leaderboard.RewardService
+	Auth          auth.Config
+	Introspection bool
 	// GraphiQL serves a GraphiQL-based explorer at /graphiql, its assets
 	// embedded in the binary, and turns introspection on for it.
 	GraphiQL bool
@@ -127,14 +121,12 @@ func New(cfg Config) *Server {
 			},
 		},
 		StandingService:   cfg.Standings,
-		MonthService:      cfg.Months,
 		Closer:            cfg.Closer,
 		CorrectionService: cfg.Corrections,
 		ScoreService:      cfg.Scores,
 		BoardService:      cfg.Boards,
 		PeriodService:     cfg.Periods,
 		BoardStandings:    cfg.BoardStandings,
-		PeriodCloser:      cfg.PeriodCloser,
 		RewardService:     cfg.Rewards,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
@@ -166,9 +158,7 @@ func New(cfg Config) *Server {
 		fmt.Fprintln(w, "ready")
 	}))
 	route("GET /admin/months/{month}/standings.csv", exportHandler(cfg.Exporter, cfg.Logger))
-	if cfg.PeriodExporter != nil {
-		route("GET /admin/boards/{board}/periods/{key}/standings.csv", periodExportHandler(cfg.PeriodExporter, cfg.Logger))
-	}
+	route("GET /admin/boards/{board}/periods/{key}/standings.csv", periodExportHandler(cfg.Exporter, cfg.Logger))
 	metrics := promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
 	var metricsServer *http.Server
 	if cfg.MetricsAddr == "" {

@@ -16,8 +16,12 @@ import (
 	"github.com/gamebackend/leaderboard/server"
 )
 
-// services stands in for every domain service; nothing is ever found.
-type services struct{}
+// services stands in for every domain service; nothing is ever found but
+// the board main.
+type services struct {
+	leaderboard.BoardService
+	leaderboard.PeriodService
+}
 
 func (services) Standing(context.Context, leaderboard.Month, string, int, int) (*leaderboard.Standing, error) {
 	return nil, nil
@@ -27,11 +31,20 @@ func (services) Leaderboard(context.Context, leaderboard.Month, int, string) (*l
 	return &leaderboard.Page{}, nil
 }
 
-func (services) Month(context.Context, leaderboard.Month) (*leaderboard.MonthInfo, error) {
+func (services) Board(_ context.Context, id string) (*leaderboard.Board, error) {
+	if id != leaderboard.MainBoard {
+		return nil, nil
+	}
+	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth}, nil
+}
+
+func (services) OpenedPeriod(context.Context, *leaderboard.Board, string) (*leaderboard.Period, error) {
 	return nil, nil
 }
 
-func (services) Months(context.Context, int) ([]leaderboard.MonthInfo, error) { return nil, nil }
+func (services) Periods(context.Context, *leaderboard.Board, int) ([]leaderboard.Period, error) {
+	return nil, nil
+}
 
 func (services) SubmitScores(context.Context, []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error) {
 	return nil, nil
@@ -41,16 +54,15 @@ func (services) LiveRanks(context.Context, []leaderboard.PlayerMonth) (map[leade
 	return nil, nil
 }
 
-func (services) ExportStandings(_ context.Context, m leaderboard.Month, w io.Writer) error {
-	if m.Month() == 11 {
-		return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is OPEN", m)
-	}
-	_, err := io.WriteString(w, "rank,player_id,player_name,score,reached_at,percentile\n")
-	return err
-}
-
-func (services) ExportPeriod(_ context.Context, board, key string, w io.Writer) error {
+func (services) ExportStandings(_ context.Context, board, key string, form leaderboard.ExportForm, w io.Writer) error {
 	switch {
+	case form == leaderboard.MonthExport && board != leaderboard.MainBoard:
+		return leaderboard.Errorf(leaderboard.EINTERNAL, "month export of board %s", board)
+	case form == leaderboard.MonthExport && key == "2026-11":
+		return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is OPEN", key)
+	case form == leaderboard.MonthExport:
+		_, err := io.WriteString(w, "rank,player_id,player_name,score,reached_at,percentile\n")
+		return err
 	case board != "laps":
 		return leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", board)
 	case key == "2026-11-20":
@@ -64,8 +76,8 @@ func (services) ExportPeriod(_ context.Context, board, key string, w io.Writer) 
 func start(t *testing.T, ping func(context.Context) error, ready func() bool) string {
 	t.Helper()
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
-		Exporter: services{}, PeriodExporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
+		Addr: "127.0.0.1:0", Standings: services{}, Boards: services{}, Periods: services{}, Scores: services{}, Ranks: services{},
+		Exporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
 		Logger: slog.New(slog.DiscardHandler),
 	})
 	if err := s.Open(); err != nil {
@@ -143,6 +155,9 @@ func TestServer_RoutesStatusesAndContentTypes(t *testing.T) {
 			if c.name == "PeriodExport" && header.Get("Content-Disposition") != `attachment; filename="standings-laps-2026-11-19.csv"` {
 				t.Errorf("export disposition %q", header.Get("Content-Disposition"))
 			}
+			if c.name == "Export" && header.Get("Content-Disposition") != `attachment; filename="standings-2026-10.csv"` {
+				t.Errorf("export disposition %q", header.Get("Content-Disposition"))
+			}
 		})
 	}
 }
@@ -169,7 +184,7 @@ func TestServer_RequestIDAndAMetricsListenerOfItsOwn(t *testing.T) {
 	metricsAddr := free.Addr().String()
 	free.Close()
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
+		Addr: "127.0.0.1:0", Standings: services{}, Boards: services{}, Periods: services{}, Scores: services{}, Ranks: services{},
 		Ping: func(context.Context) error { return nil }, MetricsAddr: metricsAddr, Logger: slog.New(slog.DiscardHandler),
 	})
 	if err := s.Open(); err != nil {
@@ -207,7 +222,7 @@ func TestServer_RequestIDAndAMetricsListenerOfItsOwn(t *testing.T) {
 func TestLogHandler_AddsTheRequestID(t *testing.T) {
 	var out strings.Builder
 	logger := slog.New(server.LogHandler(slog.NewTextHandler(&out, nil)))
-	h := server.New(server.Config{Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{},
+	h := server.New(server.Config{Addr: "127.0.0.1:0", Standings: services{}, Boards: services{}, Periods: services{}, Scores: services{},
 		Ranks: services{}, Ping: func(ctx context.Context) error {
 			logger.InfoContext(ctx, "pinged")
 			return nil
