@@ -24,8 +24,13 @@ func (r *mutationResolver) CorrectScore(ctx context.Context, board *string, peri
 		return nil, err
 	case t.none:
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "the board has no current period: name the period to correct")
-	case t.board == nil:
-		return r.CorrectionService.CorrectScore(ctx, t.month, playerID, score, reason)
+	}
+	m, isMain, err := leaderboard.MainMonth(t.board, t.key)
+	switch {
+	case err != nil:
+		return nil, err
+	case isMain:
+		return r.CorrectionService.CorrectScore(ctx, m, playerID, score, reason)
 	}
 	return r.CorrectionService.CorrectPeriodScore(ctx, t.board.ID, t.key, playerID, score, reason)
 }
@@ -40,8 +45,13 @@ func (r *queryResolver) Corrections(ctx context.Context, board *string, period *
 		return nil, err
 	case t.none:
 		return []leaderboard.Correction{}, nil
-	case t.board == nil:
-		return r.CorrectionService.Corrections(ctx, t.month)
+	}
+	m, isMain, err := leaderboard.MainMonth(t.board, t.key)
+	switch {
+	case err != nil:
+		return nil, err
+	case isMain:
+		return r.CorrectionService.Corrections(ctx, m)
 	}
 	return r.CorrectionService.PeriodCorrections(ctx, t.board.ID, t.key)
 }

@@ -35,7 +35,7 @@ func BenchmarkStandingRequest(b *testing.B) {
 		standing.Below = append(standing.Below, entry(r))
 	}
 	store := &fakeStore{standing: standing}
-	r := &resolvers.Resolver{StandingService: store, MonthService: store, ScoreService: store,
+	r := &resolvers.Resolver{StandingService: store, BoardService: store, MonthService: store, ScoreService: store,
 		Logger: slog.New(slog.DiscardHandler)}
 	h := loaders.Middleware(store)(resolvers.NewHandler(r, resolvers.HandlerOptions{}))
 	body, _ := json.Marshal(map[string]any{"query": `query Standing($month: Month!, $playerId: ID!) {
@@ -72,7 +72,7 @@ func BenchmarkSubmitRequest(b *testing.B) {
 		store.results = append(store.results, leaderboard.ScoreResult{EventID: id, Status: leaderboard.StatusApplied, Month: m,
 			PlayerID: fmt.Sprintf("player-%08d", i*7919), Score: new(i * 30)})
 	}
-	r := &resolvers.Resolver{StandingService: store, MonthService: store, ScoreService: store,
+	r := &resolvers.Resolver{StandingService: store, BoardService: store, MonthService: store, ScoreService: store,
 		Logger: slog.New(slog.DiscardHandler)}
 	h := auth.New(auth.Config{ServerToken: serverToken}).Middleware(
 		loaders.Middleware(store)(resolvers.NewHandler(r, resolvers.HandlerOptions{})))

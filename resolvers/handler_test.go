@@ -21,6 +21,7 @@ import (
 // fakeStore stands in for the database: each method answers what its
 // field says.
 type fakeStore struct {
+	leaderboard.BoardService
 	standing   *leaderboard.Standing
 	standErr   error
 	results    []leaderboard.ScoreResult
@@ -31,12 +32,20 @@ type fakeStore struct {
 	askedBelow int
 }
 
-func (f *fakeStore) Standing(_ context.Context, _ leaderboard.Month, _ string, above, below int) (*leaderboard.Standing, error) {
+// Board answers main's board, which every read of main looks up.
+func (f *fakeStore) Board(_ context.Context, id string) (*leaderboard.Board, error) {
+	if id != leaderboard.MainBoard {
+		return nil, nil
+	}
+	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth, Order: leaderboard.OrderDesc, MaxScore: 10000}, nil
+}
+
+func (f *fakeStore) PeriodStanding(_ context.Context, _ *leaderboard.Board, _, _ string, above, below int) (*leaderboard.Standing, error) {
 	f.askedAbove, f.askedBelow = above, below
 	return f.standing, f.standErr
 }
 
-func (f *fakeStore) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.Page, error) {
+func (f *fakeStore) PeriodLeaderboard(context.Context, *leaderboard.Board, string, int, string) (*leaderboard.Page, error) {
 	return &leaderboard.Page{}, nil
 }
 
@@ -60,7 +69,7 @@ const serverToken = "server-token"
 // server wires them, and returns the HTTP status, headers and decoded body.
 func serve(t *testing.T, store *fakeStore, token, query string) (int, http.Header, map[string]any) {
 	t.Helper()
-	r := &resolvers.Resolver{StandingService: store, MonthService: store, ScoreService: store,
+	r := &resolvers.Resolver{StandingService: store, BoardService: store, MonthService: store, ScoreService: store,
 		Logger: slog.New(slog.DiscardHandler)}
 	h := auth.New(auth.Config{ServerToken: serverToken}).Middleware(
 		loaders.Middleware(store)(resolvers.NewHandler(r, resolvers.HandlerOptions{})))

@@ -11,6 +11,8 @@ import (
 
 // Resolver holds the services the resolvers call.
 type Resolver struct {
+	// StandingService reads the standings and tables of every board's
+	// periods, main's months included.
 	StandingService   leaderboard.StandingService
 	MonthService      leaderboard.MonthService
 	Closer            leaderboard.Closer
@@ -18,8 +20,6 @@ type Resolver struct {
 	ScoreService      leaderboard.ScoreService
 	BoardService      leaderboard.BoardService
 	PeriodService     leaderboard.PeriodService
-	// BoardStandings reads the standings of boards other than main.
-	BoardStandings leaderboard.BoardStandingService
 	// PeriodCloser closes and clears the periods of boards other than main.
 	PeriodCloser leaderboard.PeriodCloser
 	// RewardService claims rewards and lists the unclaimed ones.

@@ -33,7 +33,7 @@ func startLimited(t *testing.T, limits server.RateLimits) string {
 	t.Helper()
 	limits.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
+		Addr: "127.0.0.1:0", Standings: services{}, Boards: services{}, Months: services{}, Scores: services{}, Ranks: services{},
 		Exporter: services{}, Auth: auth.Config{AdminToken: adminToken, ServerToken: serverToken, JWTSecret: []byte(jwtSecret)},
 		Ping: func(context.Context) error { return nil }, RateLimits: limits, Logger: slog.New(slog.DiscardHandler),
 	})

@@ -16,14 +16,22 @@ import (
 	"github.com/gamebackend/leaderboard/server"
 )
 
-// services stands in for every domain service; nothing is ever found.
-type services struct{}
+// services stands in for every domain service; nothing is ever found but
+// main's board.
+type services struct{ leaderboard.BoardService }
 
-func (services) Standing(context.Context, leaderboard.Month, string, int, int) (*leaderboard.Standing, error) {
+func (services) Board(_ context.Context, id string) (*leaderboard.Board, error) {
+	if id != leaderboard.MainBoard {
+		return nil, nil
+	}
+	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth, Order: leaderboard.OrderDesc, MaxScore: 10000}, nil
+}
+
+func (services) PeriodStanding(context.Context, *leaderboard.Board, string, string, int, int) (*leaderboard.Standing, error) {
 	return nil, nil
 }
 
-func (services) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.Page, error) {
+func (services) PeriodLeaderboard(context.Context, *leaderboard.Board, string, int, string) (*leaderboard.Page, error) {
 	return &leaderboard.Page{}, nil
 }
 
@@ -64,7 +72,7 @@ func (services) ExportPeriod(_ context.Context, board, key string, w io.Writer) 
 func start(t *testing.T, ping func(context.Context) error, ready func() bool) string {
 	t.Helper()
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
+		Addr: "127.0.0.1:0", Standings: services{}, Boards: services{}, Months: services{}, Scores: services{}, Ranks: services{},
 		Exporter: services{}, PeriodExporter: services{}, Auth: auth.Config{AdminToken: "admin"}, Ping: ping, Ready: ready,
 		Logger: slog.New(slog.DiscardHandler),
 	})
@@ -169,7 +177,7 @@ func TestServer_RequestIDAndAMetricsListenerOfItsOwn(t *testing.T) {
 	metricsAddr := free.Addr().String()
 	free.Close()
 	s := server.New(server.Config{
-		Addr: "127.0.0.1:0", Standings: services{}, Months: services{}, Scores: services{}, Ranks: services{},
+		Addr: "127.0.0.1:0", Standings: services{}, Boards: services{}, Months: services{}, Scores: services{}, Ranks: services{},
 		Ping: func(context.Context) error { return nil }, MetricsAddr: metricsAddr, Logger: slog.New(slog.DiscardHandler),
 	})
 	if err := s.Open(); err != nil {
