@@ -32,12 +32,16 @@ type fakeStore struct {
 	askedBelow int
 }
 
+// fakeMain is main's board, kept as the server's board cache keeps it.
+var fakeMain = &leaderboard.Board{ID: leaderboard.MainBoard, Reset: leaderboard.ResetMonth, Order: leaderboard.OrderDesc,
+	MaxScore: 10000}
+
 // Board answers main's board, which every read of main looks up.
 func (f *fakeStore) Board(_ context.Context, id string) (*leaderboard.Board, error) {
 	if id != leaderboard.MainBoard {
 		return nil, nil
 	}
-	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth, Order: leaderboard.OrderDesc, MaxScore: 10000}, nil
+	return fakeMain, nil
 }
 
 func (f *fakeStore) PeriodStanding(_ context.Context, _ *leaderboard.Board, _, _ string, above, below int) (*leaderboard.Standing, error) {
