@@ -120,7 +120,7 @@ func loadPeriod(t *testing.T, c *Cache, bs *Boards, b *leaderboard.Board, key, p
 func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Boards, b *leaderboard.Board, key string) {
 	t.Helper()
 	ctx := context.Background()
-	all, err := store.BoardLeaderboard(ctx, b, key, 1000, "")
+	all, err := store.PeriodLeaderboard(ctx, b, key, 1000, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Boards, b *leaderboard
 	for _, edge := range append(all.Edges, leaderboard.Edge{Entry: leaderboard.RankEntry{Player: leaderboard.Player{ID: "nobody"}}}) {
 		for above := range 4 {
 			for below := range 4 {
-				want, err := store.BoardStanding(ctx, b, key, edge.Entry.Player.ID, above, below)
+				want, err := store.PeriodStanding(ctx, b, key, edge.Entry.Player.ID, above, below)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -147,7 +147,7 @@ func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Boards, b *leaderboard
 	for size := 1; size <= 4; size++ {
 		after := ""
 		for {
-			want, err := store.BoardLeaderboard(ctx, b, key, size, after)
+			want, err := store.PeriodLeaderboard(ctx, b, key, size, after)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +182,7 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 		assertSameAsDatabase(t, store, bs, b, key)
 	}
 	// A cursor of another period is left to the database, which refuses it.
-	other, err := store.BoardLeaderboard(context.Background(), boards[1], key, 1, "")
+	other, err := store.PeriodLeaderboard(context.Background(), boards[1], key, 1, "")
 	if err != nil {
 		t.Fatal(err)
 	}

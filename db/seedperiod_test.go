@@ -37,7 +37,7 @@ func TestSeedPeriod_FillsAnOpenPeriodInTheBoardsOrderAndBounds(t *testing.T) {
 		t.Fatalf("no score was clamped to the bounds: the test's data does not reach them")
 	}
 	// Ranked lowest first, and a later event counts as on any period.
-	page, err := store.BoardLeaderboard(ctx, mustBoard(t, store, "laps"), "2026-11-20", 1000, "")
+	page, err := store.PeriodLeaderboard(ctx, mustBoard(t, store, "laps"), "2026-11-20", 1000, "")
 	if err != nil {
 		t.Fatal(err)
 	}
