@@ -12,6 +12,21 @@ import (
 // migration. Every request that names no board is about it.
 const MainBoard = "main"
 
+// MainMonth returns the month period key names when b is main, whose
+// periods are its months; ok is false on every other board. EBADINPUT when
+// key is not a month. It is where the reads of a period pick main's month
+// code: the store and the closed periods in memory.
+func MainMonth(b *Board, key string) (m Month, ok bool, err error) {
+	if b.ID != MainBoard {
+		return Month{}, false, nil
+	}
+	m, err = ParseMonth(key)
+	if err != nil {
+		return Month{}, true, Errorf(EBADINPUT, "period %q is not a key of board main (MONTH periods are YYYY-MM)", key)
+	}
+	return m, true, nil
+}
+
 // Limits of a board's rules.
 const (
 	MaxBoardIDLen   = 64          // longest board id

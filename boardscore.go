@@ -1,7 +1,6 @@
 package leaderboard
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"time"
@@ -102,16 +101,3 @@ func (b *Board) Decide(e ScoreEvent, at time.Time, row *BoardRow) (BoardRow, boo
 }
 
 func sameInt(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
-
-// BoardStandingService reads the standings and tables of boards other than
-// main, per period.
-type BoardStandingService interface {
-	// BoardStanding returns the standing of playerID in period key of b with
-	// up to above and below neighbours, all from one snapshot; nil when the
-	// player has no score there or the period has no rows.
-	BoardStanding(ctx context.Context, b *Board, key, playerID string, above, below int) (*Standing, error)
-	// BoardLeaderboard returns up to first entries of period key of b after
-	// the cursor (from the top when after is ""), in b's order. EBADINPUT for
-	// a malformed cursor or one of another period.
-	BoardLeaderboard(ctx context.Context, b *Board, key string, first int, after string) (*Page, error)
-}

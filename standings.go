@@ -76,21 +76,27 @@ type Edge struct {
 	Entry  RankEntry
 }
 
-// Page is one page of a month's table, from the top down.
+// Page is one page of a period's table, from the top down.
 type Page struct {
 	Edges       []Edge
 	HasNextPage bool
 	Total       int
 }
 
-// StandingService reads standings and tables.
+// StandingService reads the standings and tables of the periods of every
+// board, main's months included: a period is named by its board and its key
+// (main's are months, "2026-11").
 type StandingService interface {
-	// Standing returns the standing of playerID in month m with up to above and
-	// below neighbours, or nil when the player has no score that month.
-	Standing(ctx context.Context, m Month, playerID string, above, below int) (*Standing, error)
-	// Leaderboard returns up to first entries after the cursor (from the top
-	// when after is ""). EBADINPUT for a malformed cursor.
-	Leaderboard(ctx context.Context, m Month, first int, after string) (*Page, error)
+	// PeriodStanding returns the standing of playerID in period key of b
+	// with up to above and below neighbours, all from one snapshot; nil when
+	// the player has no score there or the period has no rows. EBADINPUT
+	// for a key that is not one of b's.
+	PeriodStanding(ctx context.Context, b *Board, key, playerID string, above, below int) (*Standing, error)
+	// PeriodLeaderboard returns up to first entries of period key of b after
+	// the cursor (from the top when after is ""), in b's order. EBADINPUT
+	// for a key that is not one of b's, and for a malformed cursor or one of
+	// another period.
+	PeriodLeaderboard(ctx context.Context, b *Board, key string, first int, after string) (*Page, error)
 }
 
 // RankService reads live ranks.
@@ -120,4 +126,22 @@ func WithoutMetadata(ctx context.Context) context.Context {
 // metadata: true unless ctx comes from WithoutMetadata.
 func MetadataWanted(ctx context.Context) bool {
 	return ctx.Value(metadataLeftOut{}) == nil
+}
+
+// ownWritesWanted marks a context whose reads must see the writes committed
+// before them.
+type ownWritesWanted struct{}
+
+// WithOwnWrites returns ctx marked so that the standings read under it see
+// every write committed before the read: a store that serves reads from a
+// replica, which lags its primary, reads them on the primary. The rank a
+// submit answers is read so.
+func WithOwnWrites(ctx context.Context) context.Context {
+	return context.WithValue(ctx, ownWritesWanted{}, true)
+}
+
+// OwnWritesWanted reports whether reads under ctx must see the writes
+// committed before them (WithOwnWrites).
+func OwnWritesWanted(ctx context.Context) bool {
+	return ctx.Value(ownWritesWanted{}) != nil
 }

@@ -9,10 +9,25 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 )
 
-// periodSource is what the closed periods in memory read through: all from
-// the primary, as BoardStandings did before them, so that a load made after
-// a correction's announcement sees the correction.
-type periodSource struct{ *db.DB }
+// periodSource is what the closed periods in memory read through: the
+// standings and pages of periods not loaded from the replica, as every
+// public read (the primary under leaderboard.WithOwnWrites: a submit's
+// rank); the closed periods to load and their versions from the primary, so
+// that a load made after a correction's announcement sees the correction.
+type periodSource struct {
+	*db.DB
+	reader *db.DB
+}
+
+// PeriodStanding reads from the replica.
+func (s periodSource) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
+	return s.reader.PeriodStanding(ctx, b, key, playerID, above, below)
+}
+
+// PeriodLeaderboard reads from the replica.
+func (s periodSource) PeriodLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
+	return s.reader.PeriodLeaderboard(ctx, b, key, first, after)
+}
 
 // LoadClosedPeriod loads the period as the db does, as a FrozenPeriod.
 func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key string,

@@ -29,8 +29,9 @@ type Main struct {
 	DB     *db.DB
 	// ClosedMonths serves closed months from memory; nil when disabled.
 	ClosedMonths *closedperiods.Cache
-	// ClosedPeriods serves the closed periods of other boards from memory,
-	// in ClosedMonths' budget; nil when disabled.
+	// ClosedPeriods serves the closed periods of every board from memory,
+	// main's months from ClosedMonths and the others in its budget; nil
+	// when disabled.
 	ClosedPeriods *closedperiods.Boards
 	Server        *server.Server
 	// Closer closes the periods of every board as background jobs, main's
@@ -87,12 +88,8 @@ func (m *Main) Run(ctx context.Context) error {
 	ready := func() bool { return true }
 	if m.Config.SnapshotPlayers > 0 {
 		m.ClosedMonths = closedperiods.New(replicaSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, m.Logger)
-		standings, ready = m.ClosedMonths, m.ClosedMonths.Ready
-	}
-	var boardStandings leaderboard.BoardStandingService = m.DB
-	if m.ClosedMonths != nil {
-		m.ClosedPeriods = m.ClosedMonths.Boards(periodSource{m.DB}, loc)
-		boardStandings = m.ClosedPeriods
+		m.ClosedPeriods = m.ClosedMonths.Boards(periodSource{DB: m.DB, reader: reader}, loc)
+		standings, ready = m.ClosedPeriods, m.ClosedMonths.Ready
 	}
 	limits, err := m.Config.rateLimits()
 	if err != nil {
@@ -112,7 +109,6 @@ func (m *Main) Run(ctx context.Context) error {
 		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger, announce: m.DB.AnnouncePeriod},
 		Boards:         boardcache.New(m.DB, boardCacheTTL),
 		Periods:        m.DB,
-		BoardStandings: boardStandings,
 		Rewards:        m.DB,
 		Registry:       registry,
 		Ready:          ready,

@@ -24,9 +24,14 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// Source is the store the cache stands in front of.
+// Source is the store the cache stands in front of for main's months.
 type Source interface {
-	leaderboard.StandingService
+	// Standing returns the standing of playerID in month m with up to above
+	// and below neighbours, or nil when the player has no score that month.
+	Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error)
+	// Leaderboard returns up to first entries of month m after the cursor
+	// (from the top when after is ""). EBADINPUT for a malformed cursor.
+	Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.Page, error)
 	// Month returns the month's info, or nil when it never opened.
 	Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error)
 	// Months returns up to first months, newest first.
@@ -37,8 +42,10 @@ type Source interface {
 		name func(playerID, name string) error) error
 }
 
-// Cache is a leaderboard.StandingService that answers standings of closed
-// months from memory once they are loaded. It is safe for concurrent use.
+// Cache answers standings of main's closed months from memory once they are
+// loaded, and holds the closed periods of other boards in the same budget;
+// Boards is its front for the reads of every board. It is safe for
+// concurrent use.
 type Cache struct {
 	source     Source
 	maxPlayers int

@@ -19,7 +19,7 @@ import (
 
 // PeriodSource is the store the closed periods in memory stand in front of.
 type PeriodSource interface {
-	leaderboard.BoardStandingService
+	leaderboard.StandingService
 	// LoadClosedPeriod reads period key of b whole from one snapshot when
 	// it is CLOSED: it calls admit with the period's participants and end
 	// first, and reads the period's rows only when admit returns true. nil,
@@ -34,9 +34,9 @@ type PeriodSource interface {
 // FrozenPeriod is one closed period in memory, answering as the source
 // does.
 type FrozenPeriod interface {
-	// Standing is the source's BoardStanding of playerID in the period.
+	// Standing is the source's PeriodStanding of playerID in the period.
 	Standing(b *leaderboard.Board, playerID string, above, below int) *leaderboard.Standing
-	// Leaderboard is the source's BoardLeaderboard of the period; ok is false
+	// Leaderboard is the source's PeriodLeaderboard of the period; ok is false
 	// for a cursor only the source answers (a malformed one, another
 	// period's).
 	Leaderboard(first int, after string) (page *leaderboard.Page, ok bool)
@@ -106,18 +106,19 @@ func (c *Cache) forgetPeriod(p periodKey) {
 	delete(c.periods.tooLarge, p)
 }
 
-// Boards is a leaderboard.BoardStandingService that answers the closed
-// periods of boards other than main from memory once they are loaded, in
-// c's budget.
+// Boards is the leaderboard.StandingService of the closed periods in
+// memory, for every board: main's closed months from c's months, the closed
+// periods of other boards from memory once they are loaded, in c's budget;
+// the rest from the sources.
 type Boards struct {
 	c      *Cache
 	source PeriodSource
 }
 
-// Boards returns the closed periods of boards other than main served from
-// memory in front of source, sharing c's budget with its months, whose
-// order against periods is that of their ends in main's time zone loc.
-// Call it once, before the cache serves.
+// Boards returns the front of the closed periods in memory: main's months
+// as c serves them, the periods of other boards in front of source, sharing
+// c's budget with its months, whose order against periods is that of their
+// ends in main's time zone loc. Call it once, before the cache serves.
 func (c *Cache) Boards(source PeriodSource, loc *time.Location) *Boards {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -125,29 +126,44 @@ func (c *Cache) Boards(source PeriodSource, loc *time.Location) *Boards {
 	return &Boards{c: c, source: source}
 }
 
-// BoardStanding answers from memory when the period is loaded, and from the
-// source otherwise; a final standing from the source starts loading its
-// period.
-func (bs *Boards) BoardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
+// PeriodStanding answers from memory when the period is loaded, and from
+// the source otherwise; a final standing from the source starts loading its
+// period. Main's months are c's (Cache.Standing).
+func (bs *Boards) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
+	m, isMain, err := leaderboard.MainMonth(b, key)
+	switch {
+	case err != nil:
+		return nil, err
+	case isMain:
+		return bs.c.Standing(ctx, m, playerID, above, below)
+	}
 	if f := bs.c.period(periodKey{b.ID, key}); f != nil {
 		return f.Standing(b, playerID, above, below), nil
 	}
-	s, err := bs.source.BoardStanding(ctx, b, key, playerID, above, below)
+	s, err := bs.source.PeriodStanding(ctx, b, key, playerID, above, below)
 	if err == nil && s != nil && s.Final {
 		bs.startLoad(b, key, s.Total)
 	}
 	return s, err
 }
 
-// BoardLeaderboard answers from memory when the period is loaded and the
-// cursor one of its own, and from the source otherwise.
-func (bs *Boards) BoardLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
+// PeriodLeaderboard answers from memory when the period is loaded and the
+// cursor one of its own, and from the source otherwise. Main's months are
+// c's (Cache.Leaderboard).
+func (bs *Boards) PeriodLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
+	m, isMain, err := leaderboard.MainMonth(b, key)
+	switch {
+	case err != nil:
+		return nil, err
+	case isMain:
+		return bs.c.Leaderboard(ctx, m, first, after)
+	}
 	if f := bs.c.period(periodKey{b.ID, key}); f != nil {
 		if page, ok := f.Leaderboard(first, after); ok {
 			return page, nil
 		}
 	}
-	return bs.source.BoardLeaderboard(ctx, b, key, first, after)
+	return bs.source.PeriodLeaderboard(ctx, b, key, first, after)
 }
 
 // period returns period p's table, or nil when it is not loaded.

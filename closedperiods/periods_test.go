@@ -104,7 +104,7 @@ func mustZone(t *testing.T, name string) *time.Location {
 // its load, and waits until it is in memory.
 func loadPeriod(t *testing.T, c *Cache, bs *Boards, b *leaderboard.Board, key, playerID string) {
 	t.Helper()
-	if _, err := bs.BoardStanding(context.Background(), b, key, playerID, 0, 0); err != nil {
+	if _, err := bs.PeriodStanding(context.Background(), b, key, playerID, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(10 * time.Second); !c.PeriodLoaded(b.ID, key); time.Sleep(5 * time.Millisecond) {
@@ -120,7 +120,7 @@ func loadPeriod(t *testing.T, c *Cache, bs *Boards, b *leaderboard.Board, key, p
 func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Boards, b *leaderboard.Board, key string) {
 	t.Helper()
 	ctx := context.Background()
-	all, err := store.BoardLeaderboard(ctx, b, key, 1000, "")
+	all, err := store.PeriodLeaderboard(ctx, b, key, 1000, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +130,11 @@ func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Boards, b *leaderboard
 	for _, edge := range append(all.Edges, leaderboard.Edge{Entry: leaderboard.RankEntry{Player: leaderboard.Player{ID: "nobody"}}}) {
 		for above := range 4 {
 			for below := range 4 {
-				want, err := store.BoardStanding(ctx, b, key, edge.Entry.Player.ID, above, below)
+				want, err := store.PeriodStanding(ctx, b, key, edge.Entry.Player.ID, above, below)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := bs.BoardStanding(ctx, b, key, edge.Entry.Player.ID, above, below)
+				got, err := bs.PeriodStanding(ctx, b, key, edge.Entry.Player.ID, above, below)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -147,11 +147,11 @@ func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Boards, b *leaderboard
 	for size := 1; size <= 4; size++ {
 		after := ""
 		for {
-			want, err := store.BoardLeaderboard(ctx, b, key, size, after)
+			want, err := store.PeriodLeaderboard(ctx, b, key, size, after)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := bs.BoardLeaderboard(ctx, b, key, size, after)
+			got, err := bs.PeriodLeaderboard(ctx, b, key, size, after)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,11 +182,11 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 		assertSameAsDatabase(t, store, bs, b, key)
 	}
 	// A cursor of another period is left to the database, which refuses it.
-	other, err := store.BoardLeaderboard(context.Background(), boards[1], key, 1, "")
+	other, err := store.PeriodLeaderboard(context.Background(), boards[1], key, 1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bs.BoardLeaderboard(context.Background(), boards[0], key, 1, other.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+	if _, err := bs.PeriodLeaderboard(context.Background(), boards[0], key, 1, other.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Errorf("a cursor of another period: %v, want BAD_USER_INPUT", err)
 	}
 	if s := c.Stats(); s.Periods != len(boards) || s.Players != 0 {
@@ -241,7 +241,7 @@ func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 		bs *Boards
 	}{{listening, listeningBoards}, {checking, checkingBoards}} {
 		loadPeriod(t, inst.c, inst.bs, b, key, "p1")
-		s, err := inst.bs.BoardStanding(ctx, b, key, "p1", 0, 0)
+		s, err := inst.bs.PeriodStanding(ctx, b, key, "p1", 0, 0)
 		if err != nil || s == nil || s.Score != 20 {
 			t.Fatalf("after the correction: %+v, %v; want p1 at 20", s, err)
 		}
@@ -276,5 +276,47 @@ func TestBoards_ShareTheBudgetWithMonths(t *testing.T) {
 	}
 	if s := c.Stats(); s.PeriodPlayers > info.Participants+10 {
 		t.Errorf("held %+v over the budget %d", s, info.Participants+10)
+	}
+}
+
+// The front serves main's months as the cache does: a loaded month from
+// memory without the sources, pages from the month's source with its
+// cursors; a key that is not a month is refused.
+func TestBoards_ServeMainsMonthsFromTheCache(t *testing.T) {
+	store, m := closedMonth(t)
+	ctx := context.Background()
+	main, err := store.Board(ctx, leaderboard.MainBoard)
+	if err != nil || main == nil {
+		t.Fatalf("main: %+v, %v", main, err)
+	}
+	want, err := store.Standing(ctx, m, "p7", 3, 3)
+	if err != nil || want == nil {
+		t.Fatalf("from the database: %+v, %v", want, err)
+	}
+	source := &countingSource{Source: store}
+	c := New(source, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer c.Close()
+	bs := c.Boards(dbPeriods{store}, time.UTC)
+	if err := c.Load(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	got, err := bs.PeriodStanding(ctx, main, m.String(), "p7", 3, 3)
+	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
+		t.Fatalf("main's month through the front: %+v, %v; want %+v", normalize(got), err, normalize(want))
+	}
+	if n := source.standings.Load(); n != 0 {
+		t.Errorf("the source answered %d standings of a loaded month", n)
+	}
+	top, err := bs.PeriodLeaderboard(ctx, main, m.String(), 2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := bs.PeriodLeaderboard(ctx, main, m.String(), 2, top.Edges[1].Cursor)
+	wantNext, wantErr := store.Leaderboard(ctx, m, 2, top.Edges[1].Cursor)
+	if err != nil || wantErr != nil || !reflect.DeepEqual(next, wantNext) {
+		t.Fatalf("main's next page through the front: %+v, %v; want %+v, %v", next, err, wantNext, wantErr)
+	}
+	if _, err := bs.PeriodStanding(ctx, main, "all", "p7", 0, 0); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Errorf("\"all\" on main: %v, want BAD_USER_INPUT", err)
 	}
 }

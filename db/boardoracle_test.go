@@ -307,7 +307,7 @@ func checkPeriod(t *testing.T, store *db.DB, rng *rand.Rand, ob *oracleBoard, ke
 			}
 		}
 		for _, c := range counts {
-			s, err := store.BoardStanding(ctx, ob.board, key, player, c[0], c[1])
+			s, err := store.PeriodStanding(ctx, ob.board, key, player, c[0], c[1])
 			if err != nil {
 				t.Fatalf("%s: standing of %s: %v", where, player, err)
 			}
@@ -344,7 +344,7 @@ func checkPeriod(t *testing.T, store *db.DB, rng *rand.Rand, ob *oracleBoard, ke
 	}
 	size, after, rank := 1+rng.IntN(5), "", 0
 	for {
-		page, err := store.BoardLeaderboard(ctx, ob.board, key, size, after)
+		page, err := store.PeriodLeaderboard(ctx, ob.board, key, size, after)
 		if err != nil {
 			t.Fatalf("%s: page after rank %d: %v", where, rank, err)
 		}

@@ -104,7 +104,7 @@ SELECT 1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
 	ORDER BY s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq LIMIT $5) AS t`
 }
 
-// BoardStanding returns playerID's standing in period key of b with up to
+// boardStanding returns playerID's standing in period key of b with up to
 // above and below neighbours (each at most leaderboard.MaxNeighbours), read
 // from one snapshot, or nil when the period or the player's row in it does
 // not exist. Its Month is the month the period starts in, in b's time zone.
@@ -114,17 +114,17 @@ SELECT 1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
 // One statement, not a transaction, gives the one snapshot, without a
 // transaction's round trips: a small board's standing is read thousands of
 // times a second.
-func (db *DB) BoardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
+func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
 	above = min(max(above, 0), leaderboard.MaxNeighbours)
 	below = min(max(below, 0), leaderboard.MaxNeighbours)
-	s, err := db.boardStanding(ctx, b, key, playerID, above, below)
+	s, err := db.queryBoardStanding(ctx, b, key, playerID, above, below)
 	if err != nil {
 		return nil, errorf("read standing of %q in period %s of %s: %w", playerID, key, b.ID, err)
 	}
 	return s, nil
 }
 
-func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
+func (db *DB) queryBoardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
 	l := rankLevelsOf(b)
 	rows, err := db.pool.Query(ctx, boardStandingSQL[metadataIndex(ctx)], b.ID, key, playerID, above, below,
 		l.origin, l.shifts)
@@ -188,11 +188,11 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 	return s, nil
 }
 
-// BoardLeaderboard returns up to first entries of period key of b after the
+// boardLeaderboard returns up to first entries of period key of b after the
 // cursor (from the top when after is ""), in b's order, with exact ranks and
 // the period's total, all from one snapshot. An empty page for a period
 // without a row; EBADINPUT for a malformed cursor or one of another period.
-func (db *DB) BoardLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
+func (db *DB) boardLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
 	cur, err := decodeBoardCursor(after)
 	if err != nil {
 		return nil, err

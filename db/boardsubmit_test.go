@@ -122,7 +122,7 @@ func TestSubmitBoardScores_KeepsTheNewestChangingEventsSubscoreAndMetadata(t *te
 	)
 	assertBoardOutcomes(t, results, []string{"2026-11", "2026-11", "2026-11", "2026-11", "2026-11"},
 		applied(10), unchanged(10), applied(10), unchanged(10), applied(10))
-	s, err := store.BoardStanding(context.Background(), b, "2026-11", "ann", 1, 1)
+	s, err := store.PeriodStanding(context.Background(), b, "2026-11", "ann", 1, 1)
 	if err != nil || s == nil {
 		t.Fatalf("standing: %+v, %v", s, err)
 	}
@@ -285,7 +285,7 @@ func TestSubmitBoardScores_TwoInstancesApplyEachEventOnce(t *testing.T) {
 			t.Fatalf("event %s applied %d times", id, n)
 		}
 	}
-	page, err := first.BoardLeaderboard(context.Background(), b, "2026-W47", players, "")
+	page, err := first.PeriodLeaderboard(context.Background(), b, "2026-W47", players, "")
 	if err != nil || page.Total != players || len(page.Edges) != players {
 		t.Fatalf("page: %+v, %v; want %d players", page, err, players)
 	}
@@ -305,23 +305,23 @@ func TestBoardLeaderboard_RefusesACursorOfAnotherPeriod(t *testing.T) {
 		boardEvent("daily", "1", "ann", leaderboard.ModeSet, 5, utc(11, 19, 10)),
 		boardEvent("daily", "2", "bob", leaderboard.ModeSet, 6, utc(11, 19, 11)),
 		boardEvent("daily", "3", "ann", leaderboard.ModeSet, 7, utc(11, 20, 10)))
-	page, err := store.BoardLeaderboard(ctx, b, "2026-11-19", 1, "")
+	page, err := store.PeriodLeaderboard(ctx, b, "2026-11-19", 1, "")
 	if err != nil || len(page.Edges) != 1 || !page.HasNextPage || page.Total != 2 || page.Edges[0].Entry.Player.ID != "bob" {
 		t.Fatalf("first page of the 19th: %+v, %v", page, err)
 	}
 	cursor := page.Edges[0].Cursor
 	for _, key := range []string{"2026-11-20", "2026-11-18"} {
-		if _, err := store.BoardLeaderboard(ctx, b, key, 1, cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		if _, err := store.PeriodLeaderboard(ctx, b, key, 1, cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 			t.Fatalf("the 19th's cursor on %s: %v, want BAD_USER_INPUT", key, err)
 		}
 	}
-	if _, err := store.BoardLeaderboard(ctx, b, "2026-11-19", 1, cursor+"x"); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+	if _, err := store.PeriodLeaderboard(ctx, b, "2026-11-19", 1, cursor+"x"); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Fatalf("a malformed cursor: %v, want BAD_USER_INPUT", err)
 	}
-	if page, err := store.BoardLeaderboard(ctx, b, "2026-11-18", 10, ""); err != nil || len(page.Edges) != 0 || page.Total != 0 {
+	if page, err := store.PeriodLeaderboard(ctx, b, "2026-11-18", 10, ""); err != nil || len(page.Edges) != 0 || page.Total != 0 {
 		t.Fatalf("a day without a period: %+v, %v; want an empty page", page, err)
 	}
-	if s, err := store.BoardStanding(ctx, b, "2026-11-18", "ann", 1, 1); err != nil || s != nil {
+	if s, err := store.PeriodStanding(ctx, b, "2026-11-18", "ann", 1, 1); err != nil || s != nil {
 		t.Fatalf("a standing in a day without a period: %+v, %v; want none", s, err)
 	}
 }
@@ -474,11 +474,11 @@ func TestBoardScores_RefusedCallFailsAlone(t *testing.T) {
 		t.Fatalf("blocked, poison, good: %v, %v, %v; want only poison to fail", errs[0], errs[1], errs[2])
 	}
 	for player, want := range map[string]int{"held": 2, "p2": 1, "p3": 1} {
-		if s, err := store.BoardStanding(ctx, b, week, player, 0, 0); err != nil || s == nil || s.Score != want {
+		if s, err := store.PeriodStanding(ctx, b, week, player, 0, 0); err != nil || s == nil || s.Score != want {
 			t.Errorf("standing of %s: %+v, %v; want score %d", player, s, err, want)
 		}
 	}
-	if s, err := store.BoardStanding(ctx, b, week, "p1", 0, 0); err != nil || s != nil {
+	if s, err := store.PeriodStanding(ctx, b, week, "p1", 0, 0); err != nil || s != nil {
 		t.Errorf("the refused call's player: standing %+v, error %v; want none", s, err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // Closed periods of the boards other than main, read whole for memory. A
 // CLOSED period's rows no longer change but by a correction, which bumps the
 // period's ranks_version (AnnouncePeriod tells every instance), so a
-// ClosedPeriod answers exactly what BoardStanding and BoardLeaderboard
+// ClosedPeriod answers exactly what PeriodStanding and PeriodLeaderboard
 // would, from the same rows and with the same code for ranks and cursors,
 // until its version is outdated.
 
@@ -133,7 +133,7 @@ func (p *ClosedPeriod) entry(i int) leaderboard.RankEntry {
 	return e
 }
 
-// Standing returns what BoardStanding returns for playerID in the period of
+// Standing returns what PeriodStanding returns for playerID in the period of
 // b: nil when the player has no row in it.
 func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, below int) *leaderboard.Standing {
 	rank := int(p.ranks[playerID])
@@ -157,7 +157,7 @@ func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, be
 	return s
 }
 
-// Leaderboard returns what BoardLeaderboard returns for the page of first
+// Leaderboard returns what PeriodLeaderboard returns for the page of first
 // entries after the cursor; ok is false for a cursor that is malformed or
 // not of this period, whose error only the database's read gives.
 func (p *ClosedPeriod) Leaderboard(first int, after string) (page *leaderboard.Page, ok bool) {

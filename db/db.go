@@ -39,6 +39,9 @@ type DB struct {
 	// readURL is the replica's address; replica the read view over it.
 	readURL string
 	replica *DB
+	// primary is, on the replica's view, the DB it is the view of: reads
+	// that must see a write just made go there (leaderboard.WithOwnWrites).
+	primary *DB
 	// settlement says whether closes and corrections record messages for
 	// the studio's reward system.
 	settlement bool
@@ -215,6 +218,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		}
 		view := *db
 		view.pool, view.replica, view.readURL, view.closing = replicaPool, nil, "", newClosingReads(0, 0)
+		view.primary = db
 		db.replica = &view
 	}
 	return db, nil

@@ -40,7 +40,7 @@ func TestSubmitBoardScores_BadMetadataRejectsItsEventAlone(t *testing.T) {
 			t.Errorf("event %s: %q, want a message about its metadata", results[i].EventID, results[i].Err.Message)
 		}
 	}
-	s, err := store.BoardStanding(context.Background(), mustBoard(t, store, "race"), "2026-11", "dan", 0, 0)
+	s, err := store.PeriodStanding(context.Background(), mustBoard(t, store, "race"), "2026-11", "dan", 0, 0)
 	if err != nil || s == nil {
 		t.Fatalf("dan: %+v, %v", s, err)
 	}
@@ -50,12 +50,12 @@ func TestSubmitBoardScores_BadMetadataRejectsItsEventAlone(t *testing.T) {
 
 	// A read that does not answer metadata leaves it out, and only it.
 	bare := leaderboard.WithoutMetadata(context.Background())
-	without, err := store.BoardStanding(bare, mustBoard(t, store, "race"), "2026-11", "dan", 5, 5)
+	without, err := store.PeriodStanding(bare, mustBoard(t, store, "race"), "2026-11", "dan", 5, 5)
 	if err != nil || without == nil || without.Metadata != nil || without.Rank != s.Rank || len(without.Above) != 1 ||
 		without.Above[0].Metadata != nil || without.Above[0].Player.ID != "ann" {
 		t.Fatalf("dan without metadata: %+v, %v; want his standing with no metadata anywhere", without, err)
 	}
-	page, err := store.BoardLeaderboard(bare, mustBoard(t, store, "race"), "2026-11", 10, "")
+	page, err := store.PeriodLeaderboard(bare, mustBoard(t, store, "race"), "2026-11", 10, "")
 	if err != nil || len(page.Edges) != 3 || page.Edges[0].Entry.Metadata != nil || page.Edges[0].Entry.Player.ID != "ann" {
 		t.Fatalf("page without metadata: %+v, %v", page, err)
 	}
@@ -92,7 +92,7 @@ func TestBoardMetadata_SizeIsBoundedInAnswersMessagesAndTheTable(t *testing.T) {
 			t.Fatalf("event %d of %s: %s %v, want APPLIED", i, heavy[i].Metadata, r.Status, r.Err)
 		}
 	}
-	page, err := store.BoardLeaderboard(ctx, mustBoard(t, store, "heavy"), "2026-11-20", 100, "")
+	page, err := store.PeriodLeaderboard(ctx, mustBoard(t, store, "heavy"), "2026-11-20", 100, "")
 	if err != nil {
 		t.Fatal(err)
 	}

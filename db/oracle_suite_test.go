@@ -90,10 +90,10 @@ func (p boardPeriod) submit(tb testing.TB, events []leaderboard.ScoreEvent) []le
 	return mustSubmit(tb, p.store, events...)
 }
 func (p boardPeriod) standing(ctx context.Context, playerID string, above, below int) (*leaderboard.Standing, error) {
-	return p.store.BoardStanding(ctx, p.b, p.period, playerID, above, below)
+	return p.store.PeriodStanding(ctx, p.b, p.period, playerID, above, below)
 }
 func (p boardPeriod) page(ctx context.Context, first int, after string) (*leaderboard.Page, error) {
-	return p.store.BoardLeaderboard(ctx, p.b, p.period, first, after)
+	return p.store.PeriodLeaderboard(ctx, p.b, p.period, first, after)
 }
 func (p boardPeriod) close(ctx context.Context) (string, error) {
 	closed, err := p.store.ClosePeriod(ctx, p.b.ID, p.period)

@@ -17,7 +17,7 @@ import (
 // neighbours; nil when the player has no row.
 func standingOf(t *testing.T, store *db.DB, board, key, player string) *leaderboard.Standing {
 	t.Helper()
-	s, err := store.BoardStanding(context.Background(), mustBoard(t, store, board), key, player, 0, 0)
+	s, err := store.PeriodStanding(context.Background(), mustBoard(t, store, board), key, player, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

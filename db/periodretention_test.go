@@ -311,7 +311,7 @@ func TestDropOldPeriods_InterruptedPurgeGoesOnAtTheNextRun(t *testing.T) {
 	if s := standingOf(t, store, "big", "2026-11-20", player); s != nil {
 		t.Fatalf("a standing of the dropped period: %+v", s)
 	}
-	page, err := store.BoardLeaderboard(context.Background(), mustBoard(t, store, "big"), "2026-11-20", 10, "")
+	page, err := store.PeriodLeaderboard(context.Background(), mustBoard(t, store, "big"), "2026-11-20", 10, "")
 	if err != nil || page.Total != 0 || len(page.Edges) != 0 {
 		t.Fatalf("a page of the dropped period: %+v, %v", page, err)
 	}

@@ -37,7 +37,7 @@ func TestSeedPeriod_FillsAnOpenPeriodInTheBoardsOrderAndBounds(t *testing.T) {
 		t.Fatalf("%s subscores seeded on a board without a tie-break", r[0][0])
 	}
 	// Ranked lowest first, and a later event counts as on any period.
-	page, err := store.BoardLeaderboard(ctx, mustBoard(t, store, "laps"), "2026-11-20", 1000, "")
+	page, err := store.PeriodLeaderboard(ctx, mustBoard(t, store, "laps"), "2026-11-20", 1000, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestSeedPeriod_ATimeTrialGetsScoresOverItsRangeAndSubscores(t *testing.T) {
 	if r := got[0]; r[0] != "true" || r[1] != "true" || r[2] != "true" {
 		t.Fatalf("seeded rows (distinct scores, subscores, beyond main's range) %v", r)
 	}
-	page, err := store.BoardLeaderboard(ctx, mustBoard(t, store, "trial"), "2026-11-20", 2000, "")
+	page, err := store.PeriodLeaderboard(ctx, mustBoard(t, store, "trial"), "2026-11-20", 2000, "")
 	if err != nil {
 		t.Fatal(err)
 	}

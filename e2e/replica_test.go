@@ -57,6 +57,24 @@ func TestReplica_ReadsFromTheReplicaWritesAndTheirRanksFromThePrimary(t *testing
 	if err := sqlConn(t).QueryRow(context.Background(), `SELECT count(*) FROM score_events`).Scan(&stored); err != nil || stored != 1 {
 		t.Errorf("the primary holds %d events, %v", stored, err)
 	}
+
+	// Every other board is read as main is: its submit's rank on the
+	// primary, its public reads on the replica.
+	s.mustDo(t, adminToken, `mutation { createBoard(id: "daily", name: "Daily", reset: DAY, timeZone: "UTC",
+		startsAt: "2026-01-01T00:00:00Z") { created } }`, nil, nil)
+	b := s.submitRaw(t, map[string]any{"eventId": "d1", "playerId": "alice", "mode": "SET", "value": 7, "board": "daily"})[0]
+	if b.Status != "APPLIED" || b.Rank == nil || *b.Rank != 1 {
+		t.Errorf("a board's submit: %s rank %v, want APPLIED with rank 1 read on the primary", b.Status, b.Rank)
+	}
+	var read struct {
+		Standing    *boardStanding      `json:"standing"`
+		Leaderboard struct{ Total int } `json:"leaderboard"`
+	}
+	s.mustDo(t, "", `{ standing(board: "daily", playerId: "alice") { rank }
+		leaderboard(board: "daily") { total } }`, nil, &read)
+	if read.Standing != nil || read.Leaderboard.Total != 0 {
+		t.Errorf("a board's public reads came from the primary: %+v", read)
+	}
 }
 
 // With a real streaming standby (pg_basebackup -R from the primary), public

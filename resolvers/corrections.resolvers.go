@@ -25,8 +25,7 @@ func (r *mutationResolver) CorrectScore(ctx context.Context, board *string, peri
 	case t.none:
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "the board has no current period: name the period to correct")
 	}
-	id, key := t.period()
-	return r.CorrectionService.CorrectScore(ctx, id, key, playerID, score, reason)
+	return r.CorrectionService.CorrectScore(ctx, t.board.ID, t.key, playerID, score, reason)
 }
 
 func (r *queryResolver) Corrections(ctx context.Context, board *string, period *string, month *leaderboard.Month) ([]leaderboard.Correction, error) {
@@ -40,6 +39,5 @@ func (r *queryResolver) Corrections(ctx context.Context, board *string, period *
 	case t.none:
 		return []leaderboard.Correction{}, nil
 	}
-	id, key := t.period()
-	return r.CorrectionService.Corrections(ctx, id, key)
+	return r.CorrectionService.Corrections(ctx, t.board.ID, t.key)
 }

@@ -34,20 +34,25 @@ type fakeStore struct {
 	askedBelow int
 }
 
-func (f *fakeStore) Standing(_ context.Context, _ leaderboard.Month, _ string, above, below int) (*leaderboard.Standing, error) {
-	f.askedAbove, f.askedBelow = above, below
-	return f.standing, f.standErr
-}
+// fakeMain is main's board, kept as the server's board cache keeps it.
+var fakeMain = &leaderboard.Board{ID: leaderboard.MainBoard, Reset: leaderboard.ResetMonth, Order: leaderboard.OrderDesc,
+	MaxScore: 10000}
 
-func (f *fakeStore) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.Page, error) {
-	return &leaderboard.Page{}, nil
-}
-
+// Board answers main's board, which every read of main looks up.
 func (f *fakeStore) Board(_ context.Context, id string) (*leaderboard.Board, error) {
 	if id != leaderboard.MainBoard {
 		return nil, nil
 	}
-	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth}, nil
+	return fakeMain, nil
+}
+
+func (f *fakeStore) PeriodStanding(_ context.Context, _ *leaderboard.Board, _, _ string, above, below int) (*leaderboard.Standing, error) {
+	f.askedAbove, f.askedBelow = above, below
+	return f.standing, f.standErr
+}
+
+func (f *fakeStore) PeriodLeaderboard(context.Context, *leaderboard.Board, string, int, string) (*leaderboard.Page, error) {
+	return &leaderboard.Page{}, nil
 }
 
 func (f *fakeStore) OpenedPeriod(_ context.Context, _ *leaderboard.Board, key string) (*leaderboard.Period, error) {

@@ -77,7 +77,7 @@ func TestStrictInput_FailsTheCallBeforeTheResolver(t *testing.T) {
 	}
 	for _, viaGqlgen := range []bool{false, true} {
 		handler := func(store *countingStore) http.Handler {
-			r := &Resolver{ScoreService: store, StandingService: standingStore{standing: testStanding()},
+			r := &Resolver{ScoreService: store, StandingService: standingStore{standing: testStanding()}, BoardService: mainBoard,
 				Logger: slog.New(slog.DiscardHandler)}
 			return auth.New(auth.Config{ServerToken: token}).Middleware(loaders.Middleware(store)(
 				NewHandler(r, HandlerOptions{viaGqlgen: viaGqlgen})))

@@ -26,11 +26,11 @@ type limitsStore struct {
 	submits atomic.Int32
 }
 
-func (s *limitsStore) Standing(context.Context, leaderboard.Month, string, int, int) (*leaderboard.Standing, error) {
+func (s *limitsStore) PeriodStanding(context.Context, *leaderboard.Board, string, string, int, int) (*leaderboard.Standing, error) {
 	return testStanding(), nil
 }
 
-func (s *limitsStore) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.Page, error) {
+func (s *limitsStore) PeriodLeaderboard(context.Context, *leaderboard.Board, string, int, string) (*leaderboard.Page, error) {
 	return &leaderboard.Page{}, nil
 }
 
@@ -152,7 +152,7 @@ func TestLimits_AcceptTheDocumentedNumberAndRefuseOneMore(t *testing.T) {
 		for _, viaGqlgen := range []bool{false, true} {
 			t.Run(c.name+answeredBy(viaGqlgen), func(t *testing.T) {
 				store := &limitsStore{}
-				r := &Resolver{StandingService: store, BoardService: store, PeriodService: store, ScoreService: store, Logger: slog.New(slog.DiscardHandler)}
+				r := &Resolver{StandingService: store, BoardService: mainBoard, PeriodService: store, ScoreService: store, Logger: slog.New(slog.DiscardHandler)}
 				h := auth.New(auth.Config{ServerToken: token}).Middleware(loaders.Middleware(store)(
 					NewHandler(r, HandlerOptions{viaGqlgen: viaGqlgen})))
 				bearer := ""

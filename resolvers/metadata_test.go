@@ -16,12 +16,12 @@ type metadataRecorder struct {
 	wanted *[]bool
 }
 
-func (s metadataRecorder) BoardStanding(ctx context.Context, b *leaderboard.Board, key, player string, above, below int) (*leaderboard.Standing, error) {
+func (s metadataRecorder) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, player string, above, below int) (*leaderboard.Standing, error) {
 	*s.wanted = append(*s.wanted, leaderboard.MetadataWanted(ctx))
-	return s.boardStore.BoardStanding(ctx, b, key, player, above, below)
+	return s.boardStore.PeriodStanding(ctx, b, key, player, above, below)
 }
 
-func (s metadataRecorder) BoardLeaderboard(ctx context.Context, _ *leaderboard.Board, _ string, _ int, _ string) (*leaderboard.Page, error) {
+func (s metadataRecorder) PeriodLeaderboard(ctx context.Context, _ *leaderboard.Board, _ string, _ int, _ string) (*leaderboard.Page, error) {
 	*s.wanted = append(*s.wanted, leaderboard.MetadataWanted(ctx))
 	return &leaderboard.Page{Edges: []leaderboard.Edge{}}, nil
 }
@@ -44,8 +44,8 @@ func TestBoardReads_FetchMetadataOnlyWhenSelected(t *testing.T) {
 		for _, viaGqlgen := range []bool{false, true} {
 			var wanted []bool
 			store := metadataRecorder{boardStore: testBoards(testBoardStanding(false), nil), wanted: &wanted}
-			r := &Resolver{StandingService: standingStore{standing: store.standing}, BoardService: store,
-				PeriodService: store, BoardStandings: store, Logger: slog.New(slog.DiscardHandler)}
+			r := &Resolver{StandingService: store, BoardService: store, PeriodService: store,
+				Logger: slog.New(slog.DiscardHandler)}
 			status, body := answer(t, NewHandler(r, HandlerOptions{viaGqlgen: viaGqlgen}), "", c.query, nil)
 			if status != http.StatusOK || len(wanted) != 1 || wanted[0] != c.want {
 				t.Errorf("%s%s: status %d, metadata asked %v, want %t (%s)", c.query, answeredBy(viaGqlgen), status, wanted, c.want, body)

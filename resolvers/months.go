@@ -30,12 +30,3 @@ func monthInfos(periods []leaderboard.Period) ([]leaderboard.MonthInfo, error) {
 	}
 	return months, nil
 }
-
-// period returns the board and key of the period t names: main's month m
-// is main's period m.String().
-func (t readTarget) period() (board, key string) {
-	if t.board == nil {
-		return leaderboard.MainBoard, t.month.String()
-	}
-	return t.board.ID, t.key
-}

@@ -11,14 +11,14 @@ import (
 
 // Resolver holds the services the resolvers call.
 type Resolver struct {
+	// StandingService reads the standings and tables of every board's
+	// periods, main's months included.
 	StandingService   leaderboard.StandingService
 	Closer            leaderboard.Closer
 	CorrectionService leaderboard.CorrectionService
 	ScoreService      leaderboard.ScoreService
 	BoardService      leaderboard.BoardService
 	PeriodService     leaderboard.PeriodService
-	// BoardStandings reads the standings of boards other than main.
-	BoardStandings leaderboard.BoardStandingService
 	// RewardService claims rewards and lists the unclaimed ones.
 	RewardService leaderboard.RewardService
 	Logger        *slog.Logger

@@ -6,18 +6,11 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// standing reads a standing with as many neighbours as the query selects.
-func (r *Resolver) standing(ctx context.Context, month leaderboard.Month, playerID string) (*leaderboard.Standing, error) {
-	above, below := neighbourCounts(ctx)
-	return r.StandingService.Standing(ctx, month, playerID, above, below)
-}
-
-// readTarget is the period a read names: a month of main, or a period of
-// another board, or none when the board has no current period.
+// readTarget is the period a read names: a board and its period's key, or
+// none when the board has no current period.
 type readTarget struct {
-	board *leaderboard.Board // nil for main
-	month leaderboard.Month  // main's month
-	key   string             // the period of another board
+	board *leaderboard.Board
+	key   string
 	none  bool
 }
 
@@ -36,18 +29,9 @@ func (r *Resolver) target(ctx context.Context, board, period *string, month *lea
 	if period != nil && month != nil {
 		return readTarget{}, leaderboard.Errorf(leaderboard.EBADINPUT, "name the period or the month, not both")
 	}
-	if id == leaderboard.MainBoard {
-		switch {
-		case month != nil:
-			return readTarget{month: *month}, nil
-		case period != nil:
-			m, err := leaderboard.ParseMonth(*period)
-			if err != nil {
-				return readTarget{}, leaderboard.Errorf(leaderboard.EBADINPUT,
-					"period %q is not a key of board main (MONTH periods are YYYY-MM)", *period)
-			}
-			return readTarget{month: m}, nil
-		}
+	key, err := mainKey(id, period, month)
+	if err != nil {
+		return readTarget{}, err
 	}
 	b, err := r.BoardService.Board(ctx, id)
 	switch {
@@ -55,6 +39,8 @@ func (r *Resolver) target(ctx context.Context, board, period *string, month *lea
 		return readTarget{}, err
 	case b == nil:
 		return readTarget{}, leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", id)
+	case key != "":
+		return readTarget{board: b, key: key}, nil
 	case month != nil && b.Reset != leaderboard.ResetMonth:
 		return readTarget{}, leaderboard.Errorf(leaderboard.EBADINPUT,
 			"board %s resets by %s: name its period, not a month", id, b.Reset)
@@ -78,33 +64,50 @@ func (r *Resolver) target(ctx context.Context, board, period *string, month *lea
 		}
 		t.key = key
 	}
-	if id == leaderboard.MainBoard {
-		m, err := leaderboard.ParseMonth(t.key)
-		return readTarget{month: m}, err
-	}
 	return t, nil
 }
 
-// standingOf reads playerID's standing in the period t names.
-func (r *Resolver) standingOf(ctx context.Context, t readTarget, playerID string) (*leaderboard.Standing, error) {
+// mainKey returns the key of the month a read of board id names, when id is
+// main and a month or a period is named: main's keys are months, checked
+// before the board is read, with the error main has always answered; ""
+// otherwise.
+func mainKey(id string, period *string, month *leaderboard.Month) (string, error) {
 	switch {
-	case t.none:
+	case id != leaderboard.MainBoard:
+		return "", nil
+	case month != nil:
+		return month.String(), nil
+	case period != nil:
+		m, err := leaderboard.ParseMonth(*period)
+		if err != nil {
+			return "", leaderboard.Errorf(leaderboard.EBADINPUT,
+				"period %q is not a key of board main (MONTH periods are YYYY-MM)", *period)
+		}
+		return m.String(), nil
+	}
+	return "", nil
+}
+
+// standingOf reads playerID's standing in the period t names, with as many
+// neighbours as the query selects.
+func (r *Resolver) standingOf(ctx context.Context, t readTarget, playerID string) (*leaderboard.Standing, error) {
+	if t.none {
 		return nil, nil
-	case t.board == nil:
-		return r.standing(ctx, t.month, playerID)
 	}
 	above, below := neighbourCounts(ctx)
-	return r.BoardStandings.BoardStanding(readingMetadata(ctx), t.board, t.key, playerID, above, below)
+	return r.StandingService.PeriodStanding(readingMetadata(ctx), t.board, t.key, playerID, above, below)
 }
 
 // boardRank reads the live rank of a submitted score on a board other than
 // main, or nil when it cannot be read now: the events are committed, and the
-// answer must say so without an error beside it.
+// answer must say so without an error beside it. It is read where the
+// submit was written (leaderboard.WithOwnWrites), not on a lagging replica.
 func (r *Resolver) boardRank(ctx context.Context, res *leaderboard.ScoreResult) (*int, error) {
 	b, err := r.BoardService.Board(ctx, res.Board)
 	var s *leaderboard.Standing
 	if err == nil && b != nil {
-		s, err = r.BoardStandings.BoardStanding(leaderboard.WithoutMetadata(ctx), b, res.Period, res.PlayerID, 0, 0)
+		s, err = r.StandingService.PeriodStanding(leaderboard.WithOwnWrites(leaderboard.WithoutMetadata(ctx)),
+			b, res.Period, res.PlayerID, 0, 0)
 	}
 	if err != nil {
 		r.Logger.WarnContext(ctx, "read the live rank of a submitted score", "board", res.Board, "period", res.Period,

@@ -26,9 +26,13 @@ type standingStore struct {
 	err      error
 }
 
-func (s standingStore) Standing(context.Context, leaderboard.Month, string, int, int) (*leaderboard.Standing, error) {
+func (s standingStore) PeriodStanding(context.Context, *leaderboard.Board, string, string, int, int) (*leaderboard.Standing, error) {
 	return s.standing, s.err
 }
+
+// mainBoard answers main's board, which every read of main looks up, and no
+// other.
+var mainBoard = testBoards(nil, nil)
 
 // testStanding is a standing with 12 neighbours on each side, names that
 // need escaping, a player with no name, and times with nanoseconds.
@@ -60,7 +64,7 @@ func testStanding() *leaderboard.Standing {
 type boardStore struct {
 	leaderboard.BoardService
 	leaderboard.PeriodService
-	leaderboard.BoardStandingService
+	leaderboard.StandingService
 	boards   map[string]*leaderboard.Board
 	current  map[string]string
 	standing *leaderboard.Standing
@@ -76,12 +80,16 @@ func (s boardStore) CurrentKey(_ context.Context, b *leaderboard.Board) (string,
 	return key, ok, nil
 }
 
-func (s boardStore) BoardStanding(_ context.Context, b *leaderboard.Board, key, _ string, _, _ int) (*leaderboard.Standing, error) {
+// PeriodStanding answers as the database does: main's standings name only
+// their month, those of other boards their board and period.
+func (s boardStore) PeriodStanding(_ context.Context, b *leaderboard.Board, key, _ string, _, _ int) (*leaderboard.Standing, error) {
 	if s.err != nil || s.standing == nil {
 		return nil, s.err
 	}
 	st := *s.standing
-	st.Board, st.Period = b.ID, key
+	if b.ID != leaderboard.MainBoard {
+		st.Board, st.Period = b.ID, key
+	}
 	return &st, nil
 }
 
@@ -184,7 +192,7 @@ func TestWriteStandingsDirectly_AnswersAsGqlgen(t *testing.T) {
 		t.Fatal(err)
 	}
 	handlers := func(store standingStore) (direct, viaGqlgen http.Handler) {
-		r := &Resolver{StandingService: store, Logger: slog.New(slog.DiscardHandler)}
+		r := &Resolver{StandingService: store, BoardService: mainBoard, Logger: slog.New(slog.DiscardHandler)}
 		authn := auth.New(auth.Config{JWTSecret: secret}).Middleware
 		return authn(NewHandler(r, HandlerOptions{})), authn(NewHandler(r, HandlerOptions{viaGqlgen: true}))
 	}
@@ -252,8 +260,7 @@ func TestWriteStandingsDirectly_BoardsAnswerAsGqlgen(t *testing.T) {
 		t.Fatal(err)
 	}
 	handlers := func(store boardStore) (direct, viaGqlgen http.Handler) {
-		r := &Resolver{StandingService: standingStore{standing: store.standing, err: store.err},
-			BoardService: store, PeriodService: store, BoardStandings: store, Logger: slog.New(slog.DiscardHandler)}
+		r := &Resolver{StandingService: store, BoardService: store, PeriodService: store, Logger: slog.New(slog.DiscardHandler)}
 		authn := auth.New(auth.Config{JWTSecret: secret}).Middleware
 		return authn(NewHandler(r, HandlerOptions{})), authn(NewHandler(r, HandlerOptions{viaGqlgen: true}))
 	}
@@ -312,8 +319,7 @@ func TestWriteStandingsDirectly_BoardsAnswerAsGqlgen(t *testing.T) {
 // field with a resolver (board, period, neighbours).
 func TestWriteStandingsDirectly_TakesBoardReads(t *testing.T) {
 	store := testBoards(testBoardStanding(false), nil)
-	r := &Resolver{StandingService: standingStore{standing: store.standing}, BoardService: store, PeriodService: store,
-		BoardStandings: store, Logger: slog.New(slog.DiscardHandler)}
+	r := &Resolver{StandingService: store, BoardService: store, PeriodService: store, Logger: slog.New(slog.DiscardHandler)}
 	direct, viaGqlgen := NewHandler(r, HandlerOptions{}), NewHandler(r, HandlerOptions{viaGqlgen: true})
 	for _, query := range []string{
 		`{ standing(board: "ladder", period: "2026-W43", playerId: "p-x") { board period rank subscore metadata percentile tier neighbours { rank subscore metadata player { name } } } }`,
@@ -366,7 +372,7 @@ func TestCompileSelection_TakesOnlyPlainSelections(t *testing.T) {
 // written directly and by gqlgen.
 func BenchmarkBoardStanding(b *testing.B) {
 	store := testBoards(testBoardStanding(false), nil)
-	r := &Resolver{BoardService: store, PeriodService: store, BoardStandings: store, Logger: slog.New(slog.DiscardHandler)}
+	r := &Resolver{StandingService: store, BoardService: store, PeriodService: store, Logger: slog.New(slog.DiscardHandler)}
 	const query = `{ standing(board: "ladder", period: "2026-W43", playerId: "p-x") {
 		rank score reachedAt total final player { id name } neighbours(above: 10, below: 10) { rank score reachedAt player { id name } } } }`
 	body, _ := json.Marshal(map[string]any{"query": query})

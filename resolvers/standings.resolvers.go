@@ -63,10 +63,8 @@ func (r *queryResolver) Leaderboard(ctx context.Context, board *string, period *
 		return nil, err
 	case t.none:
 		return &leaderboard.Page{Edges: []leaderboard.Edge{}}, nil
-	case t.board == nil:
-		return r.StandingService.Leaderboard(ctx, t.month, n, cursor)
 	}
-	return r.BoardStandings.BoardLeaderboard(readingMetadata(ctx), t.board, t.key, n, cursor)
+	return r.StandingService.PeriodLeaderboard(readingMetadata(ctx), t.board, t.key, n, cursor)
 }
 
 func (r *standingResolver) Board(ctx context.Context, obj *leaderboard.Standing) (string, error) {

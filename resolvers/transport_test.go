@@ -29,7 +29,7 @@ func (b *brokenBody) Read(p []byte) (int, error) {
 func TestDirectPOST_AnswersAsGqlgen(t *testing.T) {
 	const standing = `{"query": "{ standing(month: \"2026-10\", playerId: \"p-x\") { rank player { name } } }"}`
 	handlers := func(store standingStore) (direct, viaGqlgen http.Handler) {
-		r := &Resolver{StandingService: store, Logger: slog.New(slog.DiscardHandler)}
+		r := &Resolver{StandingService: store, BoardService: mainBoard, Logger: slog.New(slog.DiscardHandler)}
 		return NewHandler(r, HandlerOptions{}), NewHandler(r, HandlerOptions{viaGqlgen: true})
 	}
 	found, unavailable := standingStore{standing: testStanding()}, standingStore{err: leaderboard.Errorf(leaderboard.EUNAVAILABLE, "retry later")}

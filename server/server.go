@@ -34,8 +34,9 @@ const maxBodyBytes = 4 << 20
 // Config is what the server needs.
 type Config struct {
 	Addr string // host:port to listen on; ":0" picks a free port
-	// Standings answers standings and pages: the database, or a cache such
-	// as the closed months held in memory in front of it.
+	// Standings answers the standings and pages of every board's periods,
+	// main's months included: the database, or the closed periods held in
+	// memory in front of it.
 	Standings   leaderboard.StandingService
 	Scores      leaderboard.ScoreService
 	Ranks       leaderboard.RankService
@@ -44,8 +45,6 @@ type Config struct {
 	Corrections leaderboard.CorrectionService
 	Boards      leaderboard.BoardService
 	Periods     leaderboard.PeriodService
-	// BoardStandings reads standings of boards other than main.
-	BoardStandings leaderboard.BoardStandingService
 	// Rewards claims rewards of final standings and lists the unclaimed.
 	Rewards       leaderboard.RewardService
 	Auth          auth.Config
@@ -126,7 +125,6 @@ func New(cfg Config) *Server {
 		ScoreService:      cfg.Scores,
 		BoardService:      cfg.Boards,
 		PeriodService:     cfg.Periods,
-		BoardStandings:    cfg.BoardStandings,
 		RewardService:     cfg.Rewards,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})

@@ -23,19 +23,19 @@ type services struct {
 	leaderboard.PeriodService
 }
 
-func (services) Standing(context.Context, leaderboard.Month, string, int, int) (*leaderboard.Standing, error) {
-	return nil, nil
-}
-
-func (services) Leaderboard(context.Context, leaderboard.Month, int, string) (*leaderboard.Page, error) {
-	return &leaderboard.Page{}, nil
-}
-
 func (services) Board(_ context.Context, id string) (*leaderboard.Board, error) {
 	if id != leaderboard.MainBoard {
 		return nil, nil
 	}
-	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth}, nil
+	return &leaderboard.Board{ID: id, Reset: leaderboard.ResetMonth, Order: leaderboard.OrderDesc, MaxScore: 10000}, nil
+}
+
+func (services) PeriodStanding(context.Context, *leaderboard.Board, string, string, int, int) (*leaderboard.Standing, error) {
+	return nil, nil
+}
+
+func (services) PeriodLeaderboard(context.Context, *leaderboard.Board, string, int, string) (*leaderboard.Page, error) {
+	return &leaderboard.Page{}, nil
 }
 
 func (services) OpenedPeriod(context.Context, *leaderboard.Board, string) (*leaderboard.Period, error) {
