@@ -70,8 +70,8 @@ func scanBoardEntry(row pgx.CollectableRow) (boardEntry, error) {
 
 // boardStatement names one of the statements of boardStandingSQL: with
 // or without the rows' metadata (leaderboard.WithoutMetadata), for a board
-// counted with levels levels (the length of its rankLevels' shifts) and
-// with room for above and below neighbours, each one of neighbourLimits.
+// with levels counter levels (the length of its rankLevels' shifts), with
+// room for above and below neighbours, each one of neighbourLimits.
 type boardStatement struct {
 	withMetadata bool
 	levels       int
@@ -89,10 +89,11 @@ type boardStatement struct {
 // PostgreSQL keeps its generic plan, as it does main's (liveStandingSQL):
 // with LIMIT $n and the levels unnested from an int[] parameter, the
 // generic plan was costed for a tenth of the period and ten levels, four
-// times a custom plan, so every read was planned afresh, 1.1 ms of
-// planning beside 1.1 ms of execution at a million players. Written out,
-// the generic plan is kept from the sixth read on a connection and is the
-// custom plan's (docs/design.md, "Live ranks of a period").
+// times a custom plan, so every read was planned afresh: 0.6 to 1.1 ms of
+// planning beside 0.3 to 0.7 ms of execution at a million players. Written
+// out, the generic plan is the custom plan and is kept from the sixth read
+// on a connection (docs/design.md, "Live ranks of a period", also for why
+// not a function that forces a generic plan).
 var boardStandingSQL = func() map[boardStatement]string {
 	qs := map[boardStatement]string{}
 	for _, withMetadata := range []bool{false, true} {
