@@ -68,25 +68,57 @@ func scanBoardEntry(row pgx.CollectableRow) (boardEntry, error) {
 	return r, err
 }
 
-// boardStandingSQL reads, without and with the rows' metadata (see
-// metadataIndex), in one statement and so from one snapshot, the row
-// of player $3 in period $2 of board $1 (kind 0) with its rank, counted with
-// the counters of the board's rankLevels in $6 and $7, the period's rows
-// and its start, then up to $4 rows just above it (kind -1) and $5 just
-// below (kind 1).
-var boardStandingSQL = [2]string{boardStandingSQLOf(false), boardStandingSQLOf(true)}
+// boardStatement names one of the statements of boardStandingSQL: with
+// or without the rows' metadata (leaderboard.WithoutMetadata), for a board
+// with levels counter levels (the length of its rankLevels' shifts), with
+// room for above and below neighbours, each one of neighbourLimits.
+type boardStatement struct {
+	withMetadata bool
+	levels       int
+	above, below int
+}
 
-// boardStandingSQLOf returns boardStandingSQL, with or without the rows'
-// metadata.
-func boardStandingSQLOf(withMetadata bool) string {
-	columns := entryColumns(withMetadata)
+// boardStandingSQL holds, for every boardStatement, the statement that
+// reads in one statement, and so from one snapshot, the row of player $3 in
+// period $2 of board $1 (kind 0) with its rank, counted with the counters
+// of the board's rankLevels whose origin is $4, the period's rows and its
+// start, then up to the statement's above rows just above it (kind -1) and
+// below just below (kind 1).
+//
+// Its limits and levels are written in the statement, not passed, so that
+// PostgreSQL keeps its generic plan, as it does main's (liveStandingSQL):
+// with LIMIT $n and the levels unnested from an int[] parameter, the
+// generic plan was costed for a tenth of the period and ten levels, four
+// times a custom plan, so every read was planned afresh: 0.6 to 1.1 ms of
+// planning beside 0.3 to 0.7 ms of execution at a million players. Written
+// out, the generic plan is the custom plan and is kept from the sixth read
+// on a connection (docs/design.md, "Live ranks of a period", also for why
+// not a function that forces a generic plan).
+var boardStandingSQL = func() map[boardStatement]string {
+	qs := map[boardStatement]string{}
+	for _, withMetadata := range []bool{false, true} {
+		for levels := 1; levels <= len(levelShifts); levels++ {
+			for _, above := range neighbourLimits {
+				for _, below := range neighbourLimits {
+					k := boardStatement{withMetadata: withMetadata, levels: levels, above: above, below: below}
+					qs[k] = boardStandingSQLOf(k)
+				}
+			}
+		}
+	}
+	return qs
+}()
+
+// boardStandingSQLOf returns the statement k of boardStandingSQL.
+func boardStandingSQLOf(k boardStatement) string {
+	columns := entryColumns(k.withMetadata)
 	return `WITH p AS (
 	SELECT id, starts_at, status FROM periods WHERE board_id = $1 AND key = $2
 ), me AS (
 	SELECT s.*, ` + hourColumnsSQL + ` FROM p JOIN board_scores s ON s.period_id = p.id AND s.player_id = $3
 )
 SELECT 0, ` + strings.ReplaceAll(columns, "t.", "me.") + `,
-	` + periodRankSQL("me", "$6", "$7") + `,
+	` + periodRankSQL("me", "$4", shiftsOf(k.levels)) + `,
 	(SELECT ` + periodTotalSQL + ` FROM p),
 	(SELECT starts_at FROM p), (SELECT status = 'CLOSED' FROM p)
 FROM me
@@ -95,13 +127,14 @@ SELECT -1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
 	SELECT s.* FROM board_scores s WHERE s.period_id >= me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			< (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
-	ORDER BY s.period_id DESC, s.sort_score DESC, s.sort_subscore DESC, s.reached_at DESC, s.seq DESC LIMIT $4) AS t
+	ORDER BY s.period_id DESC, s.sort_score DESC, s.sort_subscore DESC, s.reached_at DESC, s.seq DESC
+	LIMIT ` + strconv.Itoa(k.above) + `) AS t
 UNION ALL
 SELECT 1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
 	SELECT s.* FROM board_scores s WHERE s.period_id <= me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			> (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
-	ORDER BY s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq LIMIT $5) AS t`
+	ORDER BY s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq LIMIT ` + strconv.Itoa(k.below) + `) AS t`
 }
 
 // boardStanding returns playerID's standing in period key of b with up to
@@ -126,8 +159,9 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 
 func (db *DB) queryBoardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
 	l := rankLevelsOf(b)
-	rows, err := db.pool.Query(ctx, boardStandingSQL[metadataIndex(ctx)], b.ID, key, playerID, above, below,
-		l.origin, l.shifts)
+	q := boardStandingSQL[boardStatement{withMetadata: leaderboard.MetadataWanted(ctx), levels: len(l.shifts),
+		above: limitFor(neighbourLimits, above), below: limitFor(neighbourLimits, below)}]
+	rows, err := db.pool.Query(ctx, q, b.ID, key, playerID, l.origin)
 	if err != nil {
 		return nil, err
 	}
@@ -171,10 +205,13 @@ func (db *DB) queryBoardStanding(ctx context.Context, b *leaderboard.Board, key,
 	if err != nil || s == nil {
 		return nil, err
 	}
-	// The statement's branches come back in any order: sort each side.
+	// The statement's branches come back in any order: sort each side, and
+	// keep its nearest rows (its limit is a step of neighbourLimits).
 	byKey := func(x, y boardEntry) int { return x.key.compare(y.key) }
 	slices.SortFunc(aboveRows, byKey)
 	slices.SortFunc(belowRows, byKey)
+	aboveRows = aboveRows[max(len(aboveRows)-above, 0):]
+	belowRows = belowRows[:min(len(belowRows), below)]
 	s.Above = make([]leaderboard.RankEntry, len(aboveRows))
 	for i, r := range aboveRows {
 		s.Above[i] = r.entry
@@ -221,42 +258,40 @@ func (db *DB) boardLeaderboard(ctx context.Context, b *leaderboard.Board, key st
 	return page, nil
 }
 
-// boardPageSQL holds a page's first read (top) and its read after a cursor
-// (next), without and with the rows' metadata (see metadataIndex).
-var boardPageSQL = [2]struct{ top, next string }{boardPageSQLOf(false), boardPageSQLOf(true)}
-
-// boardPageSQLOf returns the reads of boardPageSQL, with or without the
-// rows' metadata. A read after a key bounds the period from above with <=
-// (so does boardStandingSQL, from the side it scans towards), not =: with an
-// equality beside the row-value comparison, PostgreSQL starts the scan at
-// the period's first row and filters up to the key (830 ms at rank 500,000
-// of a million), instead of starting at the key.
-func boardPageSQLOf(withMetadata bool) (q struct{ top, next string }) {
+// boardPageSQLOf returns a page's first read (top) and its read after a
+// cursor (next), with or without the rows' metadata, of up to limit rows: a
+// step of pageLimits, written in the statement so that PostgreSQL keeps its
+// generic plan (see boardStandingSQL), as it does next's because the key
+// comes through a materialized CTE (see rowsUpToSQL). A read after a key
+// bounds the period from above with <= (so does boardStandingSQL, from the
+// side it scans towards), not =: with an equality beside the row-value
+// comparison, PostgreSQL starts the scan at the period's first row and
+// filters up to the key (830 ms at rank 500,000 of a million), instead of
+// starting at the key.
+func boardPageSQLOf(withMetadata bool, limit int) (top, next string) {
 	columns := entryColumns(withMetadata)
-	q.top = `SELECT ` + columns + ` FROM board_scores t WHERE t.period_id = $1
-		ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq LIMIT $2`
-	q.next = `SELECT ` + columns + ` FROM board_scores t WHERE t.period_id <= $1
-		AND (t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq) > ($1, $3, $4, $5, $6)
-		ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq LIMIT $2`
-	return q
+	top = `SELECT ` + columns + ` FROM board_scores t WHERE t.period_id = $1
+		ORDER BY t.period_id, t.sort_score, t.sort_subscore, t.reached_at, t.seq LIMIT ` + strconv.Itoa(limit)
+	next = `WITH k AS MATERIALIZED (` + pageKeySQL + `)
+	SELECT ` + columns + ` FROM k CROSS JOIN LATERAL (
+		SELECT s.* FROM board_scores s WHERE s.period_id <= k.period_id
+			AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
+				> (k.period_id, k.sort_score, k.sort_subscore, k.reached_at, k.seq)
+		ORDER BY s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq LIMIT ` + strconv.Itoa(limit) + `) AS t`
+	return top, next
 }
 
-// metadataIndex returns the index of the statements a read under ctx runs
-// in boardStandingSQL and boardPageSQL: 1 with the rows' metadata, 0
-// without (leaderboard.WithoutMetadata).
-func metadataIndex(ctx context.Context) int {
-	if leaderboard.MetadataWanted(ctx) {
-		return 1
-	}
-	return 0
-}
+// pageKeySQL is the row of the key in period $1 after which a page reads:
+// $2 sort score, $3 sort subscore, $4 reached_at, $5 seq.
+const pageKeySQL = `SELECT $1::int AS period_id, $2::bigint AS sort_score, $3::bigint AS sort_subscore,
+	$4::timestamptz AS reached_at, $5::bigint AS seq`
 
 // boardPage reads the page of period periodID after the cursor by keyset,
 // with the period's total and, after a cursor, the rank of the page's first
 // row counted afresh: rows move while the period is open, so the rank the
 // cursor carries may be stale.
 func boardPage(ctx context.Context, tx pgx.Tx, l rankLevels, periodID int32, first int, after *boardCursor) ([]leaderboard.Edge, bool, int, error) {
-	top, next := boardPageSQL[metadataIndex(ctx)].top, boardPageSQL[metadataIndex(ctx)].next
+	top, next := boardPageSQLOf(leaderboard.MetadataWanted(ctx), limitFor(pageLimits, first+1))
 	var (
 		entries []boardEntry
 		count   int
@@ -270,12 +305,12 @@ func boardPage(ctx context.Context, tx pgx.Tx, l rankLevels, periodID int32, fir
 		return err
 	}
 	if after == nil {
-		reads.Queue(top, periodID, first+1).Query(collect)
+		reads.Queue(top, periodID).Query(collect)
 	} else {
 		k := after.key
-		reads.Queue(next, periodID, first+1, k.sortScore, k.sortSubscore, k.reachedAt, k.seq).Query(collect)
-		reads.Queue(rowsUpToQuery, periodID, k.sortScore, k.sortSubscore, k.reachedAt, k.seq,
-			l.origin, l.shifts).QueryRow(func(row pgx.Row) error {
+		reads.Queue(next, periodID, k.sortScore, k.sortSubscore, k.reachedAt, k.seq).Query(collect)
+		reads.Queue(rowsUpToSQL[len(l.shifts)], periodID, k.sortScore, k.sortSubscore, k.reachedAt, k.seq,
+			l.origin).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&before)
 		})
 	}
@@ -292,16 +327,29 @@ func boardPage(ctx context.Context, tx pgx.Tx, l rankLevels, periodID int32, fir
 	return edges, hasNext, count, nil
 }
 
-// periodTotalQuery reads the rows of period $1 from its counters.
-const periodTotalQuery = `SELECT ` + periodTotalSQL + ` FROM (SELECT $1::int AS id) AS p`
+// periodTotalQuery reads the rows of period $1 from its counters. The
+// period comes through a materialized CTE, as in rowsUpToSQL.
+const periodTotalQuery = `WITH p AS MATERIALIZED (SELECT $1::int AS id) SELECT ` + periodTotalSQL + ` FROM p`
 
-// rowsUpToQuery counts the rows of period $1 up to the key ($2 sort score,
-// $3 sort subscore, $4 reached_at, $5 seq), that key included, with the
-// counters of rankLevels $6 and $7: the rank of the key just after it
-// (seq + 1: sequence numbers are whole) less one. The key need not be a row.
-var rowsUpToQuery = `SELECT ` + periodRankSQL("k", "$6", "$7") + ` - 1 FROM (
-	SELECT *, ` + hourColumnsSQL + ` FROM (SELECT $1::int AS period_id, $2::bigint AS sort_score,
-		$3::bigint AS sort_subscore, $4::timestamptz AS reached_at, $5::bigint + 1 AS seq) AS k0) AS k`
+// rowsUpToSQL holds, by the number of a board's counter levels (the length
+// of its rankLevels' shifts), the statement that counts the rows of period
+// $1 up to the key of pageKeySQL, that key included, with the counters of
+// the board's rankLevels whose origin is $6: the rank of the key just after
+// it (seq + 1: sequence numbers are whole) less one. The key need not be a
+// row. It comes through a materialized CTE, which a plan cannot see into:
+// given as parameters, a custom plan knew the counter buckets it reads and
+// was costed below the generic plan, which PostgreSQL then never kept (0.3
+// to 0.5 ms of planning a read at a million players); read from the CTE,
+// both plans are costed alike and the generic one is kept.
+var rowsUpToSQL = func() []string {
+	qs := make([]string, len(levelShifts)+1)
+	for levels := 1; levels < len(qs); levels++ {
+		qs[levels] = `WITH k0 AS MATERIALIZED (` + pageKeySQL + `),
+	k AS (SELECT period_id, sort_score, sort_subscore, reached_at, seq + 1 AS seq, ` + hourColumnsSQL + ` FROM k0)
+SELECT ` + periodRankSQL("k", "$6", shiftsOf(levels)) + ` - 1 FROM k`
+	}
+	return qs
+}()
 
 // boardCursor is a position in a period's table: the period's id, so that
 // a cursor of another period is refused, the rank, and the key the next

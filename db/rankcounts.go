@@ -3,6 +3,7 @@ package db
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -54,6 +55,13 @@ type rankLevels struct {
 	shifts []int32
 }
 
+// levelShifts are the levels a board may count with, the top first; a
+// board's rankLevels use the last of them, so their number names them.
+var levelShifts = []int32{24, 16, 8, 0}
+
+// shiftsOf returns the last n of levelShifts.
+func shiftsOf(n int) []int32 { return levelShifts[len(levelShifts)-n:] }
+
 // rankLevelsOf returns b's rankLevels. A board's order and range never
 // change, so neither do they.
 func rankLevelsOf(b *leaderboard.Board) rankLevels {
@@ -62,13 +70,13 @@ func rankLevelsOf(b *leaderboard.Board) rankLevels {
 		origin, _ = b.SortKey(b.MaxScore, nil)
 	}
 	span := int64(b.MaxScore) - int64(b.MinScore)
-	l := rankLevels{origin: origin}
-	for _, shift := range []int32{24, 16, 8} {
+	l := rankLevels{origin: origin, shifts: shiftsOf(1)}
+	for i, shift := range levelShifts {
 		if span>>shift > 0 {
-			l.shifts = append(l.shifts, shift)
+			l.shifts = levelShifts[i:]
+			break
 		}
 	}
-	l.shifts = append(l.shifts, 0)
 	return l
 }
 
@@ -178,23 +186,31 @@ func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
 
 // periodRankSQL returns the SQL expression of the live rank of the row {t}
 // (a row of board_scores with the extra columns hour and hour_start, see
-// hourColumnsSQL) among its period's rows, counted with the counters of
-// rankLevels given as parameters: {origin} (bigint) and {shifts} (int[],
-// the top first). The scan inside the row's tie cell is written with
-// equalities on the index's leading columns: as one row-value range, the
-// planner chose the primary key and filtered the whole period (1.9 s at a
-// million players instead of 0.2 ms).
-func periodRankSQL(t, origin, shifts string) string {
-	return strings.NewReplacer("{t}", t, "{origin}", origin, "{shifts}", shifts,
-		"{sub}", tieSubSQL(t+".sort_subscore", t+".hour")).Replace(`(1
-	+ (SELECT COALESCE(sum(c.n), 0) FROM unnest({shifts}::int[]) AS l(shift) CROSS JOIN LATERAL (
-		SELECT sum(players) AS n FROM period_rank_counts
-		WHERE period_id = {t}.period_id AND level = l.shift
-			AND bucket >= CASE WHEN l.shift = ({shifts}::int[])[1] THEN 0
-				ELSE (({t}.sort_score - {origin}) >> (l.shift + 8)) << 8 END
-			AND bucket < ({t}.sort_score - {origin}) >> l.shift) AS c)
+// hourColumnsSQL) among its period's rows, counted with the counters of the
+// levels shifts (the top first) of a board's rankLevels whose origin is the
+// SQL expression origin (bigint). The levels are written out, a sum each,
+// not unnested from an int[] parameter: a generic plan cannot know how long
+// the array is, and costed ten levels (see boardStandingSQL). The scan
+// inside the row's tie cell is written with equalities on the index's
+// leading columns: as one row-value range, the planner chose the primary
+// key and filtered the whole period (1.9 s at a million players instead of
+// 0.2 ms).
+func periodRankSQL(t, origin string, shifts []int32) string {
+	u := "(" + t + ".sort_score - " + origin + ")"
+	var levels strings.Builder
+	for i, shift := range shifts {
+		from := "0" // the top level: every bucket before the row's
+		if i > 0 {
+			from = fmt.Sprintf("(%s >> %d) << 8", u, shift+8)
+		}
+		fmt.Fprintf(&levels, `
 	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
-		WHERE period_id = {t}.period_id AND level = -1 AND bucket = {t}.sort_score - {origin} AND sub < {sub})
+		WHERE period_id = %s.period_id AND level = %d AND bucket >= %s AND bucket < %s >> %d)`, t, shift, from, u, shift)
+	}
+	return strings.NewReplacer("{t}", t, "{u}", u, "{levels}", levels.String(),
+		"{sub}", tieSubSQL(t+".sort_subscore", t+".hour")).Replace(`(1{levels}
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = {t}.period_id AND level = -1 AND bucket = {u} AND sub < {sub})
 	+ (SELECT count(*) FROM board_scores s
 		WHERE s.period_id = {t}.period_id AND s.sort_score = {t}.sort_score AND s.sort_subscore = {t}.sort_subscore
 			AND s.reached_at >= {t}.hour_start AND (s.reached_at, s.seq) < ({t}.reached_at, {t}.seq)))`)
