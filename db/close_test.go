@@ -149,7 +149,7 @@ func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
 func TestTryCloseMonth_HookFailingDuringTheIndexingLeavesTheLockFree(t *testing.T) {
 	store := mustOpenDB(t)
 	const players = 200_000
-	if _, err := store.Seed(context.Background(), november, players, db.SeedOptions{}); err != nil {
+	if _, err := store.SeedPeriod(context.Background(), leaderboard.MainBoard, november.String(), players, db.SeedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	indexing := make(chan struct{})
@@ -506,7 +506,7 @@ func TestTryCloseMonth_RanksWithoutNames(t *testing.T) {
 func TestTryCloseMonth_FinalRanksFollowAPlainSort(t *testing.T) {
 	store := mustOpenDB(t)
 	const players = 3_001
-	if _, err := store.Seed(context.Background(), november, players, db.SeedOptions{RandomSeed: 7}); err != nil {
+	if _, err := store.SeedPeriod(context.Background(), leaderboard.MainBoard, november.String(), players, db.SeedOptions{RandomSeed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	type row struct {
