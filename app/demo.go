@@ -30,7 +30,8 @@ func (m *Main) seedDemo(ctx context.Context, loc *time.Location) error {
 		// An earlier start may have opened the month and failed to seed it.
 		if info == nil || (info.Status == leaderboard.MonthOpen && info.Participants == 0) {
 			m.Logger.Info("seeding a demo month", "month", demo.String(), "players", m.Config.DemoPlayers)
-			if _, err := m.DB.Seed(ctx, demo, m.Config.DemoPlayers, db.SeedOptions{RandomSeed: demoSeed(demo)}); err != nil {
+			if _, err := m.DB.SeedPeriod(ctx, leaderboard.MainBoard, demo.String(), m.Config.DemoPlayers,
+				db.SeedOptions{RandomSeed: demoSeed(demo)}); err != nil {
 				return fmt.Errorf("seed the demo month %s: %w", demo, err)
 			}
 		}

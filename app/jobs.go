@@ -163,8 +163,8 @@ func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location
 	m.Logger.Info("settlement enabled", "webhook", settlement.RedactURL(m.Config.WebhookURL))
 }
 
-// periodDropsPerTick bounds the periods of boards that retention drops per
-// scheduler tick and instance.
+// periodDropsPerTick bounds the periods of boards other than main that
+// retention drops per scheduler tick and instance.
 const periodDropsPerTick = 200
 
 // scheduledTasks are the scheduler's periodic duties besides closes.
@@ -176,14 +176,20 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 		}
 		return err
 	}}}
-	// Each board says what it keeps (retainPeriods): every instance looks at
-	// each tick and drops a bounded number, so that a backlog of ten
+	// Retention, one task for every board: main keeps the months
+	// LEADERBOARD_RETAIN_MONTHS says (0: all), every other board what its
+	// retainPeriods says. Every instance looks at each tick and drops a
+	// bounded number of other boards' periods, so that a backlog of ten
 	// thousand daily boards' periods drains over a few ticks without one
 	// long tick. Each run, the first at start included, then purges the rows
 	// of the dropped periods batch after batch until the tick ends: a purge
 	// that a tick, a stop or a crash cut short goes on at the next.
-	tasks = append(tasks, lifecycle.Task{Name: "retention of boards' periods", Run: func(ctx context.Context) error {
-		dropped, err := m.DB.DropOldPeriods(ctx, periodDropsPerTick)
+	keep := db.Retention{Limit: periodDropsPerTick}
+	if m.Config.RetainMonths > 0 {
+		keep.MainMonths = &m.Config.RetainMonths
+	}
+	tasks = append(tasks, lifecycle.Task{Name: "retention", Run: func(ctx context.Context) error {
+		dropped, err := m.DB.DropOldPeriods(ctx, keep)
 		for _, p := range dropped {
 			m.Logger.Info("retention: dropped a period", "board", p.Board, "period", p.Key)
 			if m.ClosedMonths != nil {
@@ -194,15 +200,6 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 	}})
 	if m.ClosedPeriods != nil {
 		tasks = append(tasks, lifecycle.Task{Name: "check the versions of closed periods in memory", Run: m.ClosedPeriods.CheckPeriods})
-	}
-	if m.Config.RetainMonths > 0 {
-		tasks = append(tasks, lifecycle.Task{Name: "retention", Run: func(ctx context.Context) error {
-			dropped, err := m.DB.DropOldMonths(ctx, m.Config.RetainMonths)
-			for _, month := range dropped {
-				m.Logger.Info("retention: dropped a month", "month", month.String(), "retain_months", m.Config.RetainMonths)
-			}
-			return err
-		}})
 	}
 	return tasks
 }

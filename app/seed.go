@@ -76,7 +76,7 @@ data; without it a random seed is drawn and printed.`,
 		}
 		start := time.Now()
 		progress, finish := seedProgress(cmd.ErrOrStderr(), target, *players, start)
-		stats, err := target.seed(ctx, store, *players, db.SeedOptions{RandomSeed: *seed, Progress: progress})
+		stats, err := store.SeedPeriod(ctx, target.board, target.key, *players, db.SeedOptions{RandomSeed: *seed, Progress: progress})
 		finish()
 		if err != nil {
 			return err
@@ -89,11 +89,11 @@ data; without it a random seed is drawn and printed.`,
 	return cmd
 }
 
-// seedTarget is what a seed fills: a month of main, or a period of another
-// board.
+// seedTarget is what a seed fills: period key of board, main's month given
+// by --month, or a period of another board.
 type seedTarget struct {
-	month      leaderboard.Month
-	board, key string // "" for main's month
+	board, key string
+	month      leaderboard.Month // main's month, when board is main
 }
 
 // seedTargetOf reads the seed command's flags: a month, or a board and a
@@ -102,7 +102,7 @@ type seedTarget struct {
 func seedTargetOf(month, board, period string) (seedTarget, error) {
 	if board == "" {
 		m, err := leaderboard.ParseMonth(month)
-		return seedTarget{month: m}, err
+		return seedTarget{board: leaderboard.MainBoard, key: m.String(), month: m}, err
 	}
 	if err := leaderboard.CheckBoardID(board); err != nil {
 		return seedTarget{}, err
@@ -115,7 +115,7 @@ func seedTargetOf(month, board, period string) (seedTarget, error) {
 
 // String names the target as the command's output does.
 func (t seedTarget) String() string {
-	if t.board == "" {
+	if t.board == leaderboard.MainBoard {
 		return t.month.String()
 	}
 	return "period " + t.key + " of " + t.board
@@ -124,7 +124,7 @@ func (t seedTarget) String() string {
 // seedable returns the seed's error for a month or period that cannot be
 // seeded, as far as can be told before it runs.
 func (t seedTarget) seedable(ctx context.Context, store *db.DB) error {
-	if t.board == "" {
+	if t.board == leaderboard.MainBoard {
 		return seedable(ctx, store, t.month)
 	}
 	p, err := store.Period(ctx, t.board, t.key)
@@ -143,15 +143,7 @@ func (t seedTarget) seedable(ctx context.Context, store *db.DB) error {
 	return nil
 }
 
-// seed runs the seed of the target.
-func (t seedTarget) seed(ctx context.Context, store *db.DB, players int, opts db.SeedOptions) (db.SeedStats, error) {
-	if t.board == "" {
-		return store.Seed(ctx, t.month, players, opts)
-	}
-	return store.SeedPeriod(ctx, t.board, t.key, players, opts)
-}
-
-// seedable returns Seed's EBADINPUT error when month m is not OPEN or
+// seedable returns SeedPeriod's EBADINPUT error when month m is not OPEN or
 // already has scores; a month that never opened can be seeded.
 func seedable(ctx context.Context, store *db.DB, m leaderboard.Month) error {
 	info, err := store.Month(ctx, m)
@@ -211,7 +203,7 @@ func seedProgress(w io.Writer, target seedTarget, players int, start time.Time) 
 		show(done)
 		switch {
 		case done < players:
-		case target.board == "":
+		case target.board == leaderboard.MainBoard:
 			fmt.Fprintln(w, "building the rank counts and analyzing")
 		default:
 			fmt.Fprintln(w, "analyzing")

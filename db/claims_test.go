@@ -237,11 +237,10 @@ func TestClaimReward_StatusesOfEveryOtherCase(t *testing.T) {
 	// GONE after.
 	now = *utc(12, 10, 0)
 	mustQuery(t, `UPDATE boards SET retain_periods = 0 WHERE id = 'laps'`)
-	if dropped, err := store.DropOldPeriods(ctx, 10); err != nil || len(dropped) != 1 || dropped[0].Key != "2026-11-18" {
+	dropped, err := store.DropOldPeriods(ctx, db.Retention{MainMonths: new(0), Limit: 10})
+	if err != nil || len(dropped) != 2 || dropped[0].Board != leaderboard.MainBoard || dropped[0].Key != "2026-11" ||
+		dropped[1].Board != "laps" || dropped[1].Key != "2026-11-18" {
 		t.Fatalf("retention dropped %+v, %v", dropped, err)
-	}
-	if _, err := store.DropOldMonths(ctx, 0); err != nil {
-		t.Fatal(err)
 	}
 	assertClaim(t, claim("laps", "2026-11-18", "ann"), leaderboard.ClaimGone, "")
 	assertClaim(t, claim(leaderboard.MainBoard, "2026-11", "ann"), leaderboard.ClaimGone, "")
@@ -409,7 +408,7 @@ func TestUnclaimedRewards_AcrossBoardsNewestFirstBeforeAndAfterClaims(t *testing
 
 	// Retention dropped the week: it is no one's reward any more.
 	mustQuery(t, `UPDATE boards SET retain_periods = 0 WHERE id = 'weekly'`)
-	if dropped, err := store.DropOldPeriods(ctx, 10); err != nil || len(dropped) != 1 || dropped[0].Key != "2026-W46" {
+	if dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10}); err != nil || len(dropped) != 1 || dropped[0].Key != "2026-W46" {
 		t.Fatalf("retention dropped %+v, %v", dropped, err)
 	}
 	assertList(unclaimed("ann", 50), annLaps19)

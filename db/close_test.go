@@ -149,7 +149,7 @@ func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
 func TestTryCloseMonth_HookFailingDuringTheIndexingLeavesTheLockFree(t *testing.T) {
 	store := mustOpenDB(t)
 	const players = 200_000
-	if _, err := store.Seed(context.Background(), november, players, db.SeedOptions{}); err != nil {
+	if _, err := store.SeedPeriod(context.Background(), leaderboard.MainBoard, november.String(), players, db.SeedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	indexing := make(chan struct{})
@@ -348,6 +348,17 @@ func TestExportStandings_StreamsTheFinalRanksInOrder(t *testing.T) {
 	}
 }
 
+// dropMainMonths runs retention on store keeping retain of main's months
+// before the current one, and names what it dropped "board/key".
+func dropMainMonths(ctx context.Context, store *db.DB, retain int) ([]string, error) {
+	dropped, err := store.DropOldPeriods(ctx, db.Retention{MainMonths: &retain})
+	var names []string
+	for _, p := range dropped {
+		names = append(names, p.Board+"/"+p.Key)
+	}
+	return names, err
+}
+
 func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
 	store := mustOpenDB(t, db.WithSettlement(true))
 	submitTable(t, store, 4)
@@ -372,17 +383,17 @@ func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
 		t.Fatalf("final standing after the close: %+v, %v", s, err)
 	}
 	// Retaining one month before the current: November goes in January.
-	if dropped, err := later(1).DropOldMonths(context.Background(), 1); err != nil || len(dropped) != 0 {
+	if dropped, err := dropMainMonths(context.Background(), later(1), 1); err != nil || len(dropped) != 0 {
 		t.Fatalf("in December: dropped %v, %v", dropped, err)
 	}
-	if dropped, err := later(2).DropOldMonths(context.Background(), 1); err != nil || len(dropped) != 0 {
+	if dropped, err := dropMainMonths(context.Background(), later(2), 1); err != nil || len(dropped) != 0 {
 		t.Fatalf("with its settlement pending: dropped %v, %v", dropped, err)
 	}
 	deliver := func(context.Context, leaderboard.Message) error { return nil }
 	if _, err := store.DeliverNext(context.Background(), deliver, func(int) time.Duration { return 0 }); err != nil {
 		t.Fatal(err)
 	}
-	if dropped, err := later(2).DropOldMonths(context.Background(), 1); err != nil || fmt.Sprint(dropped) != "[2026-11]" {
+	if dropped, err := dropMainMonths(context.Background(), later(2), 1); err != nil || fmt.Sprint(dropped) != "[main/2026-11]" {
 		t.Fatalf("in January, settled: dropped %v, %v", dropped, err)
 	}
 	if info, err := store.Month(context.Background(), november); err != nil || info != nil {
@@ -495,7 +506,7 @@ func TestTryCloseMonth_RanksWithoutNames(t *testing.T) {
 func TestTryCloseMonth_FinalRanksFollowAPlainSort(t *testing.T) {
 	store := mustOpenDB(t)
 	const players = 3_001
-	if _, err := store.Seed(context.Background(), november, players, db.SeedOptions{RandomSeed: 7}); err != nil {
+	if _, err := store.SeedPeriod(context.Background(), leaderboard.MainBoard, november.String(), players, db.SeedOptions{RandomSeed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	type row struct {
@@ -573,12 +584,12 @@ func TestDropOldMonths_ACorrectionCommittedMeanwhileKeepsItsMessage(t *testing.T
 		t.Fatal(err)
 	}
 	type result struct {
-		dropped []leaderboard.Month
+		dropped []string
 		err     error
 	}
 	done := make(chan result, 1)
 	go func() {
-		dropped, err := january.DropOldMonths(ctx, 1)
+		dropped, err := dropMainMonths(ctx, january, 1)
 		done <- result{dropped, err}
 	}()
 	// The drop waits for the month's row.

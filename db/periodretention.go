@@ -12,8 +12,10 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// Retention of the periods of every board but main (main drops whole months:
-// retention.go). A board's retainPeriods keeps that many CLOSED periods,
+// Retention of the periods of every board, the one entry point of which is
+// DropOldPeriods: main's periods are its months, handed to the month code
+// (dropOldMonths, retention.go: whole partitions dropped) here and nowhere
+// else. Every other board's retainPeriods keeps that many CLOSED periods,
 // the newest by their start; an older one goes once its settlement messages
 // were all delivered (or it has none: settlement off). A period's rows are
 // in the shared tables, keyed by its id: no partition is made per board or
@@ -28,17 +30,49 @@ import (
 // defaultRetentionBatch is Limits.RetentionBatch's default.
 const defaultRetentionBatch = 10_000
 
-// DropOldPeriods drops up to limit periods that their boards' retainPeriods
-// no longer keep, oldest first, and returns them with their Board and Key;
-// then it purges the rows of every dropped period still queued, those of
-// runs cut short before included. Each drop is one short transaction: the
-// period's row, with which its corrections and messages go (ON DELETE
-// CASCADE) and its claims (a trigger, migration 16), so that from its commit
-// the period answers as gone; its live scores, accepted events, final ranks,
-// rank counters and removed players go in the purge's batches. A period
-// another instance drops or purges at the same time is left to it. A period
-// is returned once its drop committed, even when the purge then fails.
-func (db *DB) DropOldPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error) {
+// Retention says what DropOldPeriods keeps of main and how much of the
+// other boards it drops a call.
+type Retention struct {
+	// MainMonths keeps main's current month and this many before it
+	// (LEADERBOARD_RETAIN_MONTHS; main's row has no retainPeriods of its
+	// own); nil keeps them all.
+	MainMonths *int
+	// Limit bounds the periods of other boards dropped a call; their own
+	// retainPeriods says which.
+	Limit int
+}
+
+// DropOldPeriods drops the periods that retention no longer keeps, on every
+// board, and returns them with their Board and Key, main's first: main's
+// months as dropOldMonths says, then up to keep.Limit periods of other
+// boards (dropOldBoardPeriods), the dropped rows of which it then purges.
+// Both run when one fails: the error joins theirs.
+func (db *DB) DropOldPeriods(ctx context.Context, keep Retention) ([]leaderboard.Period, error) {
+	var dropped []leaderboard.Period
+	var monthsErr error
+	if keep.MainMonths != nil {
+		var months []leaderboard.Month
+		months, monthsErr = db.dropOldMonths(ctx, *keep.MainMonths)
+		for _, m := range months {
+			dropped = append(dropped, leaderboard.Period{Board: leaderboard.MainBoard, Key: m.String()})
+		}
+	}
+	periods, err := db.dropOldBoardPeriods(ctx, keep.Limit)
+	return append(dropped, periods...), errors.Join(monthsErr, err)
+}
+
+// dropOldBoardPeriods drops up to limit periods of boards other than main
+// that their boards' retainPeriods no longer keep, oldest first, and
+// returns them with their Board and Key; then it purges the rows of every
+// dropped period still queued, those of runs cut short before included.
+// Each drop is one short transaction: the period's row, with which its
+// corrections and messages go (ON DELETE CASCADE) and its claims (a
+// trigger, migration 16), so that from its commit the period answers as
+// gone; its live scores, accepted events, final ranks, rank counters and
+// removed players go in the purge's batches. A period another instance
+// drops or purges at the same time is left to it. A period is returned once
+// its drop committed, even when the purge then fails.
+func (db *DB) dropOldBoardPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error) {
 	// For each board that limits what it keeps, its CLOSED periods after the
 	// newest retain_periods (periods_board_start_idx, newest first).
 	// Only once the period's own time to take events is over: a period

@@ -48,15 +48,15 @@ func TestDropOldPeriods_KeepsEachBoardsNewestClosedPeriodsAndUnsettledOnes(t *te
 	}
 
 	// Bounded: one at a time, the oldest first.
-	dropped, err := store.DropOldPeriods(ctx, 1)
+	dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 1})
 	if err != nil || len(dropped) != 1 || dropped[0].Board != "daily" || dropped[0].Key != "2026-11-15" {
 		t.Fatalf("first drop: %+v, %v", dropped, err)
 	}
-	dropped, err = store.DropOldPeriods(ctx, 100)
+	dropped, err = store.DropOldPeriods(ctx, db.Retention{Limit: 100})
 	if err != nil || len(dropped) != 1 || dropped[0].Key != "2026-11-16" {
 		t.Fatalf("second drop: %+v, %v", dropped, err)
 	}
-	if dropped, err := store.DropOldPeriods(ctx, 100); err != nil || len(dropped) != 0 {
+	if dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 100}); err != nil || len(dropped) != 0 {
 		t.Fatalf("third drop: %+v, %v", dropped, err)
 	}
 
@@ -127,7 +127,7 @@ func TestDropOldPeriods_ClaimsInFlightGoWithTheirPeriod(t *testing.T) {
 			})
 		}
 		time.Sleep(time.Duration(round) * 5 * time.Millisecond)
-		dropped, err := store.DropOldPeriods(ctx, 10)
+		dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10})
 		claiming.Wait()
 		if err != nil || len(dropped) != 1 {
 			t.Fatalf("%s: retention dropped %+v, %v", board, dropped, err)
@@ -215,7 +215,7 @@ func TestDropOldPeriods_PurgesABigPeriodInBoundedBatches(t *testing.T) {
 	}
 
 	now = *utc(11, 22, 1)
-	dropped, err := store.DropOldPeriods(ctx, 10)
+	dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10})
 	if err != nil || len(dropped) != 1 || dropped[0].Board != "big" {
 		t.Fatalf("dropped %+v, %v", dropped, err)
 	}
@@ -274,7 +274,7 @@ func TestDropOldPeriods_InterruptedPurgeGoesOnAtTheNextRun(t *testing.T) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		dropped, err := store.DropOldPeriods(ctx, 10)
+		dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10})
 		done <- outcome{dropped, err}
 	}()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -322,7 +322,7 @@ func TestDropOldPeriods_InterruptedPurgeGoesOnAtTheNextRun(t *testing.T) {
 	if err := lock.Rollback(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	dropped, err := store.DropOldPeriods(context.Background(), 10)
+	dropped, err := store.DropOldPeriods(context.Background(), db.Retention{Limit: 10})
 	if err != nil || len(dropped) != 0 {
 		t.Fatalf("next run: dropped %+v, %v", dropped, err)
 	}

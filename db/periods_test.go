@@ -308,7 +308,7 @@ func TestDropOldPeriods_KeepsAPeriodClosedEarlyUntilItsDayIsOver(t *testing.T) {
 	if _, err := store.ClosePeriod(ctx, "short", "2026-11-20"); err != nil {
 		t.Fatal(err)
 	}
-	dropped, err := store.DropOldPeriods(ctx, 10)
+	dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10})
 	if err != nil || len(dropped) != 0 {
 		t.Fatalf("dropped %+v, %v; want none while the day still runs", dropped, err)
 	}

@@ -9,14 +9,14 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// DropOldMonths drops every CLOSED month more than retain months before the
-// current one whose settlement messages were all delivered (or that has
-// none), and returns them. A month goes whole, in one transaction: its
+// dropOldMonths drops every CLOSED month of main more than retain months
+// before the current one whose settlement messages were all delivered (or
+// that has none), and returns them: DropOldPeriods's drops of main. A month goes whole, in one transaction: its
 // partitions of scores, score_events and final_ranks are detached and
 // dropped, never emptied row by row; its rank counters (at most a row per
 // score, per hundred scores and per score and hour), messages and
 // corrections are deleted with its row.
-func (db *DB) DropOldMonths(ctx context.Context, retain int) ([]leaderboard.Month, error) {
+func (db *DB) dropOldMonths(ctx context.Context, retain int) ([]leaderboard.Month, error) {
 	cutoff := leaderboard.MonthOf(db.now(), db.loc)
 	for range retain {
 		cutoff = cutoff.Prev()

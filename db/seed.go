@@ -10,7 +10,7 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// MaxSeedPlayers is the most players one Seed call writes.
+// MaxSeedPlayers is the most players one SeedPeriod call writes.
 const MaxSeedPlayers = 50_000_000
 
 // seedChunk is how many players each pair of COPY statements writes: large
@@ -18,7 +18,7 @@ const MaxSeedPlayers = 50_000_000
 // memory bounded and the progress reports frequent.
 const seedChunk = 100_000
 
-// SeedOptions tunes Seed.
+// SeedOptions tunes SeedPeriod.
 type SeedOptions struct {
 	// RandomSeed picks the data. Seeds with the same RandomSeed into months
 	// of the same length give each player the same name, score and time from
@@ -30,19 +30,18 @@ type SeedOptions struct {
 	Progress func(done int)
 }
 
-// SeedStats reports what Seed wrote.
+// SeedStats reports what SeedPeriod wrote.
 type SeedStats struct {
 	Players    int // score rows written, one per player
 	NewPlayers int // players created; the others existed, from an earlier seed
 }
 
-// Seed fills month m with made-up players, "player-00000001" to
-// SeedPlayerID(players), and their scores: SeedScore totals reached at
-// SeedReachedAt times, from the month's start to its end or to now, whichever
-// comes first. It is for demos and benchmarks: it opens the month if needed
-// and refuses, with EBADINPUT, a month that is not OPEN or already has scores,
-// so seeded and real scores never mix, a month that has not started, and
-// players outside 1..MaxSeedPlayers.
+// seedMonth is SeedPeriod's seed of main's month m: made-up players,
+// "player-00000001" to SeedPlayerID(players), and their scores: SeedScore
+// totals reached at SeedReachedAt times, from the month's start to its end
+// or to now, whichever comes first. It opens the month if needed and
+// refuses, with EBADINPUT, a month that is not OPEN or already has scores,
+// so seeded and real scores never mix, and a month that has not started.
 //
 // Everything is one transaction, so a failed or cancelled seed leaves no rows
 // (the opened month stays, empty); PostgreSQL takes tens of millions of rows
@@ -53,11 +52,7 @@ type SeedStats struct {
 // for its last seconds, while the foreign key is checked and the tables are
 // swapped, every read and write of scores waits too. Sequence numbers are
 // reserved from score_seq in one call, so later events rank after seeded ties.
-func (db *DB) Seed(ctx context.Context, m leaderboard.Month, players int, opts SeedOptions) (SeedStats, error) {
-	if players < 1 || players > MaxSeedPlayers {
-		return SeedStats{}, leaderboard.Errorf(leaderboard.EBADINPUT,
-			"players must be 1..%d, got %d", MaxSeedPlayers, players)
-	}
+func (db *DB) seedMonth(ctx context.Context, m leaderboard.Month, players int, opts SeedOptions) (SeedStats, error) {
 	from, until := m.Start(db.loc), m.End(db.loc)
 	if now := db.now(); from.After(now) {
 		return SeedStats{}, leaderboard.Errorf(leaderboard.EBADINPUT, "month %s has not started", m)

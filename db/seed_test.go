@@ -15,7 +15,7 @@ import (
 // mustSeed seeds month m and fails the test on an error.
 func mustSeed(tb testing.TB, store *db.DB, m leaderboard.Month, players int, seed uint64) db.SeedStats {
 	tb.Helper()
-	stats, err := store.Seed(context.Background(), m, players, db.SeedOptions{RandomSeed: seed})
+	stats, err := store.SeedPeriod(context.Background(), leaderboard.MainBoard, m.String(), players, db.SeedOptions{RandomSeed: seed})
 	if err != nil {
 		tb.Fatalf("seed %s: %v", m, err)
 	}
@@ -46,7 +46,7 @@ func TestSeed_FillsMonthWithTiedLongTailedScores(t *testing.T) {
 	ctx := context.Background()
 	store := mustOpenDB(t)
 	var progress []int
-	stats, err := store.Seed(ctx, november, players, db.SeedOptions{
+	stats, err := store.SeedPeriod(ctx, leaderboard.MainBoard, november.String(), players, db.SeedOptions{
 		RandomSeed: 1,
 		Progress:   func(done int) { progress = append(progress, done) },
 	})
@@ -179,7 +179,7 @@ func TestSeed_RefusesMonthsWithScoresOrBadInput(t *testing.T) {
 	store := mustOpenDB(t, db.WithCloseGrace(30*24*time.Hour))
 	refused := func(t *testing.T, m leaderboard.Month, players int, want string) {
 		t.Helper()
-		_, err := store.Seed(ctx, m, players, db.SeedOptions{})
+		_, err := store.SeedPeriod(ctx, leaderboard.MainBoard, m.String(), players, db.SeedOptions{})
 		if leaderboard.ErrorCode(err) != leaderboard.EBADINPUT || !strings.Contains(leaderboard.ErrorMessage(err), want) {
 			t.Fatalf("seed %s with %d players: %v, want BAD_USER_INPUT saying %q", m, players, err, want)
 		}

@@ -10,32 +10,40 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// SeedPeriod fills period key of board, a board other than main, with
-// made-up players as Seed fills a month of main: the same players, names
-// and times for the same RandomSeed, reached between the period's start and
-// its end or now, with main's scores stretched over the board's range
-// (SeedScoreIn: main's own on 0..10000), a subscore (SeedSubscore) when the
-// board breaks ties by one, and no metadata. It opens the period if needed and refuses, with EBADINPUT,
-// main (Seed seeds its months), a period that is not OPEN, that takes no
-// more events or already has scores, and players outside
-// 1..MaxSeedPlayers; ENOTFOUND for an unknown board or a season it does not
-// have; ECONFLICT for a period that has not started.
+// SeedPeriod fills period key of board with made-up players, for demos and
+// benchmarks. main's periods are its months, handed to the month seed here
+// and nowhere else: seedMonth swaps a whole partition in. Any other board's
+// period gets the same players, names and times for the same RandomSeed as
+// seedMonth gives a month, reached between the period's start and its end
+// or now, with main's scores stretched over the board's range (SeedScoreIn:
+// main's own on 0..10000), a subscore (SeedSubscore) when the board breaks
+// ties by one, and no metadata. It opens the period if needed and refuses,
+// with EBADINPUT, a key that is not the board's, a period that is not OPEN,
+// that takes no more events or already has scores, a month of main that has
+// not started, and players outside 1..MaxSeedPlayers; ENOTFOUND for an
+// unknown board or a season it does not have; ECONFLICT for a period of
+// another board that has not started.
 //
-// Everything is one transaction holding the period's row FOR UPDATE, so
-// submissions to the period and its close wait, and a failed seed leaves no
-// rows. Rows go with COPY straight into the shared board_scores, seedChunk
-// at a time: a period has no partition of its own to swap in.
+// For another board than main, everything is one transaction holding the
+// period's row FOR UPDATE, so submissions to the period and its close wait,
+// and a failed seed leaves no rows. Rows go with COPY straight into the
+// shared board_scores, seedChunk at a time: a period has no partition of its
+// own to swap in.
 func (db *DB) SeedPeriod(ctx context.Context, board, key string, players int, opts SeedOptions) (SeedStats, error) {
 	if players < 1 || players > MaxSeedPlayers {
 		return SeedStats{}, leaderboard.Errorf(leaderboard.EBADINPUT,
 			"players must be 1..%d, got %d", MaxSeedPlayers, players)
 	}
+	if board == leaderboard.MainBoard {
+		m, err := mainMonth(key)
+		if err != nil {
+			return SeedStats{}, err
+		}
+		return db.seedMonth(ctx, m, players, opts)
+	}
 	b, err := db.boardOrNotFound(ctx, board)
 	if err != nil {
 		return SeedStats{}, err
-	}
-	if b.ID == leaderboard.MainBoard {
-		return SeedStats{}, leaderboard.Errorf(leaderboard.EBADINPUT, "main's periods are its months: seed them with --month")
 	}
 	row, err := db.ensurePeriodRow(ctx, b, key, true)
 	if err != nil {
@@ -110,7 +118,7 @@ func (db *DB) seedPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 // period that is not OPEN, takes no more events at now, or already has
 // scores.
 func lockEmptyPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, now time.Time) error {
-	// Seeds create the same players: one at a time, as Seed's.
+	// Seeds create the same players: one at a time, as seedMonth's.
 	const serialize = `SELECT pg_advisory_xact_lock(hashtext('leaderboard.seed'))`
 	if _, err := tx.Exec(ctx, serialize); err != nil {
 		return errorf("wait for other seeds: %w", err)

@@ -74,7 +74,7 @@ func TestSeedPeriod_FillsAnOpenPeriodInTheBoardsOrderAndBounds(t *testing.T) {
 		{"HasScores", "laps", "2026-11-21", leaderboard.EBADINPUT},
 		{"PastItsClose", "laps", "2026-11-19", leaderboard.ECONFLICT},
 		{"NotStarted", "laps", "2026-11-22", leaderboard.ECONFLICT},
-		{"Main", leaderboard.MainBoard, "2026-11", leaderboard.EBADINPUT},
+		{"MainNotAMonth", leaderboard.MainBoard, "2026-11-21", leaderboard.EBADINPUT},
 		{"UnknownBoard", "nope", "2026-11-21", leaderboard.ENOTFOUND},
 		{"BadKey", "laps", "2026-W47", leaderboard.EBADINPUT},
 	} {

@@ -43,7 +43,7 @@ func seedPastMonth(t *testing.T, players int) string {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	if _, err := store.Seed(context.Background(), m, players, db.SeedOptions{RandomSeed: 7}); err != nil {
+	if _, err := store.SeedPeriod(context.Background(), leaderboard.MainBoard, m.String(), players, db.SeedOptions{RandomSeed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	return month

@@ -233,7 +233,7 @@ func seedMonthAt(t *testing.T, url, month string, players int) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	if _, err := store.Seed(context.Background(), m, players, db.SeedOptions{RandomSeed: 11}); err != nil {
+	if _, err := store.SeedPeriod(context.Background(), leaderboard.MainBoard, m.String(), players, db.SeedOptions{RandomSeed: 11}); err != nil {
 		t.Fatal(err)
 	}
 }

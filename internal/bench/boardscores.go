@@ -102,8 +102,9 @@ func (r *runner) boardScores(ctx context.Context, b *BoardsResult) error {
 	if r.report.NoMonths {
 		// The storm runs beside main's open month, which a boards-only run
 		// has not seeded; its players are also the boards' players.
-		took := r.step(fmt.Sprintf("seed %s with %s players for the storm's reads (db.Seed, COPY), then ANALYZE", r.open, thousands(float64(r.cfg.Players))))
-		if _, err := r.service.DB.Seed(ctx, r.open, r.cfg.Players, db.SeedOptions{RandomSeed: 1}); err != nil {
+		took := r.step(fmt.Sprintf("seed %s with %s players for the storm's reads (db.SeedPeriod, COPY), then ANALYZE", r.open, thousands(float64(r.cfg.Players))))
+		if _, err := r.service.DB.SeedPeriod(ctx, leaderboard.MainBoard, r.open.String(), r.cfg.Players,
+			db.SeedOptions{RandomSeed: 1}); err != nil {
 			return err
 		}
 		if _, err := r.pool.Exec(ctx, `ANALYZE`); err != nil {

@@ -251,7 +251,7 @@ func (s *BoardScores) writeScores(p printer) {
 		p("meanwhile %d clients, half on each of those instances, read ±10 standings of random players of main's open month", first.Before.Clients)
 		bigBoard := fmt.Sprintf("(%s players", thousands(float64(s.BigBoardPlayers)))
 		if s.BigBoardSeeded {
-			bigBoard += ", seeded by the suite with db.Seed"
+			bigBoard += ", seeded by the suite with db.SeedPeriod"
 		}
 		p("%s. \"All CLOSED\" is when polling (every 100 ms) first saw no period of the run left open, after closesAt;", bigBoard+")")
 		p("first and last are the periods' `closed_at`. Checked after: each period CLOSED with a digest and %d participants, exactly", first.Players)

@@ -266,7 +266,7 @@ func (r *runner) startService(ctx context.Context, url string) error {
 // seed fills the closed month, then the open one, with the same players.
 func (r *runner) seed(ctx context.Context) error {
 	for _, m := range []leaderboard.Month{r.closed, r.open} {
-		took := r.step(fmt.Sprintf("seed %s with %s players (db.Seed, COPY)", m, thousands(float64(r.cfg.Players))))
+		took := r.step(fmt.Sprintf("seed %s with %s players (db.SeedPeriod, COPY)", m, thousands(float64(r.cfg.Players))))
 		next := r.cfg.Players / 10
 		progress := func(done int) {
 			if done >= next {
@@ -274,7 +274,8 @@ func (r *runner) seed(ctx context.Context) error {
 				next += r.cfg.Players / 10
 			}
 		}
-		if _, err := r.service.DB.Seed(ctx, m, r.cfg.Players, db.SeedOptions{RandomSeed: 1, Progress: progress}); err != nil {
+		if _, err := r.service.DB.SeedPeriod(ctx, leaderboard.MainBoard, m.String(), r.cfg.Players,
+			db.SeedOptions{RandomSeed: 1, Progress: progress}); err != nil {
 			return err
 		}
 		took()

@@ -184,7 +184,8 @@ func (r *runner) afterClose(ctx context.Context) error {
 	for range r.cfg.Repeat {
 		m = m.Prev()
 		took := r.step(fmt.Sprintf("seed %s with %s players for a close with readers waiting", m, thousands(float64(r.cfg.Players))))
-		if _, err := r.service.DB.Seed(ctx, m, r.cfg.Players, db.SeedOptions{RandomSeed: 1}); err != nil {
+		if _, err := r.service.DB.SeedPeriod(ctx, leaderboard.MainBoard, m.String(), r.cfg.Players,
+			db.SeedOptions{RandomSeed: 1}); err != nil {
 			return err
 		}
 		took()
