@@ -38,11 +38,3 @@ func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board
 	}
 	return p, err
 }
-
-// listenForPeriods follows the announcements of corrected periods until ctx
-// ends.
-func (m *Main) listenForPeriods(ctx context.Context) {
-	m.follow(ctx, "corrected periods", func(ctx context.Context) error {
-		return m.DB.ListenPeriods(ctx, m.ClosedMonths.PeriodChanged)
-	})
-}

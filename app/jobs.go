@@ -103,7 +103,7 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopBackground = cancel
-	m.ranks = closedperiods.NewWatcher(func(month leaderboard.Month) { m.ranksChanged(ctx, month) })
+	m.ranks = closedperiods.NewWatcher(func(board, key string, version int) { m.periodChanged(ctx, board, key, version) })
 	metrics := newCloseMetrics(registry)
 	months := lifecycle.NewMonthCloser(m.DB, m.Logger, lifecycle.MonthCloserOptions{
 		MaxWait: m.Config.CloseWait,
@@ -139,9 +139,6 @@ func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location
 	m.startScheduler = func() { m.background.Go(func() { scheduler.Run(ctx) }) }
 	m.background.Go(func() { m.listenForRanks(ctx) })
 	m.background.Go(func() { m.listenForClosingPeriods(ctx) })
-	if m.ClosedPeriods != nil {
-		m.background.Go(func() { m.listenForPeriods(ctx) })
-	}
 	if m.Config.WebhookURL == "" {
 		m.Logger.Info("settlement disabled: LEADERBOARD_WEBHOOK_URL is not set")
 		return
@@ -169,12 +166,12 @@ const periodDropsPerTick = 200
 
 // scheduledTasks are the scheduler's periodic duties besides closes.
 func (m *Main) scheduledTasks() []lifecycle.Task {
-	tasks := []lifecycle.Task{{Name: "check the versions of closed months", Run: func(ctx context.Context) error {
-		versions, err := m.DB.RanksVersions(ctx)
-		if err == nil {
-			m.ranks.Check(versions)
+	tasks := []lifecycle.Task{{Name: "check the versions of closed periods", Run: func(ctx context.Context) error {
+		var boards, keys []string
+		if m.ClosedPeriods != nil {
+			boards, keys = m.ClosedPeriods.Held()
 		}
-		return err
+		return m.ranks.Check(ctx, m.DB, boards, keys)
 	}}}
 	// Each board says what it keeps (retainPeriods): every instance looks at
 	// each tick and drops a bounded number, so that a backlog of ten
@@ -192,9 +189,6 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 		}
 		return err
 	}})
-	if m.ClosedPeriods != nil {
-		tasks = append(tasks, lifecycle.Task{Name: "check the versions of closed periods in memory", Run: m.ClosedPeriods.CheckPeriods})
-	}
 	if m.Config.RetainMonths > 0 {
 		tasks = append(tasks, lifecycle.Task{Name: "retention", Run: func(ctx context.Context) error {
 			dropped, err := m.DB.DropOldMonths(ctx, m.Config.RetainMonths)
@@ -252,10 +246,10 @@ func (m *Main) follow(ctx context.Context, what string, listen func(context.Cont
 	}
 }
 
-// listenForRanks follows the announcements of closes and corrections until
-// ctx ends.
+// listenForRanks follows the announcements of closes and corrections of
+// every board until ctx ends.
 func (m *Main) listenForRanks(ctx context.Context) {
-	m.follow(ctx, "closed months", func(ctx context.Context) error { return m.DB.ListenMonths(ctx, m.ranks.Changed) })
+	m.follow(ctx, "closed periods", func(ctx context.Context) error { return m.DB.ListenPeriods(ctx, m.ranks.Changed) })
 }
 
 // listenForClosingPeriods has this instance look for periods to close as
@@ -268,19 +262,19 @@ func (m *Main) listenForClosingPeriods(ctx context.Context) {
 	})
 }
 
-// ranksChanged has this instance read month m's final ranks afresh, and
-// load them into memory at once rather than at the first read. The load is
-// waited for until ctx, the background's, ends: a stop does not wait for
-// a load from a database that does not answer.
-func (m *Main) ranksChanged(ctx context.Context, month leaderboard.Month) {
-	m.DB.ForgetClosedMonth(month)
-	if m.ClosedMonths == nil {
+// periodChanged has this instance read period key of board's final ranks
+// afresh, at version (0 once it is no longer CLOSED), and load them into
+// memory at once rather than at the first read. The load is waited for
+// until ctx, the background's, ends: a stop does not wait for a load from a
+// database that does not answer.
+func (m *Main) periodChanged(ctx context.Context, board, key string, version int) {
+	m.DB.ForgetClosedPeriod(board, key)
+	if m.ClosedPeriods == nil {
 		return
 	}
-	m.ClosedMonths.Invalidate(month)
 	m.background.Go(func() {
-		if err := m.ClosedMonths.Load(ctx, month); err != nil && ctx.Err() == nil {
-			m.Logger.Warn("load a changed closed month into memory", "month", month.String(), "err", err)
+		if err := m.ClosedPeriods.Changed(ctx, board, key, version); err != nil && ctx.Err() == nil {
+			m.Logger.Warn("load a changed closed period into memory", "board", board, "period", key, "err", err)
 		}
 	})
 }

@@ -37,9 +37,10 @@ type Source interface {
 	// Months returns up to first months, newest first.
 	Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error)
 	// FinalRanks reads closed month m's final ranks from one snapshot, as a
-	// leaderboard.RankStream does with its entry and name.
+	// leaderboard.RankStream does with its entry and name, and returns their
+	// ranks version.
 	FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
-		name func(playerID, name string) error) error
+		name func(playerID, name string) error) (int, error)
 }
 
 // Cache answers standings of main's closed months from memory once they are
@@ -396,12 +397,16 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 }
 
 func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int) (*table, error) {
+	var version int
 	f, err := Build(m, participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return c.source.FinalRanks(ctx, m, entry, name)
+		var err error
+		version, err = c.source.FinalRanks(ctx, m, entry, name)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	f.table.version = version
 	return f.table, nil
 }
 
@@ -426,11 +431,14 @@ func Build(m leaderboard.Month, participants int, ranks leaderboard.RankStream) 
 	return &Frozen{table: t}, nil
 }
 
-// Install has the cache answer reads of f's month from f, in place of a
-// table or a load of the month it held. It reports false, and leaves the
-// month to the source, when f does not fit the budget.
-func (c *Cache) Install(f *Frozen) bool {
-	return c.put(c.tables, f.table)
+// Install has the cache answer reads of f's month from f, whose ranks are
+// of version, in place of a table or a load of the month it held. It
+// reports false, and leaves the month to the source, when f does not fit
+// the budget.
+func (c *Cache) Install(f *Frozen, version int) bool {
+	installed := *f.table
+	installed.version = version
+	return c.put(c.tables, &installed)
 }
 
 // Stage has the cache answer reads of f's month from f, not final, until

@@ -59,7 +59,8 @@ func builtMonth(t *testing.T) (*db.DB, leaderboard.Month, *leaderboard.MonthInfo
 		t.Fatal(err)
 	}
 	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return store.FinalRanks(ctx, m, entry, name)
+		_, err := store.FinalRanks(ctx, m, entry, name)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -206,7 +207,8 @@ func TestBuild_Install(t *testing.T) {
 		t.Fatal(err)
 	}
 	ranks := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return store.FinalRanks(ctx, m, entry, name)
+		_, err := store.FinalRanks(ctx, m, entry, name)
+		return err
 	}
 	for _, wrong := range []int{info.Participants - 1, info.Participants + 1} {
 		if _, err := Build(m, wrong, ranks); err == nil {
@@ -219,7 +221,7 @@ func TestBuild_Install(t *testing.T) {
 	}
 	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	if !c.Install(f) || !c.Loaded(m) {
+	if !c.Install(f, 1) || !c.Loaded(m) {
 		t.Fatal("Install within the budget: not loaded")
 	}
 	want, err := store.Standing(ctx, m, "p7", 3, 3)
@@ -230,7 +232,7 @@ func TestBuild_Install(t *testing.T) {
 	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
 		t.Fatalf("installed: %+v, %v; from the database: %+v", normalize(got), err, normalize(want))
 	}
-	if small := New(store, info.Participants-1, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Install(f) {
+	if small := New(store, info.Participants-1, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Install(f, 1) {
 		t.Error("Install over the budget: installed")
 	}
 }
@@ -243,10 +245,10 @@ type stalledSource struct {
 }
 
 func (s stalledSource) FinalRanks(ctx context.Context, _ leaderboard.Month, _ func(leaderboard.RankEntry) error,
-	_ func(playerID, name string) error) error {
+	_ func(playerID, name string) error) (int, error) {
 	close(s.began)
 	<-ctx.Done()
-	return ctx.Err()
+	return 0, ctx.Err()
 }
 
 // A close installs the table it built while a load of the same month, which
@@ -261,7 +263,7 @@ func TestCache_LoadReplacedByInstallIsNoFailure(t *testing.T) {
 	loaded := make(chan error, 1)
 	go func() { loaded <- c.Load(ctx, m) }()
 	<-source.began
-	if !c.Install(f) {
+	if !c.Install(f, 1) {
 		t.Fatal("Install within the budget: not installed")
 	}
 	if err := <-loaded; err != nil {
@@ -310,7 +312,7 @@ func TestCache_StageThenInstall(t *testing.T) {
 	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(&closing)) {
 		t.Fatalf("staged: %+v, %v; want %+v", normalize(got), err, normalize(&closing))
 	}
-	if !c.Install(f) || !c.Loaded(m) || c.Players() != info.Participants {
+	if !c.Install(f, 1) || !c.Loaded(m) || c.Players() != info.Participants {
 		t.Fatalf("installed over the staged table: loaded %v, %d players held", c.Loaded(m), c.Players())
 	}
 	got, err = c.Standing(ctx, m, "p7", 3, 3)
@@ -337,7 +339,8 @@ func TestCache_NewerMonthTakesTheRoomOfOlderOnes(t *testing.T) {
 	store, m, info, _ := builtMonth(t)
 	ctx := context.Background()
 	ranks := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return store.FinalRanks(ctx, m, entry, name)
+		_, err := store.FinalRanks(ctx, m, entry, name)
+		return err
 	}
 	build := func(month leaderboard.Month) *Frozen {
 		f, err := Build(month, info.Participants, ranks)
@@ -349,7 +352,7 @@ func TestCache_NewerMonthTakesTheRoomOfOlderOnes(t *testing.T) {
 	before, closing := m.Prev(), m
 	c := New(store, info.Participants, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	if !c.Install(build(before)) {
+	if !c.Install(build(before), 1) {
 		t.Fatal("the month before: not installed")
 	}
 	if !c.Stage(build(closing)) {
@@ -358,10 +361,10 @@ func TestCache_NewerMonthTakesTheRoomOfOlderOnes(t *testing.T) {
 	if c.Loaded(before) || c.Players() != info.Participants {
 		t.Errorf("after the stage: month before loaded %v, %d players held", c.Loaded(before), c.Players())
 	}
-	if !c.Install(build(closing)) || !c.Loaded(closing) {
+	if !c.Install(build(closing), 1) || !c.Loaded(closing) {
 		t.Fatal("the closed month: not installed")
 	}
-	if c.Install(build(before)) || c.Loaded(before) || !c.Loaded(closing) {
+	if c.Install(build(before), 1) || c.Loaded(before) || !c.Loaded(closing) {
 		t.Errorf("the month before took the room of the newer one: before loaded %v, closed loaded %v",
 			c.Loaded(before), c.Loaded(closing))
 	}

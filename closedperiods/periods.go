@@ -247,19 +247,6 @@ func (c *Cache) admit(p periodKey, job *periodLoad, participants int, end time.T
 	return true
 }
 
-// PeriodChanged tells the cache that period key of board's final ranks are
-// at version: a table of another version, or a load in progress, is
-// forgotten, and the period's next read loads it anew.
-func (c *Cache) PeriodChanged(board, key string, version int) {
-	p := periodKey{board, key}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t := c.periods.tables[p]; t != nil && t.frozen.Version() == version {
-		return
-	}
-	c.forgetPeriod(p)
-}
-
 // ForgetPeriod forgets period key of board, dropped by retention.
 func (c *Cache) ForgetPeriod(board, key string) {
 	c.mu.Lock()
@@ -267,36 +254,63 @@ func (c *Cache) ForgetPeriod(board, key string) {
 	c.forgetPeriod(periodKey{board, key})
 }
 
-// CheckPeriods compares the version of every period in memory with the
-// source's and forgets those that changed or are no longer CLOSED (dropped):
-// it makes up for announcements lost.
-func (bs *Boards) CheckPeriods(ctx context.Context) error {
-	c := bs.c
-	held := map[periodKey]FrozenPeriod{}
-	var boards, keys []string
-	c.mu.RLock()
-	for p, t := range c.periods.tables {
-		held[p] = t.frozen
-		boards, keys = append(boards, p.board), append(keys, p.key)
-	}
-	c.mu.RUnlock()
-	if len(held) == 0 {
-		return nil
-	}
-	current := map[periodKey]int{}
-	err := bs.source.ClosedPeriodVersions(ctx, boards, keys, func(board, key string, version int) {
-		current[periodKey{board, key}] = version
-	})
+// Changed has the closed periods in memory follow period key of board to
+// its ranks version, on any board, as the Watcher reports it: what is held
+// of the period at another version is forgotten and the period loaded anew
+// at once, on every instance that hears of it, so that its next reads are
+// answered from memory; version 0, a period no longer CLOSED, is only
+// forgotten. The load of main's month is waited for until ctx ends; an
+// error when it fails. A period of another board loads in the background.
+func (bs *Boards) Changed(ctx context.Context, board, key string, version int) error {
+	c, b := bs.c, &leaderboard.Board{ID: board}
+	m, isMain, err := leaderboard.MainMonth(b, key)
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for p, f := range held {
-		version, ok := current[p]
-		if t := c.periods.tables[p]; t != nil && t.frozen == f && (!ok || version != f.Version()) {
-			c.forgetPeriod(p)
-		}
+	if c.holds(board, key, m, isMain, version) {
+		return nil
 	}
+	c.mu.Lock()
+	if isMain {
+		c.forget(m)
+	} else {
+		c.forgetPeriod(periodKey{board, key})
+	}
+	c.mu.Unlock()
+	switch {
+	case version == 0:
+		return nil
+	case isMain:
+		return c.Load(ctx, m)
+	}
+	bs.startLoad(b, key, 0)
 	return nil
+}
+
+// holds reports whether c holds period key of board, main's month m when
+// isMain, at version.
+func (c *Cache) holds(board, key string, m leaderboard.Month, isMain bool, version int) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if isMain {
+		t := c.tables[m]
+		return t != nil && t.version == version
+	}
+	t := c.periods.tables[periodKey{board, key}]
+	return t != nil && t.frozen.Version() == version
+}
+
+// Held returns the closed periods in memory, on every board, as boards[i]'s
+// keys[i]: those whose versions the Watcher checks.
+func (bs *Boards) Held() (boards, keys []string) {
+	c := bs.c
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for m := range c.tables {
+		boards, keys = append(boards, leaderboard.MainBoard), append(keys, m.String())
+	}
+	for p := range c.periods.tables {
+		boards, keys = append(boards, p.board), append(keys, p.key)
+	}
+	return boards, keys
 }

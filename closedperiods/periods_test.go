@@ -195,8 +195,9 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 }
 
 // A correction of a closed period made through one instance reaches a
-// second one's memory: by the announcement, and by the check of versions
-// alone when the announcement was lost.
+// second one's memory, which loads the period anew at once: by the
+// announcement, and by the check of versions alone when the announcement
+// was lost.
 func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	first := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
@@ -210,8 +211,16 @@ func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 	defer listening.Close()
 	defer checking.Close()
 	listeningBoards, checkingBoards := listening.Boards(dbPeriods{second}, time.UTC), checking.Boards(dbPeriods{second}, time.UTC)
+	watcher := func(bs *Boards) *Watcher {
+		return NewWatcher(func(board, key string, version int) {
+			if err := bs.Changed(ctx, board, key, version); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	listeningWatcher, checkingWatcher := watcher(listeningBoards), watcher(checkingBoards)
 	listened := make(chan error, 1)
-	go func() { listened <- second.ListenPeriods(ctx, listening.PeriodChanged) }()
+	go func() { listened <- second.ListenPeriods(ctx, listeningWatcher.Changed) }()
 	loadPeriod(t, listening, listeningBoards, b, key, "p1")
 	loadPeriod(t, checking, checkingBoards, b, key, "p1")
 	time.Sleep(200 * time.Millisecond) // the LISTEN is in place
@@ -222,33 +231,36 @@ func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 	if err := first.AnnouncePeriod(ctx, b.ID, key); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); listening.PeriodLoaded(b.ID, key); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the announced correction did not reach the listening instance")
-		}
+	awaitCorrected(t, listeningBoards, b, key, "the announced correction did not reach the listening instance")
+	if s, err := checkingBoards.PeriodStanding(ctx, b, key, "p1", 0, 0); err != nil || s == nil || s.Score == 20 {
+		t.Fatalf("the checking instance saw the correction without a check: %+v, %v", s, err)
 	}
-	if !checking.PeriodLoaded(b.ID, key) {
-		t.Fatal("the checking instance forgot the period without a check")
-	}
-	if err := checkingBoards.CheckPeriods(ctx); err != nil {
+	boards, keys := checkingBoards.Held()
+	if err := checkingWatcher.Check(ctx, second, boards, keys); err != nil {
 		t.Fatal(err)
 	}
-	if checking.PeriodLoaded(b.ID, key) {
-		t.Fatal("the check of versions did not forget the corrected period")
-	}
-	for _, inst := range []struct {
-		c  *Cache
-		bs *Boards
-	}{{listening, listeningBoards}, {checking, checkingBoards}} {
-		loadPeriod(t, inst.c, inst.bs, b, key, "p1")
-		s, err := inst.bs.PeriodStanding(ctx, b, key, "p1", 0, 0)
-		if err != nil || s == nil || s.Score != 20 {
-			t.Fatalf("after the correction: %+v, %v; want p1 at 20", s, err)
-		}
-		assertSameAsDatabase(t, second, inst.bs, b, key)
+	awaitCorrected(t, checkingBoards, b, key, "the check of versions did not load the corrected period")
+	for _, bs := range []*Boards{listeningBoards, checkingBoards} {
+		assertSameAsDatabase(t, second, bs, b, key)
 	}
 	cancel()
 	<-listened
+}
+
+// awaitCorrected waits until bs answers p1's corrected score, 20, from
+// memory in period key of b, or fails with failure.
+func awaitCorrected(t *testing.T, bs *Boards, b *leaderboard.Board, key, failure string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if f := bs.c.period(periodKey{b.ID, key}); f != nil {
+			if s := f.Standing(b, "p1", 0, 0); s != nil && s.Score == 20 {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(failure)
+		}
+	}
 }
 
 // Months and periods share one budget, newest first: a newer period pushes
