@@ -89,8 +89,8 @@ func (c *closeMetrics) forget(m leaderboard.Month) {
 // built from the close's own read (closedperiods.Cache.CloseHooks).
 func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	hooks := leaderboard.CloseHooks{}
-	if m.ClosedMonths != nil {
-		hooks = m.ClosedMonths.CloseHooks(m.ranks)
+	if m.ClosedPeriods != nil {
+		hooks = m.ClosedPeriods.CloseHooks(m.ranks)
 	}
 	hooks.Phase = metrics.observer(m.Logger)
 	return hooks
@@ -118,9 +118,9 @@ func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location
 		Months:      months,
 		Location:    loc,
 	})
-	if m.ClosedMonths != nil {
+	if m.ClosedPeriods != nil {
 		m.background.Go(func() {
-			if err := m.ClosedMonths.Preload(ctx); err != nil && ctx.Err() == nil {
+			if err := m.ClosedPeriods.Preload(ctx); err != nil && ctx.Err() == nil {
 				m.Logger.Error("preload closed months into memory", "err", err)
 			}
 		})
@@ -183,8 +183,8 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 		dropped, err := m.DB.DropOldPeriods(ctx, periodDropsPerTick)
 		for _, p := range dropped {
 			m.Logger.Info("retention: dropped a period", "board", p.Board, "period", p.Key)
-			if m.ClosedMonths != nil {
-				m.ClosedMonths.ForgetPeriod(p.Board, p.Key)
+			if m.ClosedPeriods != nil {
+				m.ClosedPeriods.ForgetPeriod(p.Board, p.Key)
 			}
 		}
 		return err
@@ -300,9 +300,9 @@ func (m *Main) registerStateMetrics(registry prometheus.Registerer) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_db_pool_acquire_wait_seconds_total",
 			Help: "Time spent waiting for connections."}, func() float64 { return m.DB.PoolStats().AcquireWait.Seconds() }),
 	)
-	if m.ClosedMonths != nil {
+	if m.ClosedPeriods != nil {
 		stat := func(value func(closedperiods.Stats) float64) func() float64 {
-			return func() float64 { return value(m.ClosedMonths.Stats()) }
+			return func() float64 { return value(m.ClosedPeriods.Stats()) }
 		}
 		registry.MustRegister(
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_players",

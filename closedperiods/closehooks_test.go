@@ -18,7 +18,7 @@ type noSource struct {
 	t *testing.T
 }
 
-func (s noSource) Standing(context.Context, leaderboard.Month, string, int, int) (*leaderboard.Standing, error) {
+func (s noSource) PeriodStanding(context.Context, *leaderboard.Board, string, string, int, int) (*leaderboard.Standing, error) {
 	s.t.Error("a standing was read from the database")
 	return nil, nil
 }
@@ -27,7 +27,7 @@ func (s noSource) Standing(context.Context, leaderboard.Month, string, int, int)
 // hook has built them, not final while the close has not committed, and
 // final from the moment Closed is called, which records the version.
 func TestCloseHooks_AnswerTheClosingMonthFromMemory(t *testing.T) {
-	cache := New(noSource{t: t}, 10, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cache := New(noSource{t: t}, 10, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer cache.Close()
 	changes := 0
 	watcher := NewWatcher(func(string, string, int) { changes++ })
@@ -47,7 +47,7 @@ func TestCloseHooks_AnswerTheClosingMonthFromMemory(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, final := range []bool{false, true} {
-		s, err := cache.Standing(ctx, month, "p2", 1, 1)
+		s, err := mainStanding(ctx, cache, month, "p2", 1, 1)
 		if err != nil || s == nil || s.Rank != 2 || s.Final != final || s.Player.Name == nil || *s.Player.Name != "Second" ||
 			len(s.Above) != 1 || len(s.Below) != 1 {
 			t.Fatalf("final %v: standing %+v, %v", final, s, err)
