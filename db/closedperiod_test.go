@@ -7,29 +7,36 @@ import (
 )
 
 // The versions of closed periods answer main's months as its periods: a
-// closed month's key gives the month's ranks version; a month not closed,
-// and a key that names no month, give nothing.
+// closed month's key gives the month's ranks version, 1 from its close and
+// the next after a correction; a month not closed, and a key that names no
+// month, give nothing.
 func TestClosedPeriodVersions_AnswersMainsMonths(t *testing.T) {
 	store := mustOpenDB(t)
 	mustSubmit(t, store, leaderboard.ScoreEvent{EventID: "e1", PlayerID: "p1", Mode: leaderboard.ModeSet, Value: 5, OccurredAt: at(1)})
 	if _, _, err := store.TryCloseMonth(t.Context(), november, leaderboard.CloseHooks{}); err != nil {
 		t.Fatal(err)
 	}
-	months, err := store.RanksVersions(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]int{}
 	boards := []string{leaderboard.MainBoard, leaderboard.MainBoard, leaderboard.MainBoard}
 	keys := []string{november.String(), november.Prev().String(), "not-a-month"}
-	err = store.ClosedPeriodVersions(t.Context(), boards, keys, func(board, key string, version int) {
-		got[board+" "+key] = version
-	})
-	if err != nil {
-		t.Fatal(err)
+	versions := func() map[string]int {
+		t.Helper()
+		got := map[string]int{}
+		err := store.ClosedPeriodVersions(t.Context(), boards, keys, func(board, key string, version int) {
+			got[board+" "+key] = version
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
 	}
 	want := "main " + november.String()
-	if len(got) != 1 || got[want] != months[november] || months[november] == 0 {
-		t.Errorf("versions %v, want only %s at %d", got, want, months[november])
+	if got := versions(); len(got) != 1 || got[want] != 1 {
+		t.Errorf("after the close: versions %v, want only %s at 1", got, want)
+	}
+	if _, err := store.CorrectScore(t.Context(), leaderboard.MainBoard, november.String(), "p1", new(7), "typo"); err != nil {
+		t.Fatal(err)
+	}
+	if got := versions(); len(got) != 1 || got[want] != 2 {
+		t.Errorf("after a correction: versions %v, want only %s at 2", got, want)
 	}
 }
