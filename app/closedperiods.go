@@ -9,11 +9,12 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 )
 
-// periodSource is what the closed periods in memory read through: the
-// standings and pages of periods not loaded from the replica, as every
-// public read (the primary under leaderboard.WithOwnWrites: a submit's
-// rank); the closed periods to load and their versions from the primary, so
-// that a load made after a correction's announcement sees the correction.
+// periodSource is what the closed periods in memory read through, on every
+// board: the standings and pages of periods not loaded from the replica, as
+// every public read (the primary under leaderboard.WithOwnWrites: a
+// submit's rank); the closed periods to load, and main's months' state and
+// final ranks, from the primary, which a close or correction announced has
+// surely reached.
 type periodSource struct {
 	*db.DB
 	reader *db.DB
@@ -37,12 +38,4 @@ func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board
 		return nil, err // a nil *db.ClosedPeriod is no FrozenPeriod
 	}
 	return p, err
-}
-
-// listenForPeriods follows the announcements of corrected periods until ctx
-// ends.
-func (m *Main) listenForPeriods(ctx context.Context) {
-	m.follow(ctx, "corrected periods", func(ctx context.Context) error {
-		return m.DB.ListenPeriods(ctx, m.ClosedMonths.PeriodChanged)
-	})
 }

@@ -89,8 +89,8 @@ func (c *closeMetrics) forget(m leaderboard.Month) {
 // built from the close's own read (closedperiods.Cache.CloseHooks).
 func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 	hooks := leaderboard.CloseHooks{}
-	if m.ClosedMonths != nil {
-		hooks = m.ClosedMonths.CloseHooks(m.ranks)
+	if m.ClosedPeriods != nil {
+		hooks = m.ClosedPeriods.CloseHooks(m.ranks)
 	}
 	hooks.Phase = metrics.observer(m.Logger)
 	return hooks
@@ -103,7 +103,7 @@ func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
 func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopBackground = cancel
-	m.ranks = closedperiods.NewWatcher(func(month leaderboard.Month) { m.ranksChanged(ctx, month) })
+	m.ranks = closedperiods.NewWatcher(func(board, key string, version int) { m.periodChanged(ctx, board, key, version) })
 	metrics := newCloseMetrics(registry)
 	months := lifecycle.NewMonthCloser(m.DB, m.Logger, lifecycle.MonthCloserOptions{
 		MaxWait: m.Config.CloseWait,
@@ -118,9 +118,9 @@ func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location
 		Months:      months,
 		Location:    loc,
 	})
-	if m.ClosedMonths != nil {
+	if m.ClosedPeriods != nil {
 		m.background.Go(func() {
-			if err := m.ClosedMonths.Preload(ctx); err != nil && ctx.Err() == nil {
+			if err := m.ClosedPeriods.Preload(ctx); err != nil && ctx.Err() == nil {
 				m.Logger.Error("preload closed months into memory", "err", err)
 			}
 		})
@@ -139,9 +139,6 @@ func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location
 	m.startScheduler = func() { m.background.Go(func() { scheduler.Run(ctx) }) }
 	m.background.Go(func() { m.listenForRanks(ctx) })
 	m.background.Go(func() { m.listenForClosingPeriods(ctx) })
-	if m.ClosedPeriods != nil {
-		m.background.Go(func() { m.listenForPeriods(ctx) })
-	}
 	if m.Config.WebhookURL == "" {
 		m.Logger.Info("settlement disabled: LEADERBOARD_WEBHOOK_URL is not set")
 		return
@@ -169,12 +166,12 @@ const periodDropsPerTick = 200
 
 // scheduledTasks are the scheduler's periodic duties besides closes.
 func (m *Main) scheduledTasks() []lifecycle.Task {
-	tasks := []lifecycle.Task{{Name: "check the versions of closed months", Run: func(ctx context.Context) error {
-		versions, err := m.DB.RanksVersions(ctx)
-		if err == nil {
-			m.ranks.Check(versions)
+	tasks := []lifecycle.Task{{Name: "check the versions of closed periods", Run: func(ctx context.Context) error {
+		var boards, keys []string
+		if m.ClosedPeriods != nil {
+			boards, keys = m.ClosedPeriods.Held()
 		}
-		return err
+		return m.ranks.Check(ctx, m.DB, boards, keys)
 	}}}
 	// Retention, one task for every board: main keeps the months
 	// LEADERBOARD_RETAIN_MONTHS says (0: all), every other board what its
@@ -192,15 +189,12 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 		dropped, err := m.DB.DropOldPeriods(ctx, keep)
 		for _, p := range dropped {
 			m.Logger.Info("retention: dropped a period", "board", p.Board, "period", p.Key)
-			if m.ClosedMonths != nil {
-				m.ClosedMonths.ForgetPeriod(p.Board, p.Key)
+			if m.ClosedPeriods != nil {
+				m.ClosedPeriods.ForgetPeriod(p.Board, p.Key)
 			}
 		}
 		return err
 	}})
-	if m.ClosedPeriods != nil {
-		tasks = append(tasks, lifecycle.Task{Name: "check the versions of closed periods in memory", Run: m.ClosedPeriods.CheckPeriods})
-	}
 	return tasks
 }
 
@@ -249,10 +243,10 @@ func (m *Main) follow(ctx context.Context, what string, listen func(context.Cont
 	}
 }
 
-// listenForRanks follows the announcements of closes and corrections until
-// ctx ends.
+// listenForRanks follows the announcements of closes and corrections of
+// every board until ctx ends.
 func (m *Main) listenForRanks(ctx context.Context) {
-	m.follow(ctx, "closed months", func(ctx context.Context) error { return m.DB.ListenMonths(ctx, m.ranks.Changed) })
+	m.follow(ctx, "closed periods", func(ctx context.Context) error { return m.DB.ListenPeriods(ctx, m.ranks.Changed) })
 }
 
 // listenForClosingPeriods has this instance look for periods to close as
@@ -265,19 +259,19 @@ func (m *Main) listenForClosingPeriods(ctx context.Context) {
 	})
 }
 
-// ranksChanged has this instance read month m's final ranks afresh, and
-// load them into memory at once rather than at the first read. The load is
-// waited for until ctx, the background's, ends: a stop does not wait for
-// a load from a database that does not answer.
-func (m *Main) ranksChanged(ctx context.Context, month leaderboard.Month) {
-	m.DB.ForgetClosedMonth(month)
-	if m.ClosedMonths == nil {
+// periodChanged has this instance read period key of board's final ranks
+// afresh, at version (0 once it is no longer CLOSED), and load them into
+// memory at once rather than at the first read. The load is waited for
+// until ctx, the background's, ends: a stop does not wait for a load from a
+// database that does not answer.
+func (m *Main) periodChanged(ctx context.Context, board, key string, version int) {
+	m.DB.ForgetClosedPeriod(board, key)
+	if m.ClosedPeriods == nil {
 		return
 	}
-	m.ClosedMonths.Invalidate(month)
 	m.background.Go(func() {
-		if err := m.ClosedMonths.Load(ctx, month); err != nil && ctx.Err() == nil {
-			m.Logger.Warn("load a changed closed month into memory", "month", month.String(), "err", err)
+		if err := m.ClosedPeriods.Changed(ctx, board, key, version); err != nil && ctx.Err() == nil {
+			m.Logger.Warn("load a changed closed period into memory", "board", board, "period", key, "err", err)
 		}
 	})
 }
@@ -303,9 +297,9 @@ func (m *Main) registerStateMetrics(registry prometheus.Registerer) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_db_pool_acquire_wait_seconds_total",
 			Help: "Time spent waiting for connections."}, func() float64 { return m.DB.PoolStats().AcquireWait.Seconds() }),
 	)
-	if m.ClosedMonths != nil {
+	if m.ClosedPeriods != nil {
 		stat := func(value func(closedperiods.Stats) float64) func() float64 {
-			return func() float64 { return value(m.ClosedMonths.Stats()) }
+			return func() float64 { return value(m.ClosedPeriods.Stats()) }
 		}
 		registry.MustRegister(
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_players",

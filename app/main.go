@@ -27,12 +27,9 @@ type Main struct {
 	Config Config
 	Logger *slog.Logger
 	DB     *db.DB
-	// ClosedMonths serves closed months from memory; nil when disabled.
-	ClosedMonths *closedperiods.Cache
 	// ClosedPeriods serves the closed periods of every board from memory,
-	// main's months from ClosedMonths and the others in its budget; nil
-	// when disabled.
-	ClosedPeriods *closedperiods.Boards
+	// in one budget; nil when disabled.
+	ClosedPeriods *closedperiods.Cache
 	Server        *server.Server
 	// Closer closes the periods of every board as background jobs, main's
 	// months by its MonthCloser.
@@ -87,9 +84,8 @@ func (m *Main) Run(ctx context.Context) error {
 	var standings leaderboard.StandingService = reader
 	ready := func() bool { return true }
 	if m.Config.SnapshotPlayers > 0 {
-		m.ClosedMonths = closedperiods.New(replicaSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, m.Logger)
-		m.ClosedPeriods = m.ClosedMonths.Boards(periodSource{DB: m.DB, reader: reader}, loc)
-		standings, ready = m.ClosedPeriods, m.ClosedMonths.Ready
+		m.ClosedPeriods = closedperiods.New(periodSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, loc, m.Logger)
+		standings, ready = m.ClosedPeriods, m.ClosedPeriods.Ready
 	}
 	limits, err := m.Config.rateLimits()
 	if err != nil {
@@ -162,8 +158,8 @@ func (m *Main) Close() error {
 	go func() {
 		defer close(stopped)
 		m.stopLifecycle()
-		if m.ClosedMonths != nil {
-			m.ClosedMonths.Close()
+		if m.ClosedPeriods != nil {
+			m.ClosedPeriods.Close()
 		}
 		if m.DB != nil {
 			m.DB.Close()
@@ -191,22 +187,3 @@ const boardCacheTTL = 5 * time.Second
 // stopWait bounds how long a stop waits for the background jobs and the
 // database connections once the requests are done.
 const stopWait = 5 * time.Second
-
-// replicaSource is what the closed months in memory read through: standings
-// and pages of months not loaded from the replica, the months' state and
-// the final ranks to load from the primary, which a close or correction
-// announced has surely reached.
-type replicaSource struct {
-	*db.DB
-	reader *db.DB
-}
-
-// Standing reads from the replica.
-func (s replicaSource) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
-	return s.reader.Standing(ctx, m, playerID, above, below)
-}
-
-// Leaderboard reads from the replica.
-func (s replicaSource) Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.Page, error) {
-	return s.reader.Leaderboard(ctx, m, first, after)
-}

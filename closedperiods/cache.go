@@ -24,28 +24,33 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// Source is the store the cache stands in front of for main's months.
+// Source is the store the closed periods in memory stand in front of, for
+// every board: the reads of periods not in memory, and the loads of closed
+// ones, main's months by their final ranks.
 type Source interface {
-	// Standing returns the standing of playerID in month m with up to above
-	// and below neighbours, or nil when the player has no score that month.
-	Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error)
-	// Leaderboard returns up to first entries of month m after the cursor
-	// (from the top when after is ""). EBADINPUT for a malformed cursor.
-	Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.Page, error)
-	// Month returns the month's info, or nil when it never opened.
+	leaderboard.StandingService
+	// LoadClosedPeriod reads period key of b, a board other than main,
+	// whole from one snapshot when it is CLOSED: it calls admit with the
+	// period's participants and end first, and reads the period's rows
+	// only when admit returns true. nil, without an error, when the period
+	// is not CLOSED or admit refused it.
+	LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key string,
+		admit func(participants int, end time.Time) bool) (FrozenPeriod, error)
+	// Month returns main's month's info, or nil when it never opened.
 	Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error)
-	// Months returns up to first months, newest first.
+	// Months returns up to first months of main, newest first.
 	Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error)
 	// FinalRanks reads closed month m's final ranks from one snapshot, as a
-	// leaderboard.RankStream does with its entry and name.
+	// leaderboard.RankStream does with its entry and name, and returns their
+	// ranks version.
 	FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
-		name func(playerID, name string) error) error
+		name func(playerID, name string) error) (int, error)
 }
 
-// Cache answers standings of main's closed months from memory once they are
-// loaded, and holds the closed periods of other boards in the same budget;
-// Boards is its front for the reads of every board. It is safe for
-// concurrent use.
+// Cache is the leaderboard.StandingService of the closed periods in memory,
+// for every board: it answers standings of closed periods from memory once
+// they are loaded, main's months and the periods of other boards in one
+// budget, and the rest from its source. It is safe for concurrent use.
 type Cache struct {
 	source     Source
 	maxPlayers int
@@ -96,39 +101,35 @@ type loadJob struct {
 }
 
 // New returns a Cache in front of source that holds at most maxPlayers
-// players across all months.
-func New(source Source, maxPlayers int, logger *slog.Logger) *Cache {
+// players across all closed periods, the newest first by their ends; main's
+// months end in loc, main's time zone.
+func New(source Source, maxPlayers int, loc *time.Location, logger *slog.Logger) *Cache {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Cache{
 		source: source, maxPlayers: maxPlayers, logger: logger, ctx: ctx, cancel: cancel,
 		tables: map[leaderboard.Month]*table{}, loading: map[leaderboard.Month]*loadJob{},
 		closing:  map[leaderboard.Month]*table{},
 		tooLarge: map[leaderboard.Month]bool{},
-		loc:      time.UTC,
+		loc:      loc,
 		periods:  newPeriodsHeld(),
 	}
 }
 
-// Standing answers from memory when month m is loaded or staged, and from
-// the source otherwise; a final standing from the source starts loading its
-// month.
-func (c *Cache) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+// monthStanding answers from memory when main's month m, period key of b,
+// is loaded or staged, and from the source otherwise; a final standing from
+// the source starts loading its month.
+func (c *Cache) monthStanding(ctx context.Context, b *leaderboard.Board, key string, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
 	c.mu.RLock()
 	t := cmp.Or(c.tables[m], c.closing[m])
 	c.mu.RUnlock()
 	if t != nil {
 		return t.standing(playerID, above, below), nil
 	}
-	s, err := c.source.Standing(ctx, m, playerID, above, below)
+	s, err := c.source.PeriodStanding(ctx, b, key, playerID, above, below)
 	if err == nil && s != nil && s.Final {
 		c.startLoad(m, s.Total)
 	}
 	return s, err
-}
-
-// Leaderboard reads pages from the source.
-func (c *Cache) Leaderboard(ctx context.Context, m leaderboard.Month, first int, after string) (*leaderboard.Page, error) {
-	return c.source.Leaderboard(ctx, m, first, after)
 }
 
 // Players returns how many players the loaded months hold.
@@ -396,12 +397,16 @@ func (c *Cache) startLoad(m leaderboard.Month, participants int) *loadJob {
 }
 
 func (c *Cache) load(ctx context.Context, m leaderboard.Month, participants int) (*table, error) {
+	var version int
 	f, err := Build(m, participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return c.source.FinalRanks(ctx, m, entry, name)
+		var err error
+		version, err = c.source.FinalRanks(ctx, m, entry, name)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	f.table.version = version
 	return f.table, nil
 }
 
@@ -426,11 +431,14 @@ func Build(m leaderboard.Month, participants int, ranks leaderboard.RankStream) 
 	return &Frozen{table: t}, nil
 }
 
-// Install has the cache answer reads of f's month from f, in place of a
-// table or a load of the month it held. It reports false, and leaves the
-// month to the source, when f does not fit the budget.
-func (c *Cache) Install(f *Frozen) bool {
-	return c.put(c.tables, f.table)
+// Install has the cache answer reads of f's month from f, whose ranks are
+// of version, in place of a table or a load of the month it held. It
+// reports false, and leaves the month to the source, when f does not fit
+// the budget.
+func (c *Cache) Install(f *Frozen, version int) bool {
+	installed := *f.table
+	installed.version = version
+	return c.put(c.tables, &installed)
 }
 
 // Stage has the cache answer reads of f's month from f, not final, until

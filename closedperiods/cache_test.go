@@ -21,6 +21,14 @@ var pg *pgtest.Postgres
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Run(m, &pg)) }
 
+// mainBoard is main as the reads of its months are given it.
+var mainBoard = &leaderboard.Board{ID: leaderboard.MainBoard}
+
+// mainStanding reads playerID's standing in main's month m from standings.
+func mainStanding(ctx context.Context, standings leaderboard.StandingService, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+	return standings.PeriodStanding(ctx, mainBoard, m.String(), playerID, above, below)
+}
+
 // closedMonth fills a month with tied scores and names, some missing, and
 // closes it.
 func closedMonth(t *testing.T) (*db.DB, leaderboard.Month) {
@@ -59,7 +67,8 @@ func builtMonth(t *testing.T) (*db.DB, leaderboard.Month, *leaderboard.MonthInfo
 		t.Fatal(err)
 	}
 	f, err := Build(m, info.Participants, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return store.FinalRanks(ctx, m, entry, name)
+		_, err := store.FinalRanks(ctx, m, entry, name)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +83,7 @@ func TestTable_MatchesDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	table, err := c.load(context.Background(), m, info.Participants)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +92,7 @@ func TestTable_MatchesDatabase(t *testing.T) {
 	for i := range 130 { // 120 players who may have scores, and some who have none
 		id := fmt.Sprint("p", i)
 		above, below := rng.IntN(13), rng.IntN(13)
-		want, err := store.Standing(context.Background(), m, id, above, below)
+		want, err := mainStanding(context.Background(), store, m, id, above, below)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,9 +126,9 @@ func normalize(s *leaderboard.Standing) any {
 // memory; a month over the budget stays on the database.
 func TestCache_LoadsClosedMonthsWithinBudget(t *testing.T) {
 	store, m := closedMonth(t)
-	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	first, err := c.Standing(context.Background(), m, "p1", 10, 10)
+	first, err := mainStanding(context.Background(), c, m, "p1", 10, 10)
 	if err != nil || first == nil {
 		t.Fatalf("first read: %+v, %v", first, err)
 	}
@@ -127,14 +136,14 @@ func TestCache_LoadsClosedMonthsWithinBudget(t *testing.T) {
 	if got := c.Players(); got != first.Total {
 		t.Fatalf("the cache holds %d players, want %d", got, first.Total)
 	}
-	again, err := c.Standing(context.Background(), m, "p1", 10, 10)
+	again, err := mainStanding(context.Background(), c, m, "p1", 10, 10)
 	if err != nil || fmt.Sprint(normalize(again)) != fmt.Sprint(normalize(first)) {
 		t.Fatalf("from memory: %+v, %v; from the database: %+v", again, err, first)
 	}
 
-	small := New(store, first.Total-1, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	small := New(dbPeriods{store}, first.Total-1, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer small.Close()
-	if _, err := small.Standing(context.Background(), m, "p1", 10, 10); err != nil {
+	if _, err := mainStanding(context.Background(), small, m, "p1", 10, 10); err != nil {
 		t.Fatal(err)
 	}
 	small.loads.Wait()
@@ -148,7 +157,7 @@ func TestCache_LoadsClosedMonthsWithinBudget(t *testing.T) {
 func TestCache_LoadAndInvalidate(t *testing.T) {
 	store, m := closedMonth(t)
 	ctx := context.Background()
-	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
 	if err := c.Load(ctx, m); err != nil {
 		t.Fatal(err)
@@ -182,7 +191,7 @@ func TestCache_Preload(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, budget := range []int{info.Participants, info.Participants - 1} {
-		c := New(store, budget, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		c := New(dbPeriods{store}, budget, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		if c.Ready() {
 			t.Errorf("budget %d: ready before Preload", budget)
 		}
@@ -206,7 +215,8 @@ func TestBuild_Install(t *testing.T) {
 		t.Fatal(err)
 	}
 	ranks := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return store.FinalRanks(ctx, m, entry, name)
+		_, err := store.FinalRanks(ctx, m, entry, name)
+		return err
 	}
 	for _, wrong := range []int{info.Participants - 1, info.Participants + 1} {
 		if _, err := Build(m, wrong, ranks); err == nil {
@@ -217,20 +227,20 @@ func TestBuild_Install(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := New(store, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	if !c.Install(f) || !c.Loaded(m) {
+	if !c.Install(f, 1) || !c.Loaded(m) {
 		t.Fatal("Install within the budget: not loaded")
 	}
-	want, err := store.Standing(ctx, m, "p7", 3, 3)
+	want, err := mainStanding(ctx, store, m, "p7", 3, 3)
 	if err != nil || want == nil {
 		t.Fatalf("from the database: %+v, %v", want, err)
 	}
-	got, err := c.Standing(ctx, m, "p7", 3, 3)
+	got, err := mainStanding(ctx, c, m, "p7", 3, 3)
 	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
 		t.Fatalf("installed: %+v, %v; from the database: %+v", normalize(got), err, normalize(want))
 	}
-	if small := New(store, info.Participants-1, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Install(f) {
+	if small := New(dbPeriods{store}, info.Participants-1, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Install(f, 1) {
 		t.Error("Install over the budget: installed")
 	}
 }
@@ -243,10 +253,10 @@ type stalledSource struct {
 }
 
 func (s stalledSource) FinalRanks(ctx context.Context, _ leaderboard.Month, _ func(leaderboard.RankEntry) error,
-	_ func(playerID, name string) error) error {
+	_ func(playerID, name string) error) (int, error) {
 	close(s.began)
 	<-ctx.Done()
-	return ctx.Err()
+	return 0, ctx.Err()
 }
 
 // A close installs the table it built while a load of the same month, which
@@ -255,13 +265,13 @@ func (s stalledSource) FinalRanks(ctx context.Context, _ leaderboard.Month, _ fu
 func TestCache_LoadReplacedByInstallIsNoFailure(t *testing.T) {
 	store, m, info, f := builtMonth(t)
 	ctx := context.Background()
-	source := stalledSource{Source: store, began: make(chan struct{})}
-	c := New(source, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	source := stalledSource{Source: dbPeriods{store}, began: make(chan struct{})}
+	c := New(source, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
 	loaded := make(chan error, 1)
 	go func() { loaded <- c.Load(ctx, m) }()
 	<-source.began
-	if !c.Install(f) {
+	if !c.Install(f, 1) {
 		t.Fatal("Install within the budget: not installed")
 	}
 	if err := <-loaded; err != nil {
@@ -278,9 +288,9 @@ type countingSource struct {
 	standings atomic.Int64
 }
 
-func (s *countingSource) Standing(ctx context.Context, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
+func (s *countingSource) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
 	s.standings.Add(1)
-	return s.Source.Standing(ctx, m, playerID, above, below)
+	return s.Source.PeriodStanding(ctx, b, key, playerID, above, below)
 }
 
 // A table staged while its month closes answers the month's standings, not
@@ -289,12 +299,12 @@ func (s *countingSource) Standing(ctx context.Context, m leaderboard.Month, play
 func TestCache_StageThenInstall(t *testing.T) {
 	store, m, info, f := builtMonth(t)
 	ctx := context.Background()
-	want, err := store.Standing(ctx, m, "p7", 3, 3)
+	want, err := mainStanding(ctx, store, m, "p7", 3, 3)
 	if err != nil || want == nil {
 		t.Fatalf("from the database: %+v, %v", want, err)
 	}
-	source := &countingSource{Source: store}
-	c := New(source, info.Participants, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	source := &countingSource{Source: dbPeriods{store}}
+	c := New(source, info.Participants, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
 	for range 2 { // a close that failed after staging, then its retry
 		if !c.Stage(f) {
@@ -304,16 +314,16 @@ func TestCache_StageThenInstall(t *testing.T) {
 	if c.Loaded(m) || c.Players() != info.Participants {
 		t.Errorf("staged: loaded %v, %d players held, want not loaded and %d", c.Loaded(m), c.Players(), info.Participants)
 	}
-	got, err := c.Standing(ctx, m, "p7", 3, 3)
+	got, err := mainStanding(ctx, c, m, "p7", 3, 3)
 	closing := *want
 	closing.Final = false
 	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(&closing)) {
 		t.Fatalf("staged: %+v, %v; want %+v", normalize(got), err, normalize(&closing))
 	}
-	if !c.Install(f) || !c.Loaded(m) || c.Players() != info.Participants {
+	if !c.Install(f, 1) || !c.Loaded(m) || c.Players() != info.Participants {
 		t.Fatalf("installed over the staged table: loaded %v, %d players held", c.Loaded(m), c.Players())
 	}
-	got, err = c.Standing(ctx, m, "p7", 3, 3)
+	got, err = mainStanding(ctx, c, m, "p7", 3, 3)
 	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
 		t.Fatalf("installed: %+v, %v; want %+v", normalize(got), err, normalize(want))
 	}
@@ -325,7 +335,7 @@ func TestCache_StageThenInstall(t *testing.T) {
 	if c.Players() != 0 {
 		t.Errorf("invalidated: %d players held", c.Players())
 	}
-	if small := New(store, info.Participants-1, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Stage(f) {
+	if small := New(dbPeriods{store}, info.Participants-1, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil))); small.Stage(f) {
 		t.Error("Stage over the budget: staged")
 	}
 }
@@ -337,7 +347,8 @@ func TestCache_NewerMonthTakesTheRoomOfOlderOnes(t *testing.T) {
 	store, m, info, _ := builtMonth(t)
 	ctx := context.Background()
 	ranks := func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		return store.FinalRanks(ctx, m, entry, name)
+		_, err := store.FinalRanks(ctx, m, entry, name)
+		return err
 	}
 	build := func(month leaderboard.Month) *Frozen {
 		f, err := Build(month, info.Participants, ranks)
@@ -347,9 +358,9 @@ func TestCache_NewerMonthTakesTheRoomOfOlderOnes(t *testing.T) {
 		return f
 	}
 	before, closing := m.Prev(), m
-	c := New(store, info.Participants, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, info.Participants, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	if !c.Install(build(before)) {
+	if !c.Install(build(before), 1) {
 		t.Fatal("the month before: not installed")
 	}
 	if !c.Stage(build(closing)) {
@@ -358,10 +369,10 @@ func TestCache_NewerMonthTakesTheRoomOfOlderOnes(t *testing.T) {
 	if c.Loaded(before) || c.Players() != info.Participants {
 		t.Errorf("after the stage: month before loaded %v, %d players held", c.Loaded(before), c.Players())
 	}
-	if !c.Install(build(closing)) || !c.Loaded(closing) {
+	if !c.Install(build(closing), 1) || !c.Loaded(closing) {
 		t.Fatal("the closed month: not installed")
 	}
-	if c.Install(build(before)) || c.Loaded(before) || !c.Loaded(closing) {
+	if c.Install(build(before), 1) || c.Loaded(before) || !c.Loaded(closing) {
 		t.Errorf("the month before took the room of the newer one: before loaded %v, closed loaded %v",
 			c.Loaded(before), c.Loaded(closing))
 	}
@@ -382,10 +393,10 @@ func (s monthsSource) Months(context.Context, int) ([]leaderboard.MonthInfo, err
 func TestCache_PreloadKeepsTheRoomOfAClosingMonth(t *testing.T) {
 	store, m, info, _ := builtMonth(t)
 	ctx := context.Background()
-	source := monthsSource{Source: store, months: []leaderboard.MonthInfo{
+	source := monthsSource{Source: dbPeriods{store}, months: []leaderboard.MonthInfo{
 		{Month: leaderboard.MonthFromDate(m.Date().AddDate(0, 1, 0)), Status: leaderboard.MonthClosing, Participants: info.Participants}, *info}}
 	for _, budget := range []int{2*info.Participants - 1, 2 * info.Participants} {
-		c := New(source, budget, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		c := New(source, budget, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		if err := c.Preload(ctx); err != nil {
 			t.Fatal(err)
 		}

@@ -40,10 +40,10 @@ func (c *Cache) CloseHooks(watcher *Watcher) leaderboard.CloseHooks {
 		f := built[month]
 		delete(built, month)
 		mu.Unlock()
-		if f != nil && c.Install(f) {
+		if f != nil && c.Install(f, version) {
 			c.logger.Info("closed month installed in memory from its close", "month", month.String())
 		}
-		watcher.Record(month, version)
+		watcher.Record(leaderboard.MainBoard, month.String(), version)
 	}
 	return leaderboard.CloseHooks{Ranks: ranks, Closed: closed}
 }

@@ -18,7 +18,7 @@ type noSource struct {
 	t *testing.T
 }
 
-func (s noSource) Standing(context.Context, leaderboard.Month, string, int, int) (*leaderboard.Standing, error) {
+func (s noSource) PeriodStanding(context.Context, *leaderboard.Board, string, string, int, int) (*leaderboard.Standing, error) {
 	s.t.Error("a standing was read from the database")
 	return nil, nil
 }
@@ -27,10 +27,10 @@ func (s noSource) Standing(context.Context, leaderboard.Month, string, int, int)
 // hook has built them, not final while the close has not committed, and
 // final from the moment Closed is called, which records the version.
 func TestCloseHooks_AnswerTheClosingMonthFromMemory(t *testing.T) {
-	cache := New(noSource{t: t}, 10, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cache := New(noSource{t: t}, 10, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer cache.Close()
 	changes := 0
-	watcher := NewWatcher(func(leaderboard.Month) { changes++ })
+	watcher := NewWatcher(func(string, string, int) { changes++ })
 	hooks := cache.CloseHooks(watcher)
 	month, _ := leaderboard.ParseMonth("2026-10")
 	at := time.Date(2026, 10, 3, 0, 0, 0, 0, time.UTC)
@@ -47,34 +47,65 @@ func TestCloseHooks_AnswerTheClosingMonthFromMemory(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, final := range []bool{false, true} {
-		s, err := cache.Standing(ctx, month, "p2", 1, 1)
+		s, err := mainStanding(ctx, cache, month, "p2", 1, 1)
 		if err != nil || s == nil || s.Rank != 2 || s.Final != final || s.Player.Name == nil || *s.Player.Name != "Second" ||
 			len(s.Above) != 1 || len(s.Below) != 1 {
 			t.Fatalf("final %v: standing %+v, %v", final, s, err)
 		}
 		hooks.Closed(month, 1)
 	}
-	if watcher.Changed(month, 1); changes != 0 {
+	if watcher.Changed(leaderboard.MainBoard, month.String(), 1); changes != 0 {
 		t.Errorf("the announcement of the version the close made loads the month again (%d changes)", changes)
 	}
-	if watcher.Changed(month, 2); changes != 1 {
+	if watcher.Changed(leaderboard.MainBoard, month.String(), 2); changes != 1 {
 		t.Errorf("a new version is not read afresh (%d changes)", changes)
 	}
 }
 
-// The watcher's first check records the versions it is told without a
-// change; later checks and announcements report each changed version once.
-func TestWatcher_FirstCheckRecordsLaterOnesReportChanges(t *testing.T) {
+// versions is a store's versions of closed periods, "<board> <key>" to
+// version, as ClosedPeriodVersions answers them.
+type versions map[string]int
+
+func (v versions) ClosedPeriodVersions(_ context.Context, boards, keys []string, fn func(board, key string, version int)) error {
+	for i := range boards {
+		if version, ok := v[boards[i]+" "+keys[i]]; ok {
+			fn(boards[i], keys[i], version)
+		}
+	}
+	return nil
+}
+
+// The watcher reports each changed version once, of any board, whether it
+// hears of it by announcement or finds it by a check of the periods it
+// knows and those asked for; a period no longer CLOSED is reported with
+// version 0 once, then no longer checked.
+func TestWatcher_ReportsEachChangeOnce(t *testing.T) {
 	var changed []string
-	w := NewWatcher(func(m leaderboard.Month) { changed = append(changed, m.String()) })
-	oct, _ := leaderboard.ParseMonth("2026-10")
-	sep, _ := leaderboard.ParseMonth("2026-09")
-	w.Check(map[leaderboard.Month]int{oct: 1, sep: 3})
-	w.Check(map[leaderboard.Month]int{oct: 1, sep: 3})
-	w.Check(map[leaderboard.Month]int{oct: 2, sep: 3})
-	w.Changed(oct, 2)
-	w.Changed(sep, 4)
-	if fmt.Sprint(changed) != "[2026-10 2026-09]" {
-		t.Errorf("changes reported: %v, want [2026-10 2026-09]", changed)
+	w := NewWatcher(func(board, key string, version int) {
+		changed = append(changed, fmt.Sprint(board, " ", key, " ", version))
+	})
+	ctx := context.Background()
+	w.Record("main", "2026-10", 1)
+	store := versions{"main 2026-10": 1, "daily 2026-11-02": 3}
+	check := func() {
+		t.Helper()
+		if err := w.Check(ctx, store, []string{"daily"}, []string{"2026-11-02"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check() // the daily period held is reported once: the cache compares its version
+	check()
+	store["main 2026-10"] = 2
+	check()
+	w.Changed("main", "2026-10", 2)
+	w.Changed("daily", "2026-11-02", 4)
+	w.Changed("daily", "2026-11-02", 4)
+	delete(store, "main 2026-10")
+	store["daily 2026-11-02"] = 4
+	check()
+	check()
+	want := "[daily 2026-11-02 3 main 2026-10 2 daily 2026-11-02 4 main 2026-10 0]"
+	if fmt.Sprint(changed) != want {
+		t.Errorf("changes reported: %v, want %s", changed, want)
 	}
 }

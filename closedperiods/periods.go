@@ -12,24 +12,9 @@ import (
 // newest month or period (by its end) pushing out older ones. A period is
 // loaded in the background after the first read that finds it CLOSED, one
 // load at a time per period, while its readers go on reading the source. A
-// correction of a closed period bumps its ranks version: whoever hears of it
-// (PeriodChanged, from the announcement) or finds it (CheckPeriods, against
-// the source's versions) forgets the period, and its next read loads it
-// anew.
-
-// PeriodSource is the store the closed periods in memory stand in front of.
-type PeriodSource interface {
-	leaderboard.StandingService
-	// LoadClosedPeriod reads period key of b whole from one snapshot when
-	// it is CLOSED: it calls admit with the period's participants and end
-	// first, and reads the period's rows only when admit returns true. nil,
-	// without an error, when the period is not CLOSED or admit refused it.
-	LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key string,
-		admit func(participants int, end time.Time) bool) (FrozenPeriod, error)
-	// ClosedPeriodVersions calls fn with the ranks version of each of the
-	// periods, boards[i]'s keys[i], that is CLOSED.
-	ClosedPeriodVersions(ctx context.Context, boards, keys []string, fn func(board, key string, version int)) error
-}
+// correction of a closed period, on any board, bumps its ranks version: the
+// Watcher that hears of it or finds it has the cache forget the period and
+// load it anew (Changed).
 
 // FrozenPeriod is one closed period in memory, answering as the source
 // does.
@@ -106,64 +91,37 @@ func (c *Cache) forgetPeriod(p periodKey) {
 	delete(c.periods.tooLarge, p)
 }
 
-// Boards is the leaderboard.StandingService of the closed periods in
-// memory, for every board: main's closed months from c's months, the closed
-// periods of other boards from memory once they are loaded, in c's budget;
-// the rest from the sources.
-type Boards struct {
-	c      *Cache
-	source PeriodSource
-}
-
-// Boards returns the front of the closed periods in memory: main's months
-// as c serves them, the periods of other boards in front of source, sharing
-// c's budget with its months, whose order against periods is that of their
-// ends in main's time zone loc. Call it once, before the cache serves.
-func (c *Cache) Boards(source PeriodSource, loc *time.Location) *Boards {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.loc = loc
-	return &Boards{c: c, source: source}
-}
-
 // PeriodStanding answers from memory when the period is loaded, and from
 // the source otherwise; a final standing from the source starts loading its
-// period. Main's months are c's (Cache.Standing).
-func (bs *Boards) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
+// period.
+func (c *Cache) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
 	m, isMain, err := leaderboard.MainMonth(b, key)
 	switch {
 	case err != nil:
 		return nil, err
 	case isMain:
-		return bs.c.Standing(ctx, m, playerID, above, below)
+		return c.monthStanding(ctx, b, key, m, playerID, above, below)
 	}
-	if f := bs.c.period(periodKey{b.ID, key}); f != nil {
+	if f := c.period(periodKey{b.ID, key}); f != nil {
 		return f.Standing(b, playerID, above, below), nil
 	}
-	s, err := bs.source.PeriodStanding(ctx, b, key, playerID, above, below)
+	s, err := c.source.PeriodStanding(ctx, b, key, playerID, above, below)
 	if err == nil && s != nil && s.Final {
-		bs.startLoad(b, key, s.Total)
+		c.startPeriodLoad(b, key, s.Total)
 	}
 	return s, err
 }
 
 // PeriodLeaderboard answers from memory when the period is loaded and the
-// cursor one of its own, and from the source otherwise. Main's months are
-// c's (Cache.Leaderboard).
-func (bs *Boards) PeriodLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
-	m, isMain, err := leaderboard.MainMonth(b, key)
-	switch {
-	case err != nil:
-		return nil, err
-	case isMain:
-		return bs.c.Leaderboard(ctx, m, first, after)
-	}
-	if f := bs.c.period(periodKey{b.ID, key}); f != nil {
+// cursor one of its own, and from the source otherwise: main's months'
+// pages always.
+func (c *Cache) PeriodLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
+	if f := c.period(periodKey{b.ID, key}); f != nil {
 		if page, ok := f.Leaderboard(first, after); ok {
 			return page, nil
 		}
 	}
-	return bs.source.PeriodLeaderboard(ctx, b, key, first, after)
+	return c.source.PeriodLeaderboard(ctx, b, key, first, after)
 }
 
 // period returns period p's table, or nil when it is not loaded.
@@ -181,10 +139,10 @@ func (c *Cache) PeriodLoaded(board, key string) bool {
 	return c.period(periodKey{board, key}) != nil
 }
 
-// startLoad loads period key of b in the background, unless it is loaded,
+// startPeriodLoad loads period key of b in the background, unless it is loaded,
 // loading, over the budget, or players alone exceed the budget.
-func (bs *Boards) startLoad(b *leaderboard.Board, key string, players int) {
-	c, p := bs.c, periodKey{b.ID, key}
+func (c *Cache) startPeriodLoad(b *leaderboard.Board, key string, players int) {
+	p := periodKey{b.ID, key}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.periods.tables[p] != nil || c.periods.loading[p] != nil || c.periods.tooLarge[p] || c.ctx.Err() != nil {
@@ -200,7 +158,7 @@ func (bs *Boards) startLoad(b *leaderboard.Board, key string, players int) {
 	c.loads.Go(func() {
 		defer cancel()
 		start := time.Now()
-		f, err := bs.source.LoadClosedPeriod(ctx, b, key, func(participants int, end time.Time) bool {
+		f, err := c.source.LoadClosedPeriod(ctx, b, key, func(participants int, end time.Time) bool {
 			return c.admit(p, job, participants, end)
 		})
 		c.loadsEnded.Add(1)
@@ -247,19 +205,6 @@ func (c *Cache) admit(p periodKey, job *periodLoad, participants int, end time.T
 	return true
 }
 
-// PeriodChanged tells the cache that period key of board's final ranks are
-// at version: a table of another version, or a load in progress, is
-// forgotten, and the period's next read loads it anew.
-func (c *Cache) PeriodChanged(board, key string, version int) {
-	p := periodKey{board, key}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t := c.periods.tables[p]; t != nil && t.frozen.Version() == version {
-		return
-	}
-	c.forgetPeriod(p)
-}
-
 // ForgetPeriod forgets period key of board, dropped by retention.
 func (c *Cache) ForgetPeriod(board, key string) {
 	c.mu.Lock()
@@ -267,36 +212,62 @@ func (c *Cache) ForgetPeriod(board, key string) {
 	c.forgetPeriod(periodKey{board, key})
 }
 
-// CheckPeriods compares the version of every period in memory with the
-// source's and forgets those that changed or are no longer CLOSED (dropped):
-// it makes up for announcements lost.
-func (bs *Boards) CheckPeriods(ctx context.Context) error {
-	c := bs.c
-	held := map[periodKey]FrozenPeriod{}
-	var boards, keys []string
-	c.mu.RLock()
-	for p, t := range c.periods.tables {
-		held[p] = t.frozen
-		boards, keys = append(boards, p.board), append(keys, p.key)
-	}
-	c.mu.RUnlock()
-	if len(held) == 0 {
-		return nil
-	}
-	current := map[periodKey]int{}
-	err := bs.source.ClosedPeriodVersions(ctx, boards, keys, func(board, key string, version int) {
-		current[periodKey{board, key}] = version
-	})
+// Changed has the closed periods in memory follow period key of board to
+// its ranks version, on any board, as the Watcher reports it: what is held
+// of the period at another version is forgotten and the period loaded anew
+// at once, on every instance that hears of it, so that its next reads are
+// answered from memory; version 0, a period no longer CLOSED, is only
+// forgotten. The load of main's month is waited for until ctx ends; an
+// error when it fails. A period of another board loads in the background.
+func (c *Cache) Changed(ctx context.Context, board, key string, version int) error {
+	b := &leaderboard.Board{ID: board}
+	m, isMain, err := leaderboard.MainMonth(b, key)
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for p, f := range held {
-		version, ok := current[p]
-		if t := c.periods.tables[p]; t != nil && t.frozen == f && (!ok || version != f.Version()) {
-			c.forgetPeriod(p)
-		}
+	if c.holds(board, key, m, isMain, version) {
+		return nil
 	}
+	c.mu.Lock()
+	if isMain {
+		c.forget(m)
+	} else {
+		c.forgetPeriod(periodKey{board, key})
+	}
+	c.mu.Unlock()
+	switch {
+	case version == 0:
+		return nil
+	case isMain:
+		return c.Load(ctx, m)
+	}
+	c.startPeriodLoad(b, key, 0)
 	return nil
+}
+
+// holds reports whether c holds period key of board, main's month m when
+// isMain, at version.
+func (c *Cache) holds(board, key string, m leaderboard.Month, isMain bool, version int) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if isMain {
+		t := c.tables[m]
+		return t != nil && t.version == version
+	}
+	t := c.periods.tables[periodKey{board, key}]
+	return t != nil && t.frozen.Version() == version
+}
+
+// Held returns the closed periods in memory, on every board, as boards[i]'s
+// keys[i]: those whose versions the Watcher checks.
+func (c *Cache) Held() (boards, keys []string) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for m := range c.tables {
+		boards, keys = append(boards, leaderboard.MainBoard), append(keys, m.String())
+	}
+	for p := range c.periods.tables {
+		boards, keys = append(boards, p.board), append(keys, p.key)
+	}
+	return boards, keys
 }

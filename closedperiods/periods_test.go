@@ -16,7 +16,7 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 )
 
-// dbPeriods is the db as a PeriodSource, as app wires it.
+// dbPeriods is the db as a Source, as app wires it.
 type dbPeriods struct{ *db.DB }
 
 func (s dbPeriods) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key string,
@@ -100,11 +100,11 @@ func mustZone(t *testing.T, name string) *time.Location {
 	return loc
 }
 
-// loadPeriod reads a standing of period key of b through bs, which starts
+// loadPeriod reads a standing of period key of b through c, which starts
 // its load, and waits until it is in memory.
-func loadPeriod(t *testing.T, c *Cache, bs *Boards, b *leaderboard.Board, key, playerID string) {
+func loadPeriod(t *testing.T, c *Cache, b *leaderboard.Board, key, playerID string) {
 	t.Helper()
-	if _, err := bs.PeriodStanding(context.Background(), b, key, playerID, 0, 0); err != nil {
+	if _, err := c.PeriodStanding(context.Background(), b, key, playerID, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(10 * time.Second); !c.PeriodLoaded(b.ID, key); time.Sleep(5 * time.Millisecond) {
@@ -117,7 +117,7 @@ func loadPeriod(t *testing.T, c *Cache, bs *Boards, b *leaderboard.Board, key, p
 // assertSameAsDatabase checks every standing with 0..3 neighbours each side,
 // and every page of sizes 1..4 walked from memory's and from the database's
 // cursors, against the database's.
-func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Boards, b *leaderboard.Board, key string) {
+func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Cache, b *leaderboard.Board, key string) {
 	t.Helper()
 	ctx := context.Background()
 	all, err := store.PeriodLeaderboard(ctx, b, key, 1000, "")
@@ -173,20 +173,19 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
 	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
-	c := New(store, 10_000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	bs := c.Boards(dbPeriods{store}, time.UTC)
 	boards := closedBoards(t, store, now)
 	for _, b := range boards {
-		loadPeriod(t, c, bs, b, key, "p1")
-		assertSameAsDatabase(t, store, bs, b, key)
+		loadPeriod(t, c, b, key, "p1")
+		assertSameAsDatabase(t, store, c, b, key)
 	}
 	// A cursor of another period is left to the database, which refuses it.
 	other, err := store.PeriodLeaderboard(context.Background(), boards[1], key, 1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bs.PeriodLeaderboard(context.Background(), boards[0], key, 1, other.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+	if _, err := c.PeriodLeaderboard(context.Background(), boards[0], key, 1, other.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Errorf("a cursor of another period: %v, want BAD_USER_INPUT", err)
 	}
 	if s := c.Stats(); s.Periods != len(boards) || s.Players != 0 {
@@ -195,8 +194,9 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 }
 
 // A correction of a closed period made through one instance reaches a
-// second one's memory: by the announcement, and by the check of versions
-// alone when the announcement was lost.
+// second one's memory, which loads the period anew at once: by the
+// announcement, and by the check of versions alone when the announcement
+// was lost.
 func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	first := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
@@ -206,14 +206,21 @@ func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	listening, checking := New(second, 10_000, logger), New(second, 10_000, logger)
+	listening, checking := New(dbPeriods{second}, 10_000, time.UTC, logger), New(dbPeriods{second}, 10_000, time.UTC, logger)
 	defer listening.Close()
 	defer checking.Close()
-	listeningBoards, checkingBoards := listening.Boards(dbPeriods{second}, time.UTC), checking.Boards(dbPeriods{second}, time.UTC)
+	watcher := func(c *Cache) *Watcher {
+		return NewWatcher(func(board, key string, version int) {
+			if err := c.Changed(ctx, board, key, version); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	listeningWatcher, checkingWatcher := watcher(listening), watcher(checking)
 	listened := make(chan error, 1)
-	go func() { listened <- second.ListenPeriods(ctx, listening.PeriodChanged) }()
-	loadPeriod(t, listening, listeningBoards, b, key, "p1")
-	loadPeriod(t, checking, checkingBoards, b, key, "p1")
+	go func() { listened <- second.ListenPeriods(ctx, listeningWatcher.Changed) }()
+	loadPeriod(t, listening, b, key, "p1")
+	loadPeriod(t, checking, b, key, "p1")
 	time.Sleep(200 * time.Millisecond) // the LISTEN is in place
 
 	if _, err := first.CorrectScore(ctx, b.ID, key, "p1", new(20), "cheat"); err != nil {
@@ -222,33 +229,36 @@ func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 	if err := first.AnnouncePeriod(ctx, b.ID, key); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); listening.PeriodLoaded(b.ID, key); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the announced correction did not reach the listening instance")
-		}
+	awaitCorrected(t, listening, b, key, "the announced correction did not reach the listening instance")
+	if s, err := checking.PeriodStanding(ctx, b, key, "p1", 0, 0); err != nil || s == nil || s.Score == 20 {
+		t.Fatalf("the checking instance saw the correction without a check: %+v, %v", s, err)
 	}
-	if !checking.PeriodLoaded(b.ID, key) {
-		t.Fatal("the checking instance forgot the period without a check")
-	}
-	if err := checkingBoards.CheckPeriods(ctx); err != nil {
+	boards, keys := checking.Held()
+	if err := checkingWatcher.Check(ctx, second, boards, keys); err != nil {
 		t.Fatal(err)
 	}
-	if checking.PeriodLoaded(b.ID, key) {
-		t.Fatal("the check of versions did not forget the corrected period")
-	}
-	for _, inst := range []struct {
-		c  *Cache
-		bs *Boards
-	}{{listening, listeningBoards}, {checking, checkingBoards}} {
-		loadPeriod(t, inst.c, inst.bs, b, key, "p1")
-		s, err := inst.bs.PeriodStanding(ctx, b, key, "p1", 0, 0)
-		if err != nil || s == nil || s.Score != 20 {
-			t.Fatalf("after the correction: %+v, %v; want p1 at 20", s, err)
-		}
-		assertSameAsDatabase(t, second, inst.bs, b, key)
+	awaitCorrected(t, checking, b, key, "the check of versions did not load the corrected period")
+	for _, c := range []*Cache{listening, checking} {
+		assertSameAsDatabase(t, second, c, b, key)
 	}
 	cancel()
 	<-listened
+}
+
+// awaitCorrected waits until c answers p1's corrected score, 20, from
+// memory in period key of b, or fails with failure.
+func awaitCorrected(t *testing.T, c *Cache, b *leaderboard.Board, key, failure string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if f := c.period(periodKey{b.ID, key}); f != nil {
+			if s := f.Standing(b, "p1", 0, 0); s != nil && s.Score == 20 {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(failure)
+		}
+	}
 }
 
 // Months and periods share one budget, newest first: a newer period pushes
@@ -264,13 +274,12 @@ func TestBoards_ShareTheBudgetWithMonths(t *testing.T) {
 	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
 	boards := closedBoards(t, later, now)
 	ctx := context.Background()
-	c := New(store, info.Participants+10, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, info.Participants+10, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	bs := c.Boards(dbPeriods{store}, time.UTC)
 	if err := c.Load(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	loadPeriod(t, c, bs, boards[0], key, "p1")
+	loadPeriod(t, c, boards[0], key, "p1")
 	if c.Loaded(m) {
 		t.Error("the older month kept its room beside a newer period over the budget")
 	}
@@ -293,30 +302,29 @@ func TestBoards_ServeMainsMonthsFromTheCache(t *testing.T) {
 	if err != nil || want == nil {
 		t.Fatalf("from the database: %+v, %v", want, err)
 	}
-	source := &countingSource{Source: store}
-	c := New(source, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	source := &countingSource{Source: dbPeriods{store}}
+	c := New(source, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	bs := c.Boards(dbPeriods{store}, time.UTC)
 	if err := c.Load(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	got, err := bs.PeriodStanding(ctx, main, m.String(), "p7", 3, 3)
+	got, err := c.PeriodStanding(ctx, main, m.String(), "p7", 3, 3)
 	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
 		t.Fatalf("main's month through the front: %+v, %v; want %+v", normalize(got), err, normalize(want))
 	}
 	if n := source.standings.Load(); n != 0 {
 		t.Errorf("the source answered %d standings of a loaded month", n)
 	}
-	top, err := bs.PeriodLeaderboard(ctx, main, m.String(), 2, "")
+	top, err := c.PeriodLeaderboard(ctx, main, m.String(), 2, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	next, err := bs.PeriodLeaderboard(ctx, main, m.String(), 2, top.Edges[1].Cursor)
+	next, err := c.PeriodLeaderboard(ctx, main, m.String(), 2, top.Edges[1].Cursor)
 	wantNext, wantErr := store.Leaderboard(ctx, m, 2, top.Edges[1].Cursor)
 	if err != nil || wantErr != nil || !reflect.DeepEqual(next, wantNext) {
 		t.Fatalf("main's next page through the front: %+v, %v; want %+v, %v", next, err, wantNext, wantErr)
 	}
-	if _, err := bs.PeriodStanding(ctx, main, "all", "p7", 0, 0); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+	if _, err := c.PeriodStanding(ctx, main, "all", "p7", 0, 0); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Errorf("\"all\" on main: %v, want BAD_USER_INPUT", err)
 	}
 }

@@ -17,6 +17,9 @@ type table struct {
 	// closing marks the table of a month whose close has not committed:
 	// its ranks are the month's, frozen, but not final yet.
 	closing bool
+	// version is the month's ranks version the table holds; 0 while it is
+	// staged.
+	version int
 	// The row of rank r is at index r-1 of each column but names, which
 	// arrive after the ranks, in no order, and are put in rank order once
 	// all are in: nameOf[r-1] is the index in names of the name of the

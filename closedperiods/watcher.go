@@ -1,62 +1,93 @@
 package closedperiods
 
 import (
+	"context"
 	"sync"
-
-	"github.com/gamebackend/leaderboard"
 )
 
-// Watcher keeps an instance's memory of closed months true to the database:
-// told of each month's final ranks version, by announcement (Changed) or by
-// the scheduler's check of every version (Check), it calls onChange for a
-// month whose version changed, which has the month read afresh.
-//
-// The first Check only records the versions: at start, nothing of those
-// months is in memory yet, and the preload of closed months loads them.
+// Watcher keeps an instance's memory of closed periods true to the
+// database, on every board: told of a period's final ranks version, by
+// announcement (Changed) or by the scheduler's check of the versions
+// (Check), it calls onChange for a period whose version changed, which has
+// the period read afresh, and with version 0 for a period no longer CLOSED
+// (dropped). What onChange does with a version already in memory is
+// nothing: the first check of a period held reports it, once.
 type Watcher struct {
 	mu       sync.Mutex
-	seen     map[leaderboard.Month]int
-	primed   bool
-	onChange func(leaderboard.Month)
+	seen     map[periodKey]int
+	onChange func(board, key string, version int)
 }
 
-// NewWatcher returns a watcher that calls onChange for each month whose
+// VersionSource tells the versions of closed periods.
+type VersionSource interface {
+	// ClosedPeriodVersions calls fn with the ranks version of each of the
+	// periods, boards[i]'s keys[i], that is CLOSED.
+	ClosedPeriodVersions(ctx context.Context, boards, keys []string, fn func(board, key string, version int)) error
+}
+
+// NewWatcher returns a watcher that calls onChange for each period whose
 // final ranks changed.
-func NewWatcher(onChange func(leaderboard.Month)) *Watcher {
-	return &Watcher{seen: map[leaderboard.Month]int{}, onChange: onChange}
+func NewWatcher(onChange func(board, key string, version int)) *Watcher {
+	return &Watcher{seen: map[periodKey]int{}, onChange: onChange}
 }
 
-// Changed tells the watcher month m's final ranks are at version.
-func (w *Watcher) Changed(m leaderboard.Month, version int) {
+// Changed tells the watcher period key of board's final ranks are at
+// version.
+func (w *Watcher) Changed(board, key string, version int) {
+	p := periodKey{board, key}
 	w.mu.Lock()
-	known, ok := w.seen[m]
-	w.seen[m] = version
+	known, ok := w.seen[p]
+	w.seen[p] = version
 	w.mu.Unlock()
 	if !ok || known != version {
-		w.onChange(m)
+		w.onChange(board, key, version)
 	}
 }
 
-// Check tells the watcher every closed month's version, as read from the
-// database.
-func (w *Watcher) Check(versions map[leaderboard.Month]int) {
-	w.mu.Lock()
-	primed := w.primed
-	w.primed = true
-	w.mu.Unlock()
-	for m, version := range versions {
-		if primed {
-			w.Changed(m, version)
-		} else {
-			w.Record(m, version)
-		}
-	}
-}
-
-// Record notes month m's version without a change: what this instance holds
-// of m is already of that version.
-func (w *Watcher) Record(m leaderboard.Month, version int) {
+// Record notes period key of board's version without a change: what this
+// instance holds of it is already of that version.
+func (w *Watcher) Record(board, key string, version int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.seen[m] = version
+	w.seen[periodKey{board, key}] = version
+}
+
+// Check reads from source the versions of every period the watcher knows
+// and of the periods boards[i]'s keys[i] (those this instance holds in
+// memory), and reports each change as Changed does; a period asked for
+// that is no longer CLOSED is reported with version 0 and forgotten.
+func (w *Watcher) Check(ctx context.Context, source VersionSource, boards, keys []string) error {
+	asked := map[periodKey]bool{}
+	for i := range boards {
+		asked[periodKey{boards[i], keys[i]}] = true
+	}
+	w.mu.Lock()
+	for p := range w.seen {
+		if !asked[p] {
+			asked[p] = true
+			boards, keys = append(boards, p.board), append(keys, p.key)
+		}
+	}
+	w.mu.Unlock()
+	if len(asked) == 0 {
+		return nil
+	}
+	current := map[periodKey]int{}
+	err := source.ClosedPeriodVersions(ctx, boards, keys, func(board, key string, version int) {
+		current[periodKey{board, key}] = version
+	})
+	if err != nil {
+		return err
+	}
+	for p := range asked {
+		if version, closed := current[p]; closed {
+			w.Changed(p.board, p.key, version)
+			continue
+		}
+		w.mu.Lock()
+		delete(w.seen, p)
+		w.mu.Unlock()
+		w.onChange(p.board, p.key, 0)
+	}
+	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -435,23 +434,6 @@ func (d *digest) add(rank int, playerID []byte, score int) {
 
 func (d *digest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
 
-// ListenMonths calls fn with each month whose final ranks change, a close or
-// a correction committing, as it is announced, until ctx ends or the
-// connection fails or its server stops answering (a lost primary); it then
-// returns why. Announcements made while no one listens are lost:
-// RanksVersions tells what changed meanwhile.
-func (db *DB) ListenMonths(ctx context.Context, fn func(m leaderboard.Month, version int)) error {
-	err := db.listen(ctx, monthsChannel, func(payload string) {
-		month, version, ok := strings.Cut(payload, " ")
-		m, err := leaderboard.ParseMonth(month)
-		v, verr := strconv.Atoi(version)
-		if ok && err == nil && verr == nil {
-			fn(m, v)
-		}
-	})
-	return errorf("listen for closed months: %w", err)
-}
-
-// ForgetClosedMonth drops what this instance remembers of closed month m,
+// forgetClosedMonth drops what this instance remembers of closed month m,
 // whose final ranks changed, so that its next read goes to the database.
-func (db *DB) ForgetClosedMonth(m leaderboard.Month) { db.closedMonths.Delete(m) }
+func (db *DB) forgetClosedMonth(m leaderboard.Month) { db.closedMonths.Delete(m) }

@@ -183,12 +183,23 @@ func (p *ClosedPeriod) Leaderboard(first int, after string) (page *leaderboard.P
 }
 
 // ClosedPeriodVersions calls fn with the ranks version of each of the
-// periods, given as boards[i]'s keys[i], that is CLOSED; a period it does
-// not call fn for was dropped, or was never closed.
+// periods, given as boards[i]'s keys[i], that is CLOSED, on any board:
+// main's months from months, every other board's periods from periods. A
+// period it does not call fn for was dropped, was never closed, or has a
+// key that names no month of main.
 func (db *DB) ClosedPeriodVersions(ctx context.Context, boards, keys []string, fn func(board, key string, version int)) error {
 	const q = `SELECT p.board_id, p.key, p.ranks_version FROM unnest($1::text[], $2::text[]) AS w (board_id, key)
-		JOIN periods p ON p.board_id = w.board_id AND p.key = w.key WHERE p.status = 'CLOSED'`
-	rows, err := db.pool.Query(ctx, q, boards, keys)
+		JOIN periods p ON p.board_id = w.board_id AND p.key = w.key WHERE p.status = 'CLOSED'
+		UNION ALL
+		SELECT $3, to_char(m.month, 'YYYY-MM'), m.ranks_version FROM months m
+		WHERE m.month = ANY($4::date[]) AND m.status = 'CLOSED'`
+	var months []time.Time
+	for i, board := range boards {
+		if m, isMain, err := leaderboard.MainMonth(&leaderboard.Board{ID: board}, keys[i]); isMain && err == nil {
+			months = append(months, m.Date())
+		}
+	}
+	rows, err := db.pool.Query(ctx, q, boards, keys, leaderboard.MainBoard, months)
 	if err != nil {
 		return errorf("read versions of closed periods: %w", err)
 	}
@@ -206,14 +217,18 @@ func (db *DB) ClosedPeriodVersions(ctx context.Context, boards, keys []string, f
 	return nil
 }
 
-// ListenPeriods calls fn with each closed period of a board other than main
-// whose final ranks change, as the correction that changed them is
-// announced, until ctx ends or the connection fails or its server stops
-// answering (a lost primary); it then returns why. Announcements made while
-// no one listens are lost: ClosedPeriodVersions tells what changed
-// meanwhile.
+// ListenPeriods calls fn with each closed period whose final ranks change,
+// on any board, as the close or correction that changed them is announced
+// (main's months on their own channel, in their transactions; every other
+// board's corrections by AnnouncePeriod), until ctx ends or the connection
+// fails or its server stops answering (a lost primary); it then returns
+// why. Announcements made while no one listens are lost:
+// ClosedPeriodVersions tells what changed meanwhile.
 func (db *DB) ListenPeriods(ctx context.Context, fn func(board, key string, version int)) error {
-	err := db.listen(ctx, periodsChannel, func(payload string) {
+	err := db.listenReady(ctx, []string{monthsChannel, periodsChannel}, nil, func(channel, payload string) {
+		if channel == monthsChannel {
+			payload = leaderboard.MainBoard + " " + payload
+		}
 		fields := strings.Fields(payload)
 		if len(fields) != 3 {
 			return
@@ -222,7 +237,17 @@ func (db *DB) ListenPeriods(ctx context.Context, fn func(board, key string, vers
 			fn(fields[0], fields[1], version)
 		}
 	})
-	return errorf("listen for corrected periods: %w", err)
+	return errorf("listen for closed periods: %w", err)
+}
+
+// ForgetClosedPeriod drops what this instance remembers of closed period
+// key of board, whose final ranks changed, so that its next read goes to
+// the database: of main's months, where their final ranks are; of the
+// periods of other boards, nothing.
+func (db *DB) ForgetClosedPeriod(board, key string) {
+	if m, isMain, err := leaderboard.MainMonth(&leaderboard.Board{ID: board}, key); isMain && err == nil {
+		db.forgetClosedMonth(m)
+	}
 }
 
 // AnnouncePeriod announces period key of board's ranks version to every

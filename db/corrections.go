@@ -43,7 +43,7 @@ func (db *DB) correctMonthScore(ctx context.Context, m leaderboard.Month, player
 	if err != nil {
 		return nil, interpretCloseError(m, err)
 	}
-	db.ForgetClosedMonth(m)
+	db.forgetClosedMonth(m)
 	return c, nil
 }
 

@@ -24,12 +24,14 @@ const listenPingTimeout = 5 * time.Second
 // silence the listener pings its server, and gives up on a server that does
 // not answer within listenPingTimeout.
 func (db *DB) listen(ctx context.Context, channel string, fn func(payload string)) error {
-	return db.listenReady(ctx, channel, nil, fn)
+	return db.listenReady(ctx, []string{channel}, nil, func(_, payload string) { fn(payload) })
 }
 
-// listenReady is listen that calls ready (unless nil) once LISTEN is in
-// place: what was announced before is lost, what is announced after is heard.
-func (db *DB) listenReady(ctx context.Context, channel string, ready func(), fn func(payload string)) error {
+// listenReady is listen on every one of channels, on one connection, that
+// calls fn with each notification's channel and payload and ready (unless
+// nil) once LISTEN is in place: what was announced before is lost, what is
+// announced after is heard.
+func (db *DB) listenReady(ctx context.Context, channels []string, ready func(), fn func(channel, payload string)) error {
 	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return err
@@ -39,8 +41,10 @@ func (db *DB) listenReady(ctx context.Context, channel string, ready func(), fn 
 		defer cancel()
 		conn.Close(closeCtx)
 	}()
-	if _, err := conn.Exec(ctx, `LISTEN `+channel); err != nil {
-		return err
+	for _, channel := range channels {
+		if _, err := conn.Exec(ctx, `LISTEN `+channel); err != nil {
+			return err
+		}
 	}
 	if ready != nil {
 		ready()
@@ -51,7 +55,7 @@ func (db *DB) listenReady(ctx context.Context, channel string, ready func(), fn 
 		cancel()
 		switch {
 		case err == nil:
-			fn(n.Payload)
+			fn(n.Channel, n.Payload)
 		case ctx.Err() != nil || !pgconn.Timeout(err) || conn.IsClosed():
 			return err
 		default:

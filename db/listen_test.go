@@ -13,11 +13,11 @@ import (
 // frozen or lost primary) gives up within its check and its ping's bound,
 // so that its caller reconnects, to a new primary after a failover; before
 // that, a silent but live server keeps it listening.
-func TestListenMonths_GivesUpOnAServerThatStopsAnswering(t *testing.T) {
+func TestListenPeriods_GivesUpOnAServerThatStopsAnswering(t *testing.T) {
 	t.Cleanup(db.SetListenCheck(200 * time.Millisecond))
 	store := mustOpenDB(t)
 	ended := make(chan error, 1)
-	go func() { ended <- store.ListenMonths(t.Context(), func(leaderboard.Month, int) {}) }()
+	go func() { ended <- store.ListenPeriods(t.Context(), func(string, string, int) {}) }()
 	select {
 	case err := <-ended:
 		t.Fatalf("the listener ended with its server up: %v", err)
@@ -37,23 +37,24 @@ func TestListenMonths_GivesUpOnAServerThatStopsAnswering(t *testing.T) {
 	}
 }
 
-// A listener follows its month's announcements through its checks.
-func TestListenMonths_HearsACloseAfterSilentChecks(t *testing.T) {
+// A listener follows main's announcements through its checks: a month's
+// close is heard as the close of main's period of that month's key.
+func TestListenPeriods_HearsACloseOfMainAfterSilentChecks(t *testing.T) {
 	t.Cleanup(db.SetListenCheck(100 * time.Millisecond))
 	store := mustOpenDB(t)
-	heard := make(chan leaderboard.Month, 1)
+	heard := make(chan string, 1)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	go store.ListenMonths(ctx, func(m leaderboard.Month, _ int) { heard <- m })
+	go store.ListenPeriods(ctx, func(board, key string, _ int) { heard <- board + " " + key })
 	time.Sleep(500 * time.Millisecond)
 	mustSubmit(t, store, leaderboard.ScoreEvent{EventID: "e1", PlayerID: "p1", Mode: leaderboard.ModeSet, Value: 5, OccurredAt: at(1)})
 	if _, _, err := store.TryCloseMonth(t.Context(), november, leaderboard.CloseHooks{}); err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case m := <-heard:
-		if m != november {
-			t.Errorf("heard %s, want %s", m, november)
+	case got := <-heard:
+		if want := "main " + november.String(); got != want {
+			t.Errorf("heard %q, want %q", got, want)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no announcement of the close within 10 s")

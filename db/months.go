@@ -158,29 +158,6 @@ func (db *DB) MonthsToClose(ctx context.Context, auto bool) ([]leaderboard.Month
 	return due, nil
 }
 
-// RanksVersions returns the version of each CLOSED month's final ranks: an
-// instance holding another version of a month in memory holds stale ranks.
-func (db *DB) RanksVersions(ctx context.Context) (map[leaderboard.Month]int, error) {
-	const q = `SELECT month, ranks_version FROM months WHERE status = 'CLOSED'`
-	rows, err := db.pool.Query(ctx, q)
-	if err != nil {
-		return nil, errorf("read ranks versions: %w", err)
-	}
-	versions := map[leaderboard.Month]int{}
-	var (
-		date    time.Time
-		version int
-	)
-	_, err = pgx.ForEachRow(rows, []any{&date, &version}, func() error {
-		versions[leaderboard.MonthFromDate(date)] = version
-		return nil
-	})
-	if err != nil {
-		return nil, errorf("read ranks versions: %w", err)
-	}
-	return versions, nil
-}
-
 // monthStatus returns the month's status ("" when it never opened) and, once
 // it is closed, its participants.
 func monthStatus(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (leaderboard.MonthStatus, int, error) {

@@ -180,7 +180,7 @@ func (db *DB) NextMessageIn(ctx context.Context) (time.Duration, bool, error) {
 // then returns why. Messages recorded while no one listens are found by the
 // next ClaimMessages.
 func (db *DB) ListenOutbox(ctx context.Context, fn func()) error {
-	err := db.listenReady(ctx, outboxChannel, fn, func(string) { fn() })
+	err := db.listenReady(ctx, []string{outboxChannel}, fn, func(string, string) { fn() })
 	return errorf("listen for settlement messages: %w", err)
 }
 

@@ -133,7 +133,7 @@ func (db *DB) standing(ctx context.Context, m leaderboard.Month, playerID string
 		return s, err
 	}
 	// A closed month changes only by a correction, which tells every
-	// instance to forget it (ForgetClosedMonth): remember it, and read its
+	// instance to forget it (ForgetClosedPeriod): remember it, and read its
 	// frozen ranks from now on.
 	c := closedMonth{participants: month.participants, table: finalRanksTable(m, month.ranksVersion)}
 	db.closedMonths.Store(m, c)
@@ -301,25 +301,27 @@ func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Mont
 }
 
 // FinalRanks reads closed month m's final ranks from one snapshot, streaming
-// them as a leaderboard.RankStream does with its entry and name.
+// them as a leaderboard.RankStream does with its entry and name, and
+// returns the ranks version it read. ECONFLICT when m is not CLOSED.
 func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
-	name func(playerID, name string) error) error {
+	name func(playerID, name string) error) (int, error) {
+	var version int
 	// Ten million rows take seconds to read: no statement timeout.
 	err := db.readTx(ctx, func(tx pgx.Tx) error {
 		if err := longJob(ctx, tx); err != nil {
 			return err
 		}
-		const version = `SELECT ranks_version, participants FROM months WHERE month = $1 AND status = 'CLOSED'`
-		var v, participants int
-		if err := tx.QueryRow(ctx, version, m.Date()).Scan(&v, &participants); noRows(err) {
+		const q = `SELECT ranks_version, participants FROM months WHERE month = $1 AND status = 'CLOSED'`
+		var participants int
+		if err := tx.QueryRow(ctx, q, m.Date()).Scan(&version, &participants); noRows(err) {
 			return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is not closed", m)
 		} else if err != nil {
 			return err
 		}
-		return readRanks(ctx, tx, finalRanksTable(m, v), participants, entry, name)
+		return readRanks(ctx, tx, finalRanksTable(m, version), participants, entry, name)
 	})
 	if err != nil {
-		return errorf("read final ranks of %s: %w", m, err)
+		return 0, errorf("read final ranks of %s: %w", m, err)
 	}
-	return nil
+	return version, nil
 }

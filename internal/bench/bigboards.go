@@ -111,8 +111,8 @@ func (r *runner) bigBoard(ctx context.Context, b *BigBoard) error {
 				return err
 			}
 		}
-		if r.service.ClosedMonths != nil {
-			r.service.ClosedMonths.ForgetPeriod(id, key)
+		if r.service.ClosedPeriods != nil {
+			r.service.ClosedPeriods.ForgetPeriod(id, key)
 		}
 	}
 	return nil
@@ -166,8 +166,8 @@ func (r *runner) seedBigBoard(ctx context.Context, b *BigBoard, id string) (stri
 // clients read it, as the months' after-close runs do, and adds the run.
 func (r *runner) closeBigBoard(ctx context.Context, b *BigBoard, id, key string, clients int) error {
 	var loaded func() bool
-	if r.service.ClosedMonths != nil {
-		loaded = func() bool { return r.service.ClosedMonths.PeriodLoaded(id, key) }
+	if r.service.ClosedPeriods != nil {
+		loaded = func() bool { return r.service.ClosedPeriods.PeriodLoaded(id, key) }
 	}
 	r.log.Info("closing", "board", id, "period", key)
 	target := PeriodClosable(r.gql, r.pool, r.adminToken, id, key, b.Kind.Order)
@@ -192,7 +192,7 @@ func (r *runner) closeBigBoard(ctx context.Context, b *BigBoard, id, key string,
 func (r *runner) waitPeriodInMemory(ctx context.Context, b *BigBoard, id, key string) string {
 	budget := r.service.Config.SnapshotPlayers
 	switch {
-	case r.service.ClosedMonths == nil:
+	case r.service.ClosedPeriods == nil:
 		return "PostgreSQL (the service's in-memory snapshot of closed periods is off)"
 	case budget < b.Players:
 		return fmt.Sprintf("PostgreSQL (%s players are over the snapshot budget of %s)",
@@ -212,7 +212,7 @@ func (r *runner) waitPeriodInMemory(ctx context.Context, b *BigBoard, id, key st
 			r.fail("period %s of %s, read while it loaded: %d errors, first: %s", key, id, failed, first)
 		}
 	}()
-	for !r.service.ClosedMonths.PeriodLoaded(id, key) {
+	for !r.service.ClosedPeriods.PeriodLoaded(id, key) {
 		if time.Since(start) > snapshotWait || ctx.Err() != nil {
 			r.fail("the service did not hold period %s of %s in memory within %s of the reads after its close", key, id, snapshotWait)
 			return fmt.Sprintf("PostgreSQL (not in memory %s after the reads after its close)", snapshotWait)

@@ -329,7 +329,7 @@ const snapshotWait = 15 * time.Minute
 func (r *runner) loadSnapshot(ctx context.Context) error {
 	budget := r.service.Config.SnapshotPlayers
 	switch {
-	case r.service.ClosedMonths == nil:
+	case r.service.ClosedPeriods == nil:
 		r.report.ClosedFrom = "PostgreSQL (the service's in-memory snapshot of closed months is off)"
 		return nil
 	case budget < r.cfg.Players:
@@ -343,7 +343,7 @@ func (r *runner) loadSnapshot(ctx context.Context) error {
 		return fmt.Errorf("first read of %s: %w", r.closed, err)
 	}
 	deadline := time.Now().Add(snapshotWait)
-	for r.service.ClosedMonths.Players() < r.cfg.Players {
+	for r.service.ClosedPeriods.Players() < r.cfg.Players {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("the service did not load %s into memory within %s", r.closed, snapshotWait)
 		}
@@ -355,7 +355,7 @@ func (r *runner) loadSnapshot(ctx context.Context) error {
 	}
 	took()
 	r.report.ClosedFrom = fmt.Sprintf("the service's in-memory snapshot (%s players loaded, budget %s)",
-		thousands(float64(r.service.ClosedMonths.Players())), thousands(float64(budget)))
+		thousands(float64(r.service.ClosedPeriods.Players())), thousands(float64(budget)))
 	return nil
 }
 

@@ -178,8 +178,8 @@ func (r *runner) redis(ctx context.Context) (err error) {
 func (r *runner) afterClose(ctx context.Context) error {
 	clients := slices.Max(r.cfg.ReadClients)
 	m := r.closed
-	if r.service.ClosedMonths != nil {
-		r.service.ClosedMonths.Invalidate(r.closed)
+	if r.service.ClosedPeriods != nil {
+		r.service.ClosedPeriods.Invalidate(r.closed)
 	}
 	for range r.cfg.Repeat {
 		m = m.Prev()
@@ -190,8 +190,8 @@ func (r *runner) afterClose(ctx context.Context) error {
 		}
 		took()
 		var loaded func() bool
-		if r.service.ClosedMonths != nil {
-			loaded = func() bool { return r.service.ClosedMonths.Loaded(m) }
+		if r.service.ClosedPeriods != nil {
+			loaded = func() bool { return r.service.ClosedPeriods.Loaded(m) }
 		}
 		run, err := CloseAndRead(ctx, MonthClosable(r.gql, r.adminToken, m), r.cfg.Players, AnySeeded(r.cfg.Players), clients, AfterCloseWindow, loaded)
 		r.report.AfterClose = append(r.report.AfterClose, run)
@@ -208,8 +208,8 @@ func (r *runner) afterClose(ctx context.Context) error {
 			}
 			r.fail("reads around the close of %s: %d errors, first: %s", m, n, first)
 		}
-		if r.service.ClosedMonths != nil {
-			r.service.ClosedMonths.Invalidate(m)
+		if r.service.ClosedPeriods != nil {
+			r.service.ClosedPeriods.Invalidate(m)
 		}
 	}
 	return nil
