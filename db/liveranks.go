@@ -2,6 +2,8 @@ package db
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -23,33 +25,18 @@ func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PeriodPlayer) (m
 	if db.primary != nil {
 		db = db.primary
 	}
-	months := map[monthPlayer][]leaderboard.PeriodPlayer{}
-	var boardKeys []leaderboard.PeriodPlayer
+	var mainKeys, boardKeys []leaderboard.PeriodPlayer
 	for _, k := range keys {
-		if k.Board != leaderboard.MainBoard {
+		if k.Board == leaderboard.MainBoard {
+			mainKeys = append(mainKeys, k)
+		} else {
 			boardKeys = append(boardKeys, k)
-			continue
-		}
-		// A key that is no month names no period of main: it has no rank.
-		if m, err := leaderboard.ParseMonth(k.Period); err == nil {
-			mp := monthPlayer{Month: m, PlayerID: k.PlayerID}
-			months[mp] = append(months[mp], k)
 		}
 	}
 	ranks := map[leaderboard.PeriodPlayer]int{}
-	if len(months) > 0 {
-		monthKeys := make([]monthPlayer, 0, len(months))
-		for mp := range months {
-			monthKeys = append(monthKeys, mp)
-		}
-		monthRanks, err := db.monthLiveRanks(ctx, monthKeys)
-		if err != nil {
+	if len(mainKeys) > 0 {
+		if err := db.mainLiveRanks(ctx, mainKeys, ranks); err != nil {
 			return nil, err
-		}
-		for mp, rank := range monthRanks {
-			for _, k := range months[mp] {
-				ranks[k] = rank
-			}
 		}
 	}
 	if len(boardKeys) > 0 {
@@ -58,6 +45,32 @@ func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PeriodPlayer) (m
 		}
 	}
 	return ranks, nil
+}
+
+// mainLiveRanks adds to ranks the live rank of each key of main that has a
+// score row, read by monthLiveRanks.
+func (db *DB) mainLiveRanks(ctx context.Context, keys []leaderboard.PeriodPlayer, ranks map[leaderboard.PeriodPlayer]int) error {
+	months := map[monthPlayer][]leaderboard.PeriodPlayer{}
+	for _, k := range keys {
+		// A key that is no month names no period of main: it has no rank.
+		if m, err := leaderboard.ParseMonth(k.Period); err == nil {
+			mp := monthPlayer{Month: m, PlayerID: k.PlayerID}
+			months[mp] = append(months[mp], k)
+		}
+	}
+	if len(months) == 0 {
+		return nil
+	}
+	monthRanks, err := db.monthLiveRanks(ctx, slices.Collect(maps.Keys(months)))
+	if err != nil {
+		return err
+	}
+	for mp, rank := range monthRanks {
+		for _, k := range months[mp] {
+			ranks[k] = rank
+		}
+	}
+	return nil
 }
 
 // rankLevelsSQL is the SQL of rankLevelsOf the board in row b of boards:

@@ -1,7 +1,7 @@
 // Package loaders batches the per-field reads of one GraphQL request: every
 // live rank a submit's results ask for, on any board, is read in one call of
-// the RankService, however many results there are. (Players need no loader: every rank entry is read
-// with its player's name.)
+// the RankService, however many results there are. (Players need no loader:
+// every rank entry is read with its player's name.)
 package loaders
 
 import (
