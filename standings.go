@@ -99,16 +99,19 @@ type StandingService interface {
 	PeriodLeaderboard(ctx context.Context, b *Board, key string, first int, after string) (*Page, error)
 }
 
-// RankService reads live ranks.
+// RankService reads the live ranks of submitted scores, on every board.
 type RankService interface {
-	// LiveRanks returns the current rank of each (month, player) key that has a
-	// score; keys without one are absent.
-	LiveRanks(ctx context.Context, keys []PlayerMonth) (map[PlayerMonth]int, error)
+	// LiveRanks returns the current rank of each key that has a score, read
+	// where the scores were written (it sees every write committed before
+	// it); keys without one, or of a period or board that does not exist,
+	// are absent. Main's keys name its months ("2026-11").
+	LiveRanks(ctx context.Context, keys []PeriodPlayer) (map[PeriodPlayer]int, error)
 }
 
-// PlayerMonth names one player's row in one month.
-type PlayerMonth struct {
-	Month    Month
+// PeriodPlayer names one player's row in one period of a board.
+type PeriodPlayer struct {
+	Board    string
+	Period   string
 	PlayerID string
 }
 

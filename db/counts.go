@@ -52,7 +52,7 @@ func cellOf(m leaderboard.Month, score int, reachedAt time.Time) counterCell {
 
 // queueRankCounts moves each changed row from the counter cells it was
 // counted in to those of its new key.
-func queueRankCounts(writes *pgx.Batch, rows map[leaderboard.PlayerMonth]*scoreRow) {
+func queueRankCounts(writes *pgx.Batch, rows map[monthPlayer]*scoreRow) {
 	hours := map[counterCell]int32{}
 	for key, r := range rows {
 		if r.changedBy < 0 {

@@ -124,7 +124,7 @@ func (p priorEvent) sameAs(e leaderboard.ScoreEvent) bool {
 // decide applies the score rules to every event in order, updating rows and
 // filling results, and returns the events to record as accepted.
 func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, applied map[string]priorEvent,
-	rows map[leaderboard.PlayerMonth]*scoreRow, results []leaderboard.ScoreResult) []acceptedEvent {
+	rows map[monthPlayer]*scoreRow, results []leaderboard.ScoreResult) []acceptedEvent {
 	var accepted []acceptedEvent
 	for i, e := range b.events {
 		// A retry is DUPLICATE even once its month stopped taking events.
@@ -148,7 +148,7 @@ func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, appl
 				"month %s is %s and takes no more scores", m, s))
 			continue
 		}
-		row := rows[leaderboard.PlayerMonth{Month: m, PlayerID: e.PlayerID}]
+		row := rows[monthPlayer{Month: m, PlayerID: e.PlayerID}]
 		if row.removed {
 			results[i] = leaderboard.Reject(e, m, leaderboard.Errorf(leaderboard.EFORBIDDEN,
 				"player %q was removed from month %s by an admin", e.PlayerID, m))
@@ -196,7 +196,7 @@ func monthsToOpen(status map[leaderboard.Month]leaderboard.MonthStatus, accepted
 
 // assignSeqs hands each changed row one of seqs, in the order of the events
 // that changed them, so exact ties of time rank by arrival.
-func assignSeqs(rows map[leaderboard.PlayerMonth]*scoreRow, seqs []int64) {
+func assignSeqs(rows map[monthPlayer]*scoreRow, seqs []int64) {
 	var changed []*scoreRow
 	for _, r := range rows {
 		if r.changedBy >= 0 {

@@ -58,7 +58,7 @@ func TestDecide_ScoreRules(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := newBatch(c.events, now, time.UTC, 0)
-			key := leaderboard.PlayerMonth{Month: november, PlayerID: "p"}
+			key := monthPlayer{Month: november, PlayerID: "p"}
 			row := &scoreRow{changedBy: -1}
 			if c.stored != nil {
 				row = c.stored
@@ -71,7 +71,7 @@ func TestDecide_ScoreRules(t *testing.T) {
 				prior = map[string]priorEvent{}
 			}
 			results := make([]leaderboard.ScoreResult, len(c.events))
-			decide(b, status, prior, map[leaderboard.PlayerMonth]*scoreRow{key: row}, results)
+			decide(b, status, prior, map[monthPlayer]*scoreRow{key: row}, results)
 			for i, w := range c.want {
 				r := results[i]
 				switch {

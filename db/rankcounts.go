@@ -164,12 +164,10 @@ func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
 		FROM board_scores s
 		JOIN periods p ON p.id = s.period_id
 		JOIN boards b ON b.id = p.board_id
-		CROSS JOIN LATERAL (
-			SELECT CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigint ELSE b.min_score::bigint END
-		) AS o(origin)
+		CROSS JOIN LATERAL (SELECT ` + originSQL + `) AS o(origin)
 		CROSS JOIN LATERAL (
 			SELECT l.shift::smallint, (s.sort_score - o.origin) >> l.shift, 0::bigint
-			FROM (VALUES (24), (16), (8), (0)) AS l(shift)
+			FROM unnest($2::int[]) AS l(shift)
 			WHERE l.shift = 0 OR (b.max_score::bigint - b.min_score) >> l.shift > 0
 			UNION ALL
 			SELECT -1::smallint, s.sort_score - o.origin,
@@ -178,11 +176,23 @@ func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
 		WHERE s.period_id = ANY($1)
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
-	if _, err := tx.Exec(ctx, q, periods); err != nil {
+	if _, err := tx.Exec(ctx, q, periods, allRankLevels); err != nil {
 		return errorf("fill rank counts: %w", err)
 	}
 	return nil
 }
+
+// originSQL is the SQL of rankLevelsOf(b).origin for the board in row b of
+// boards.
+const originSQL = `CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigint ELSE b.min_score::bigint END`
+
+// allRankLevels are the levels a board may count, the top first: a board
+// counts those its range needs (rankLevelsOf). Its rank may also be summed
+// over all of them, as a read of many boards' ranks in one statement does:
+// a level the board does not count has no counters, and the range under
+// it starts at 0 (the board's u never reaches the level above's first
+// bucket), so it adds nothing and bounds nothing.
+var allRankLevels = []int32{24, 16, 8, 0}
 
 // periodRankSQL returns the SQL expression of the live rank of the row {t}
 // (a row of board_scores with the extra columns hour and hour_start, see

@@ -160,9 +160,10 @@ func decodeCursor(s string, m leaderboard.Month) (*cursor, error) {
 	return &cursor{rank: int(n[0]), key: liveKey{score: int(n[1]), reachedAt: time.Unix(0, n[2]), seq: n[3]}}, nil
 }
 
-// LiveRanks returns the current rank of each key that has a score row. The
-// rows are read in one query, their ranks counted in one pipelined batch.
-func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (map[leaderboard.PlayerMonth]int, error) {
+// monthLiveRanks returns the current rank of each key of main's months that
+// has a score row. The rows are read in one query, their ranks counted in
+// one pipelined batch.
+func (db *DB) monthLiveRanks(ctx context.Context, keys []monthPlayer) (map[monthPlayer]int, error) {
 	const q = `SELECT s.month, s.player_id, s.score, s.reached_at, s.seq
 		FROM unnest($1::date[], $2::text[]) AS k(month, player_id)
 		JOIN scores s ON s.month = k.month AND s.player_id = k.player_id`
@@ -170,7 +171,7 @@ func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (ma
 	for i, k := range keys {
 		months[i], players[i] = k.Month.Date(), k.PlayerID
 	}
-	ranks := map[leaderboard.PlayerMonth]int{}
+	ranks := map[monthPlayer]int{}
 	err := db.readTx(ctx, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, q, months, players)
 		if err != nil {
@@ -183,7 +184,7 @@ func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (ma
 		batch := &pgx.Batch{}
 		queries := map[leaderboard.Month]string{}
 		_, err = pgx.ForEachRow(rows, []any{&date, &row.player.ID, &row.score, &row.reachedAt, &row.seq}, func() error {
-			key := leaderboard.PlayerMonth{Month: leaderboard.MonthFromDate(date), PlayerID: row.player.ID}
+			key := monthPlayer{Month: leaderboard.MonthFromDate(date), PlayerID: row.player.ID}
 			q, ok := queries[key.Month]
 			if !ok {
 				q = liveRankQuery(monthTable(key.Month))
@@ -203,7 +204,7 @@ func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PlayerMonth) (ma
 		return tx.SendBatch(ctx, batch).Close()
 	})
 	if err != nil {
-		return nil, errorf("read live ranks: %w", err)
+		return nil, errorf("read live ranks of main: %w", err)
 	}
 	return ranks, nil
 }

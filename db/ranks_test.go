@@ -189,16 +189,16 @@ func checkAgainstOracle(t *testing.T, rng *rand.Rand, store *db.DB, want []leade
 		t.Fatalf("paged table:\n got  %s\n want %s", entries(paged), entries(want))
 	}
 	if !final {
-		keys := make([]leaderboard.PlayerMonth, len(want))
+		keys := make([]leaderboard.PeriodPlayer, len(want))
 		for i, w := range want {
-			keys[i] = leaderboard.PlayerMonth{Month: november, PlayerID: w.Player.ID}
+			keys[i] = leaderboard.PeriodPlayer{Board: leaderboard.MainBoard, Period: november.String(), PlayerID: w.Player.ID}
 		}
 		ranks, err := store.LiveRanks(ctx, keys)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range want {
-			if got := ranks[leaderboard.PlayerMonth{Month: november, PlayerID: w.Player.ID}]; got != w.Rank {
+			if got := ranks[leaderboard.PeriodPlayer{Board: leaderboard.MainBoard, Period: november.String(), PlayerID: w.Player.ID}]; got != w.Rank {
 				t.Fatalf("live rank of %s: %d, want %d", w.Player.ID, got, w.Rank)
 			}
 		}

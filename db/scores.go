@@ -201,14 +201,14 @@ func queueAppliedEvents(reads *pgx.Batch, events []leaderboard.ScoreEvent) map[s
 // order so that concurrent batches cannot deadlock. Players without a row get
 // a placeholder; a concurrent batch that inserts the same player first makes
 // this batch's INSERT fail with a unique violation, and the batch is retried.
-func queueLockScoreRows(reads *pgx.Batch, b *batch) map[leaderboard.PlayerMonth]*scoreRow {
+func queueLockScoreRows(reads *pgx.Batch, b *batch) map[monthPlayer]*scoreRow {
 	players := map[leaderboard.Month][]string{}
-	rows := map[leaderboard.PlayerMonth]*scoreRow{}
+	rows := map[monthPlayer]*scoreRow{}
 	for i, e := range b.events {
 		if _, bad := b.rejected[i]; bad {
 			continue
 		}
-		key := leaderboard.PlayerMonth{Month: b.month[i], PlayerID: e.PlayerID}
+		key := monthPlayer{Month: b.month[i], PlayerID: e.PlayerID}
 		if rows[key] == nil {
 			rows[key] = &scoreRow{changedBy: -1}
 			players[key.Month] = append(players[key.Month], e.PlayerID)
@@ -223,7 +223,7 @@ func queueLockScoreRows(reads *pgx.Batch, b *batch) map[leaderboard.PlayerMonth]
 				r        scoreRow
 			)
 			_, err := pgx.ForEachRow(result, []any{&playerID, &r.score, &r.reachedAt, &r.seq}, func() error {
-				row := rows[leaderboard.PlayerMonth{Month: m, PlayerID: playerID}]
+				row := rows[monthPlayer{Month: m, PlayerID: playerID}]
 				row.exists, row.score, row.reachedAt, row.seq = true, r.score, r.reachedAt, r.seq
 				row.stored = cellOf(m, r.score, r.reachedAt)
 				return nil
@@ -239,7 +239,7 @@ func queueLockScoreRows(reads *pgx.Batch, b *batch) map[leaderboard.PlayerMonth]
 
 // queueRemovedPlayers queues the read of which of the batch's players an
 // admin removed from their month, and marks their rows.
-func queueRemovedPlayers(reads *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]*scoreRow) {
+func queueRemovedPlayers(reads *pgx.Batch, b *batch, rows map[monthPlayer]*scoreRow) {
 	const q = `SELECT month, player_id FROM removed_players
 		WHERE (month, player_id) IN (SELECT * FROM unnest($1::date[], $2::text[]))`
 	months, players := make([]time.Time, 0, len(rows)), make([]string, 0, len(rows))
@@ -252,7 +252,7 @@ func queueRemovedPlayers(reads *pgx.Batch, b *batch, rows map[leaderboard.Player
 			playerID string
 		)
 		_, err := pgx.ForEachRow(result, []any{&date, &playerID}, func() error {
-			rows[leaderboard.PlayerMonth{Month: leaderboard.MonthFromDate(date), PlayerID: playerID}].removed = true
+			rows[monthPlayer{Month: leaderboard.MonthFromDate(date), PlayerID: playerID}].removed = true
 			return nil
 		})
 		if err != nil {
@@ -280,7 +280,7 @@ func queueSeqs(reads *pgx.Batch, n int) *[]int64 {
 
 // queueWrites queues the batch's outcome: players and their names, new and
 // changed score rows, the accepted events, and the rank counters.
-func queueWrites(writes *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]*scoreRow, accepted []acceptedEvent) {
+func queueWrites(writes *pgx.Batch, b *batch, rows map[monthPlayer]*scoreRow, accepted []acceptedEvent) {
 	if len(accepted) == 0 {
 		return
 	}
@@ -296,11 +296,11 @@ func queueWrites(writes *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]*
 // A player who has a score in the event's month is stored already (scores
 // reference players) and, without a name in the event, is left alone: the
 // upsert would lock the row, a write of its own, for nothing.
-func queuePlayers(writes *pgx.Batch, b *batch, rows map[leaderboard.PlayerMonth]*scoreRow, accepted []acceptedEvent) {
+func queuePlayers(writes *pgx.Batch, b *batch, rows map[monthPlayer]*scoreRow, accepted []acceptedEvent) {
 	names := map[string]*string{}
 	for _, a := range accepted {
 		e := b.events[a.index]
-		if e.PlayerName == nil && rows[leaderboard.PlayerMonth{Month: a.month, PlayerID: e.PlayerID}].exists {
+		if e.PlayerName == nil && rows[monthPlayer{Month: a.month, PlayerID: e.PlayerID}].exists {
 			continue
 		}
 		keepLatestName(names, e)
@@ -340,9 +340,9 @@ const upsertPlayers = `INSERT INTO players (id, name)
 // queueScores inserts the rows that are new and updates the rows that changed.
 // The INSERT has no ON CONFLICT on purpose: a concurrent first event for the
 // same player must fail this batch (to be retried), not be overwritten.
-func queueScores(writes *pgx.Batch, rows map[leaderboard.PlayerMonth]*scoreRow) {
+func queueScores(writes *pgx.Batch, rows map[monthPlayer]*scoreRow) {
 	var inserts, updates scoreColumns
-	for _, key := range slices.SortedFunc(maps.Keys(rows), comparePlayerMonths) {
+	for _, key := range slices.SortedFunc(maps.Keys(rows), compareMonthPlayers) {
 		r := rows[key]
 		switch {
 		case r.changedBy < 0:
@@ -379,7 +379,7 @@ type scoreColumns struct {
 	seqs      []int64
 }
 
-func (c *scoreColumns) add(key leaderboard.PlayerMonth, r *scoreRow) {
+func (c *scoreColumns) add(key monthPlayer, r *scoreRow) {
 	c.months = append(c.months, key.Month.Date())
 	c.players = append(c.players, key.PlayerID)
 	c.scores = append(c.scores, int32(r.score))
@@ -387,7 +387,13 @@ func (c *scoreColumns) add(key leaderboard.PlayerMonth, r *scoreRow) {
 	c.seqs = append(c.seqs, r.seq)
 }
 
-func comparePlayerMonths(a, b leaderboard.PlayerMonth) int {
+// monthPlayer names one player's row in one of main's months.
+type monthPlayer struct {
+	Month    leaderboard.Month
+	PlayerID string
+}
+
+func compareMonthPlayers(a, b monthPlayer) int {
 	if c := compareMonths(a.Month, b.Month); c != 0 {
 		return c
 	}

@@ -1,7 +1,7 @@
 // Package loaders batches the per-field reads of one GraphQL request: every
-// live rank a submit's results ask for is read in one round trip, however
-// many results there are. (Players need no loader: every rank entry is read
-// with its player's name.)
+// live rank a submit's results ask for, on any board, is read in one call of
+// the RankService, however many results there are. (Players need no loader:
+// every rank entry is read with its player's name.)
 package loaders
 
 import (
@@ -21,7 +21,7 @@ const wait = time.Millisecond
 
 // Loaders holds one request's loaders.
 type Loaders struct {
-	liveRanks *dataloadgen.Loader[leaderboard.PlayerMonth, int]
+	liveRanks *dataloadgen.Loader[leaderboard.PeriodPlayer, int]
 }
 
 // New returns fresh loaders reading through the given service.
@@ -48,9 +48,9 @@ func For(ctx context.Context) *Loaders {
 	return ctx.Value(loadersKey{}).(*Loaders)
 }
 
-// LiveRank returns the player's current rank in the month, or nil when the
-// player has no score there.
-func (l *Loaders) LiveRank(ctx context.Context, key leaderboard.PlayerMonth) (*int, error) {
+// LiveRank returns the player's current rank in the board's period, or nil
+// when the player has no score there.
+func (l *Loaders) LiveRank(ctx context.Context, key leaderboard.PeriodPlayer) (*int, error) {
 	rank, err := l.liveRanks.Load(ctx, key)
 	if errors.Is(err, dataloadgen.ErrNotFound) {
 		return nil, nil

@@ -28,7 +28,9 @@ type fakeStore struct {
 	standing   *leaderboard.Standing
 	standErr   error
 	results    []leaderboard.ScoreResult
+	ranks      map[leaderboard.PeriodPlayer]int
 	ranksErr   error
+	rankCalls  [][]leaderboard.PeriodPlayer
 	monthErr   error
 	askedAbove int
 	askedBelow int
@@ -72,8 +74,9 @@ func (f *fakeStore) SubmitScores(context.Context, []leaderboard.ScoreEvent) ([]l
 	return f.results, nil
 }
 
-func (f *fakeStore) LiveRanks(context.Context, []leaderboard.PlayerMonth) (map[leaderboard.PlayerMonth]int, error) {
-	return map[leaderboard.PlayerMonth]int{}, f.ranksErr
+func (f *fakeStore) LiveRanks(_ context.Context, keys []leaderboard.PeriodPlayer) (map[leaderboard.PeriodPlayer]int, error) {
+	f.rankCalls = append(f.rankCalls, keys)
+	return f.ranks, f.ranksErr
 }
 
 const serverToken = "server-token"
@@ -116,15 +119,49 @@ func codes(out map[string]any) []string {
 func TestSubmitScores_CommittedAnswerHasNoErrorWhenRanksFail(t *testing.T) {
 	m, _ := leaderboard.ParseMonth("2026-11")
 	store := &fakeStore{
-		results:  []leaderboard.ScoreResult{{EventID: "e1", Status: leaderboard.StatusApplied, Month: m, PlayerID: "p", Score: new(5)}},
+		results: []leaderboard.ScoreResult{
+			{EventID: "e1", Status: leaderboard.StatusApplied, Month: m, PlayerID: "p", Score: new(5)},
+			{EventID: "e2", Status: leaderboard.StatusApplied, Board: "weekly", Period: "2026-W48", PlayerID: "p", Score: new(5)},
+		},
 		ranksErr: errors.New("connection reset"),
 	}
 	status, _, out := serve(t, store, serverToken,
 		`mutation { submitScores(events: [{eventId: "e1", playerId: "p", mode: ADD, value: 5}]) { eventId status score rank } }`)
 	results := out["data"].(map[string]any)["submitScores"].([]any)
-	first := results[0].(map[string]any)
-	if status != http.StatusOK || out["errors"] != nil || first["status"] != "APPLIED" || first["rank"] != nil {
-		t.Fatalf("%d %v", status, out)
+	for _, r := range results {
+		r := r.(map[string]any)
+		if status != http.StatusOK || out["errors"] != nil || r["status"] != "APPLIED" || r["rank"] != nil {
+			t.Fatalf("%d %v", status, out)
+		}
+	}
+}
+
+// The ranks of a submit's results on every board are asked of the store in
+// one call, each keyed by its board, period and player (main's period is
+// its month); a rejected result has none.
+func TestSubmitScores_RanksOfEveryBoardInOneCall(t *testing.T) {
+	m, _ := leaderboard.ParseMonth("2026-11")
+	mainKey := leaderboard.PeriodPlayer{Board: leaderboard.MainBoard, Period: "2026-11", PlayerID: "p"}
+	weeklyKey := leaderboard.PeriodPlayer{Board: "weekly", Period: "2026-W48", PlayerID: "q"}
+	store := &fakeStore{
+		results: []leaderboard.ScoreResult{
+			{EventID: "e1", Status: leaderboard.StatusApplied, Month: m, PlayerID: "p", Score: new(5)},
+			{EventID: "e2", Status: leaderboard.StatusDuplicate, Board: "weekly", Period: "2026-W48", PlayerID: "q", Score: new(7)},
+			{EventID: "e3", Status: leaderboard.StatusRejected, Board: "weekly", Period: "2026-W48", PlayerID: "r",
+				Err: leaderboard.Errorf(leaderboard.EBADINPUT, "out of range")},
+		},
+		ranks: map[leaderboard.PeriodPlayer]int{mainKey: 3, weeklyKey: 7},
+	}
+	_, _, out := serve(t, store, serverToken,
+		`mutation { submitScores(events: [{eventId: "e1", playerId: "p", mode: ADD, value: 5}]) { eventId rank } }`)
+	got, _ := json.Marshal(out)
+	const want = `{"data":{"submitScores":[{"eventId":"e1","rank":3},{"eventId":"e2","rank":7},{"eventId":"e3","rank":null}]}}`
+	if string(got) != want {
+		t.Errorf("answer %s, want %s", got, want)
+	}
+	if len(store.rankCalls) != 1 || len(store.rankCalls[0]) != 2 ||
+		!slices.Contains(store.rankCalls[0], mainKey) || !slices.Contains(store.rankCalls[0], weeklyKey) {
+		t.Errorf("rank calls %v, want one for %v and %v", store.rankCalls, mainKey, weeklyKey)
 	}
 }
 

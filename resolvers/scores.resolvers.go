@@ -29,14 +29,13 @@ func (r *scoreResultResolver) Rank(ctx context.Context, obj *leaderboard.ScoreRe
 	if obj.Status == leaderboard.StatusRejected {
 		return nil, nil
 	}
-	if obj.Board != "" && obj.Board != leaderboard.MainBoard {
-		return r.boardRank(ctx, obj)
-	}
-	rank, err := loaders.For(ctx).LiveRank(ctx, leaderboard.PlayerMonth{Month: obj.Month, PlayerID: obj.PlayerID})
+	key := submittedKey(obj)
+	rank, err := loaders.For(ctx).LiveRank(ctx, key)
 	if err != nil {
 		// The events are committed: the answer must say so without an
 		// error beside it. A rank that cannot be read now is null.
-		r.Logger.WarnContext(ctx, "read the live rank of a submitted score", "month", obj.Month.String(), "player", obj.PlayerID, "err", err)
+		r.Logger.WarnContext(ctx, "read the live rank of a submitted score", "board", key.Board, "period", key.Period,
+			"player", key.PlayerID, "err", err)
 		return nil, nil
 	}
 	return rank, nil

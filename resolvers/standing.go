@@ -98,26 +98,17 @@ func (r *Resolver) standingOf(ctx context.Context, t readTarget, playerID string
 	return r.StandingService.PeriodStanding(readingMetadata(ctx), t.board, t.key, playerID, above, below)
 }
 
-// boardRank reads the live rank of a submitted score on a board other than
-// main, or nil when it cannot be read now: the events are committed, and the
-// answer must say so without an error beside it. It is read where the
-// submit was written (leaderboard.WithOwnWrites), not on a lagging replica.
-func (r *Resolver) boardRank(ctx context.Context, res *leaderboard.ScoreResult) (*int, error) {
-	b, err := r.BoardService.Board(ctx, res.Board)
-	var s *leaderboard.Standing
-	if err == nil && b != nil {
-		s, err = r.StandingService.PeriodStanding(leaderboard.WithOwnWrites(leaderboard.WithoutMetadata(ctx)),
-			b, res.Period, res.PlayerID, 0, 0)
+// submittedKey names the row whose live rank a submit's result answers:
+// main's results may leave the board and the period to their month.
+func submittedKey(res *leaderboard.ScoreResult) leaderboard.PeriodPlayer {
+	key := leaderboard.PeriodPlayer{Board: res.Board, Period: res.Period, PlayerID: res.PlayerID}
+	if key.Board == "" {
+		key.Board = leaderboard.MainBoard
 	}
-	if err != nil {
-		r.Logger.WarnContext(ctx, "read the live rank of a submitted score", "board", res.Board, "period", res.Period,
-			"player", res.PlayerID, "err", err)
-		return nil, nil
+	if key.Period == "" && !res.Month.IsZero() {
+		key.Period = res.Month.String()
 	}
-	if s == nil {
-		return nil, nil
-	}
-	return &s.Rank, nil
+	return key
 }
 
 // standingBoard is the board s is a standing on: main's standings leave

@@ -58,8 +58,8 @@ func (s echoStore) SubmitScores(_ context.Context, events []leaderboard.ScoreEve
 	return results, nil
 }
 
-func (echoStore) LiveRanks(_ context.Context, keys []leaderboard.PlayerMonth) (map[leaderboard.PlayerMonth]int, error) {
-	ranks := map[leaderboard.PlayerMonth]int{}
+func (echoStore) LiveRanks(_ context.Context, keys []leaderboard.PeriodPlayer) (map[leaderboard.PeriodPlayer]int, error) {
+	ranks := map[leaderboard.PeriodPlayer]int{}
 	for _, k := range keys {
 		ranks[k] = 100 + len(k.PlayerID)
 	}

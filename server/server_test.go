@@ -50,7 +50,7 @@ func (services) SubmitScores(context.Context, []leaderboard.ScoreEvent) ([]leade
 	return nil, nil
 }
 
-func (services) LiveRanks(context.Context, []leaderboard.PlayerMonth) (map[leaderboard.PlayerMonth]int, error) {
+func (services) LiveRanks(context.Context, []leaderboard.PeriodPlayer) (map[leaderboard.PeriodPlayer]int, error) {
 	return nil, nil
 }
 
