@@ -74,7 +74,7 @@ func TestFirstHour_LogsAndMetricsSayWhatHappened(t *testing.T) {
 	if codes := i.correct(t, c.month, "p1", new(5), "double-counted match").Codes(); len(codes) != 0 {
 		t.Fatalf("correctScore: %v", codes)
 	}
-	corrected := regexp.MustCompile(`msg="score corrected" month=` + c.month +
+	corrected := regexp.MustCompile(`msg="score corrected" board=main period=` + c.month +
 		` player=p1 before=10 after=5 reason="double-counted match" by=ADMIN correction=\S+ request_id=\S+`)
 	if !corrected.MatchString(i.log.String()) {
 		t.Errorf("the correction is not logged as %s", corrected)
