@@ -130,21 +130,3 @@ func WithoutMetadata(ctx context.Context) context.Context {
 func MetadataWanted(ctx context.Context) bool {
 	return ctx.Value(metadataLeftOut{}) == nil
 }
-
-// ownWritesWanted marks a context whose reads must see the writes committed
-// before them.
-type ownWritesWanted struct{}
-
-// WithOwnWrites returns ctx marked so that the standings read under it see
-// every write committed before the read: a store that serves reads from a
-// replica, which lags its primary, reads them on the primary. The rank a
-// submit answers is read so.
-func WithOwnWrites(ctx context.Context) context.Context {
-	return context.WithValue(ctx, ownWritesWanted{}, true)
-}
-
-// OwnWritesWanted reports whether reads under ctx must see the writes
-// committed before them (WithOwnWrites).
-func OwnWritesWanted(ctx context.Context) bool {
-	return ctx.Value(ownWritesWanted{}) != nil
-}

@@ -176,6 +176,14 @@ func TestCache_LoadAndInvalidate(t *testing.T) {
 	if c.Loaded(m) || c.Players() != 0 || c.Stats().Bytes != 0 {
 		t.Fatalf("after Invalidate: loaded %v, %d players, %d bytes", c.Loaded(m), c.Players(), c.Stats().Bytes)
 	}
+	// Retention forgets main's month as any board's period.
+	if err := c.Load(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	c.ForgetPeriod(leaderboard.MainBoard, m.String())
+	if c.Loaded(m) || c.Players() != 0 {
+		t.Fatalf("after ForgetPeriod of main's month: loaded %v, %d players", c.Loaded(m), c.Players())
+	}
 	if err := c.Load(ctx, m.Prev()); err == nil {
 		t.Errorf("Load of %s, which never opened: no error", m.Prev())
 	}

@@ -100,6 +100,7 @@ func TestWatcher_ReportsEachChangeOnce(t *testing.T) {
 	w.Changed("main", "2026-10", 2)
 	w.Changed("daily", "2026-11-02", 4)
 	w.Changed("daily", "2026-11-02", 4)
+	w.Changed("daily", "2026-11-02", 3) // a check that read before the correction
 	delete(store, "main 2026-10")
 	store["daily 2026-11-02"] = 4
 	check()

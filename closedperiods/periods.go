@@ -205,11 +205,19 @@ func (c *Cache) admit(p periodKey, job *periodLoad, participants int, end time.T
 	return true
 }
 
-// ForgetPeriod forgets period key of board, dropped by retention.
+// ForgetPeriod forgets period key of board, dropped by retention: main's
+// month as every other board's period.
 func (c *Cache) ForgetPeriod(board, key string) {
+	m, isMain, err := leaderboard.MainMonth(&leaderboard.Board{ID: board}, key)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.forgetPeriod(periodKey{board, key})
+	switch {
+	case err != nil:
+	case isMain:
+		c.forget(m)
+	default:
+		c.forgetPeriod(periodKey{board, key})
+	}
 }
 
 // Changed has the closed periods in memory follow period key of board to

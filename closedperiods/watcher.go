@@ -33,10 +33,17 @@ func NewWatcher(onChange func(board, key string, version int)) *Watcher {
 
 // Changed tells the watcher period key of board's final ranks are at
 // version.
+// A version lower than one already told, but 0, is ignored: versions only
+// grow, and a check that read the database before a correction's
+// announcement arrived must not have the newer table dropped for an older.
 func (w *Watcher) Changed(board, key string, version int) {
 	p := periodKey{board, key}
 	w.mu.Lock()
 	known, ok := w.seen[p]
+	if ok && version != 0 && version < known {
+		w.mu.Unlock()
+		return
+	}
 	w.seen[p] = version
 	w.mu.Unlock()
 	if !ok || known != version {

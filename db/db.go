@@ -40,7 +40,7 @@ type DB struct {
 	readURL string
 	replica *DB
 	// primary is, on the replica's view, the DB it is the view of: reads
-	// that must see a write just made go there (leaderboard.WithOwnWrites).
+	// that must see a write just made go there (LiveRanks).
 	primary *DB
 	// settlement says whether closes and corrections record messages for
 	// the studio's reward system.

@@ -15,10 +15,8 @@ import (
 // PeriodStanding returns playerID's standing in period key of b with up to
 // above and below neighbours, read from one snapshot, or nil when the player
 // has no score there: Standing's answer for main's month key, boardStanding's
-// for any other board. EBADINPUT when key is not a month of main. Under
-// leaderboard.WithOwnWrites, the replica's view reads on the primary.
+// for any other board. EBADINPUT when key is not a month of main.
 func (db *DB) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
-	db = db.seeingOwnWrites(ctx)
 	m, isMain, err := leaderboard.MainMonth(b, key)
 	switch {
 	case err != nil:
@@ -33,10 +31,8 @@ func (db *DB) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, pla
 // the cursor (from the top when after is ""), in b's order: Leaderboard's
 // answer for main's month key, boardLeaderboard's for any other board.
 // EBADINPUT when key is not a month of main, and for a malformed cursor or
-// one of another period. Under leaderboard.WithOwnWrites, the replica's
-// view reads on the primary.
+// one of another period.
 func (db *DB) PeriodLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
-	db = db.seeingOwnWrites(ctx)
 	m, isMain, err := leaderboard.MainMonth(b, key)
 	switch {
 	case err != nil:
@@ -45,14 +41,4 @@ func (db *DB) PeriodLeaderboard(ctx context.Context, b *leaderboard.Board, key s
 		return db.Leaderboard(ctx, m, first, after)
 	}
 	return db.boardLeaderboard(ctx, b, key, first, after)
-}
-
-// seeingOwnWrites returns the DB that reads under ctx go to: the primary
-// when db is the replica's view and ctx wants its own writes seen, db
-// otherwise.
-func (db *DB) seeingOwnWrites(ctx context.Context) *DB {
-	if db.primary != nil && leaderboard.OwnWritesWanted(ctx) {
-		return db.primary
-	}
-	return db
 }

@@ -56,7 +56,12 @@ type rankLevels struct {
 }
 
 // levelShifts are the levels a board may count with, the top first; a
-// board's rankLevels use the last of them, so their number names them.
+// board's rankLevels use the last of them, so their number names them. A
+// rank may also be summed over all of them, as a read of many boards'
+// ranks in one statement does: a level the board does not count has no
+// counters, and the range under it starts at 0 (the board's u never
+// reaches the level above's first bucket), so it adds nothing and bounds
+// nothing.
 var levelShifts = []int32{24, 16, 8, 0}
 
 // shiftsOf returns the last n of levelShifts.
@@ -176,7 +181,7 @@ func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
 		WHERE s.period_id = ANY($1)
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
-	if _, err := tx.Exec(ctx, q, periods, allRankLevels); err != nil {
+	if _, err := tx.Exec(ctx, q, periods, levelShifts); err != nil {
 		return errorf("fill rank counts: %w", err)
 	}
 	return nil
@@ -185,14 +190,6 @@ func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
 // originSQL is the SQL of rankLevelsOf(b).origin for the board in row b of
 // boards.
 const originSQL = `CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigint ELSE b.min_score::bigint END`
-
-// allRankLevels are the levels a board may count, the top first: a board
-// counts those its range needs (rankLevelsOf). Its rank may also be summed
-// over all of them, as a read of many boards' ranks in one statement does:
-// a level the board does not count has no counters, and the range under
-// it starts at 0 (the board's u never reaches the level above's first
-// bucket), so it adds nothing and bounds nothing.
-var allRankLevels = []int32{24, 16, 8, 0}
 
 // periodRankSQL returns the SQL expression of the live rank of the row {t}
 // (a row of board_scores with the extra columns hour and hour_start, see

@@ -66,8 +66,8 @@ type PeriodCloserOptions struct {
 	// instance die, this one takes the close over within about Poll.
 	Poll time.Duration
 	// Months closes main's periods, its months: those an admin asks to
-	// close and, for the Scheduler, the due ones. Nil: main is closed as
-	// the other boards are, which only tests of the periods' closes do.
+	// close and, for the Scheduler, the due ones. Nil only in tests of
+	// other boards' closes: db refuses main's months to the periods' close.
 	Months *MonthCloser
 	// Location is the event time zone, main's, in which its months start
 	// (default UTC).
@@ -220,7 +220,7 @@ func (c *PeriodCloser) read(ctx context.Context, board, key string) (*leaderboar
 }
 
 // ClearPeriod empties OPEN period key of board and records the clear with
-// its reason; see leaderboard.PeriodCloser.
+// its reason; see leaderboard.Closer.
 func (c *PeriodCloser) ClearPeriod(ctx context.Context, board, key, reason string) (*leaderboard.Period, error) {
 	return c.store.ClearPeriod(ctx, board, key, reason)
 }
