@@ -20,11 +20,18 @@ func MainMonth(b *Board, key string) (m Month, ok bool, err error) {
 	if b.ID != MainBoard {
 		return Month{}, false, nil
 	}
-	m, err = ParseMonth(key)
+	m, err = ParseMainKey(key)
+	return m, true, err
+}
+
+// ParseMainKey returns the month that key, a period of main, names.
+// EBADINPUT when key is not a month.
+func ParseMainKey(key string) (Month, error) {
+	m, err := ParseMonth(key)
 	if err != nil {
-		return Month{}, true, Errorf(EBADINPUT, "period %q is not a key of board main (MONTH periods are YYYY-MM)", key)
+		return Month{}, Errorf(EBADINPUT, "period %q is not a key of board main (MONTH periods are YYYY-MM)", key)
 	}
-	return m, true, nil
+	return m, nil
 }
 
 // Limits of a board's rules.

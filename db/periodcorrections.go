@@ -36,7 +36,7 @@ import (
 // ECONFLICT while the period is CLOSING.
 func (db *DB) CorrectScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
 	if board == leaderboard.MainBoard {
-		m, err := mainMonth(key)
+		m, err := leaderboard.ParseMainKey(key)
 		if err != nil {
 			return nil, err
 		}
@@ -64,16 +64,6 @@ func (db *DB) CorrectScore(ctx context.Context, board, key, playerID string, sco
 		return nil, errorf("correct %q in period %s of %s: %w", playerID, key, board, err)
 	}
 	return c, nil
-}
-
-// mainMonth returns the month that is period key of main.
-func mainMonth(key string) (leaderboard.Month, error) {
-	m, err := leaderboard.ParseMonth(key)
-	if err != nil {
-		return leaderboard.Month{}, leaderboard.Errorf(leaderboard.EBADINPUT,
-			"period %q is not a key of board main (MONTH periods are YYYY-MM)", key)
-	}
-	return m, nil
 }
 
 // otherBoard returns board, one other than main, having checked that key
@@ -224,7 +214,7 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 // the board's; ENOTFOUND for an unknown board.
 func (db *DB) Corrections(ctx context.Context, board, key string) ([]leaderboard.Correction, error) {
 	if board == leaderboard.MainBoard {
-		m, err := mainMonth(key)
+		m, err := leaderboard.ParseMainKey(key)
 		if err != nil {
 			return nil, err
 		}

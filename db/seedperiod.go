@@ -35,7 +35,7 @@ func (db *DB) SeedPeriod(ctx context.Context, board, key string, players int, op
 			"players must be 1..%d, got %d", MaxSeedPlayers, players)
 	}
 	if board == leaderboard.MainBoard {
-		m, err := mainMonth(key)
+		m, err := leaderboard.ParseMainKey(key)
 		if err != nil {
 			return SeedStats{}, err
 		}

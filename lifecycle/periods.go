@@ -200,9 +200,9 @@ func (c *PeriodCloser) ClosePeriod(ctx context.Context, board, key string) (*lea
 // returns the month as its period: CLOSED, or as it stands after Months'
 // wait. ENOTFOUND for a month that never opened.
 func (c *PeriodCloser) closeMonth(ctx context.Context, key string) (*leaderboard.Period, error) {
-	m, err := leaderboard.ParseMonth(key)
+	m, err := leaderboard.ParseMainKey(key)
 	if err != nil {
-		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "period %q is not a key of board main (MONTH periods are YYYY-MM)", key)
+		return nil, err
 	}
 	info, err := c.opts.Months.CloseMonth(ctx, m)
 	if err != nil || info == nil {

@@ -78,10 +78,9 @@ func mainKey(id string, period *string, month *leaderboard.Month) (string, error
 	case month != nil:
 		return month.String(), nil
 	case period != nil:
-		m, err := leaderboard.ParseMonth(*period)
+		m, err := leaderboard.ParseMainKey(*period)
 		if err != nil {
-			return "", leaderboard.Errorf(leaderboard.EBADINPUT,
-				"period %q is not a key of board main (MONTH periods are YYYY-MM)", *period)
+			return "", err
 		}
 		return m.String(), nil
 	}
