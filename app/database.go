@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/internal/backoff"
 	"github.com/gamebackend/leaderboard/localpg"
 	"github.com/gamebackend/leaderboard/server"
 )
@@ -68,8 +68,9 @@ func (c *Config) dataDir() (string, error) {
 
 // The tries of awaitDatabase: each bounded by databaseTryTimeout (a frozen
 // server accepts the connection and never answers), spaced by a backoff
-// from databaseFirstBackoff doubling up to databaseMaxBackoff, each ±20%
-// so that instances started together do not try in step.
+// from databaseFirstBackoff doubling up to databaseMaxBackoff, each drawn
+// from the upper half of that so that instances started together do not
+// try in step.
 const (
 	databaseTryTimeout   = 5 * time.Second
 	databaseFirstBackoff = 500 * time.Millisecond
@@ -100,12 +101,12 @@ func (m *Main) awaitDatabase(ctx context.Context, url string) error {
 	if host, port, perr := net.SplitHostPort(m.Config.ListenAddr); perr == nil && port == "0" {
 		m.Config.ListenAddr = net.JoinHostPort(host, fmt.Sprint(standby.Addr().(*net.TCPAddr).Port))
 	}
-	start, backoff := time.Now(), databaseFirstBackoff
+	start := time.Now()
 	for attempt := 1; ; attempt++ {
 		if limit := m.Config.DatabaseWait; limit > 0 && time.Since(start) >= limit {
 			return fmt.Errorf("the database did not answer within LEADERBOARD_DATABASE_WAIT=%s: %w", limit, err)
 		}
-		wait := time.Duration(float64(backoff) * (0.8 + 0.4*rand.Float64()))
+		wait := backoff.Jittered(databaseFirstBackoff, databaseMaxBackoff, attempt)
 		if limit := m.Config.DatabaseWait; limit > 0 {
 			wait = min(wait, limit-time.Since(start))
 		}
@@ -116,7 +117,6 @@ func (m *Main) awaitDatabase(ctx context.Context, url string) error {
 			return fmt.Errorf("stopped while waiting for the database: %w", ctx.Err())
 		case <-time.After(wait):
 		}
-		backoff = min(2*backoff, databaseMaxBackoff)
 		if err = tryDatabase(ctx, url); leaderboard.ErrorCode(err) != leaderboard.EUNAVAILABLE {
 			if err == nil {
 				m.Logger.Info("the database answers", "attempts", attempt+1, "waited", time.Since(start).Round(time.Millisecond))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/internal/backoff"
 )
 
 // PeriodStore is what closing the periods of boards other than main needs
@@ -57,7 +58,8 @@ type PeriodCloserOptions struct {
 	Batch int
 	// Retry is how long after a failed close (a lost database) it is tried
 	// again (default 1 s), doubling with each failure in a row up to
-	// RetryMax (default 10 s): a close cut off resumes within seconds of the
+	// RetryMax (default 10 s), each wait drawn from the upper half of that
+	// (backoff.Jittered) so that instances do not try in step: a close cut off resumes within seconds of the
 	// database's return, not at the scheduler's next tick. A close an admin
 	// asked for is retried so for up to Timeout, then left to the looks.
 	Retry, RetryMax time.Duration
@@ -283,7 +285,7 @@ func (c *PeriodCloser) runRequested(ref periodRef, job *periodJob) error {
 		if c.ctx.Err() != nil {
 			return leaderboard.Errorf(leaderboard.EUNAVAILABLE, "the service is shutting down; the close of %s of %s, CLOSING, is resumed by a look of any instance", ref.key, ref.board)
 		}
-		wait := backoff(c.opts.Retry, c.opts.RetryMax, failures)
+		wait := backoff.Jittered(c.opts.Retry, c.opts.RetryMax, failures)
 		if time.Since(start)+wait > c.opts.Timeout {
 			c.logger.Warn("period close failed; it is left to a later look", "board", ref.board, "period", ref.key, "why", "requested", "err", err)
 			return err
@@ -294,19 +296,6 @@ func (c *PeriodCloser) runRequested(ref periodRef, job *periodJob) error {
 		case <-time.After(wait):
 		}
 	}
-}
-
-// backoff is the wait before the next try after failures failed tries in a
-// row: first, doubling with each, up to most.
-func backoff(first, most time.Duration, failures int) time.Duration {
-	wait := first
-	for range failures - 1 {
-		if wait >= most {
-			break
-		}
-		wait *= 2
-	}
-	return min(wait, most)
 }
 
 // takeSlot waits for one of the slots of closes; false once the closer is
@@ -501,7 +490,7 @@ func (c *PeriodCloser) setRetry(failed, closingLeft bool) {
 	switch {
 	case failed:
 		c.failures++
-		in = backoff(c.opts.Retry, c.opts.RetryMax, c.failures)
+		in = backoff.Jittered(c.opts.Retry, c.opts.RetryMax, c.failures)
 		c.logger.Info("period closes are tried again soon", "in", in)
 	case closingLeft:
 		c.failures = 0

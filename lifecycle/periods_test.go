@@ -471,17 +471,6 @@ func TestPeriodCloser_CloseCutOffByShutdownIsFinishedByTheNextCloser(t *testing.
 	waitClosed(t, store, 2*time.Second)
 }
 
-func TestBackoff_DoublesUpToItsMost(t *testing.T) {
-	var got []time.Duration
-	for failures := 1; failures <= 6; failures++ {
-		got = append(got, backoff(time.Second, 10*time.Second, failures))
-	}
-	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-}
-
 func TestPeriodCloser_MainsPeriodIsItsMonthClosedByMonths(t *testing.T) {
 	store := newFakeStore()
 	months := newTestCloser(store, 50*time.Millisecond)

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -27,6 +26,7 @@ import (
 	"time"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/internal/backoff"
 )
 
 // The headers of a delivery.
@@ -425,11 +425,5 @@ func (b Backoff) Delay(attempts int) time.Duration {
 	if ceiling <= 0 {
 		ceiling = 10 * time.Minute
 	}
-	d := ceiling
-	if attempts <= 1 {
-		d = min(base, ceiling)
-	} else if shift := attempts - 1; shift < 32 && base<<shift > 0 {
-		d = min(base<<shift, ceiling)
-	}
-	return d/2 + rand.N(d/2+1)
+	return backoff.Jittered(base, ceiling, attempts)
 }
