@@ -183,33 +183,10 @@ func TestBoardCorrections_CorrectAWeekOpenThenClosed(t *testing.T) {
 // keeps: of three closed seasons, the newest stays.
 func TestBoardRetention_TheSchedulerDropsPeriodsTheBoardNoLongerKeeps(t *testing.T) {
 	s := startServer(t)
-	s.mustDo(t, adminToken, `mutation { createBoard(id: "ranked", name: "Ranked", reset: SEASON, retainPeriods: 1,
-		startsAt: "2026-01-01T00:00:00Z") { created } }`, nil, nil)
-	for i, key := range []string{"s1", "s2", "s3"} {
-		vars := map[string]any{"k": key, "start": fmt.Sprintf("2026-0%d-01T00:00:00Z", i+1),
-			"end": fmt.Sprintf("2026-0%d-01T00:00:00Z", i+2)}
-		s.mustDo(t, adminToken, `mutation($k: String!, $start: Time!, $end: Time!) {
-			createSeason(board: "ranked", key: $k, startsAt: $start, endsAt: $end) { key } }`, vars, nil)
-		s.mustDo(t, adminToken, `mutation($k: String!) { closePeriod(board: "ranked", period: $k) { status } }`,
-			map[string]any{"k": key}, nil)
-	}
-	var got struct {
-		Board struct {
-			Periods []struct {
-				Key string `json:"key"`
-			} `json:"periods"`
-		} `json:"board"`
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s.mustDo(t, "", `{ board(id: "ranked") { periods { key } } }`, nil, &got)
-		if len(got.Board.Periods) == 1 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if len(got.Board.Periods) != 1 || got.Board.Periods[0].Key != "s3" {
-		t.Fatalf("periods kept %+v, want s3 alone", got.Board.Periods)
+	createClosedSeasons(t, s, "ranked", "s1", "s2", "s3")
+	kept := waitForPeriodKeys(t, s, "ranked", func(keys []string) bool { return len(keys) == 1 })
+	if fmt.Sprint(kept) != "[s3]" {
+		t.Fatalf("periods kept %v, want s3 alone", kept)
 	}
 }
 
