@@ -103,6 +103,9 @@ func complexity() graph.ComplexityRoot {
 		return 1 + child*(listSize(above, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours)+
 			listSize(below, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours))
 	}
+	c.Query.GroupStandings = func(child int, _, _ *string, _ *leaderboard.Month, playerIDs []string) int {
+		return 1 + child*((len(playerIDs)+groupEntriesPerCost-1)/groupEntriesPerCost)
+	}
 	// A call over MaxBatch events costs what a full one does: the resolver
 	// refuses it with the batch's limit in the message, which a cost error
 	// would hide.
@@ -123,6 +126,12 @@ func complexity() graph.ComplexityRoot {
 	}
 	return c
 }
+
+// groupEntriesPerCost is how many entries of a group cost what one entry of
+// a list does: a group is read in one statement, each entry a row without
+// neighbours, and a full group of 1,000 with every field of Standing
+// (about 1,800) must fit the cost limit, as five such groups do.
+const groupEntriesPerCost = 10
 
 // boardRead is the cost of a field of Board that reads the database, so that
 // a list of boards asks for at most a few thousand reads.
