@@ -55,6 +55,7 @@ func groupOf(playerIDs []string, standing func(playerID string) *leaderboard.Sta
 	group := make([]leaderboard.Standing, 0, len(playerIDs))
 	for _, id := range playerIDs {
 		if s := standing(id); s != nil {
+			s.Above, s.Below = nil, nil // empty either way: as the database's
 			group = append(group, *s)
 		}
 	}
