@@ -13,6 +13,9 @@ import (
 )
 
 func (r *queryResolver) GroupStandings(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerIds []string) ([]model.GroupStanding, error) {
+	if err := failureResolved(ctx); err != nil {
+		return nil, err
+	}
 	if err := leaderboard.CheckGroup(playerIds, r.maxGroup()); err != nil {
 		return nil, err
 	}

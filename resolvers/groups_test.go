@@ -155,3 +155,39 @@ func TestGroupStandings_RanksTheGroup(t *testing.T) {
 		})
 	}
 }
+
+// The direct answer of groupStandings (group_json.go) is byte for byte
+// gqlgen's, errors included, and a selection it does not write goes to
+// gqlgen.
+func TestGroupStandings_DirectAnswerIsGqlgens(t *testing.T) {
+	queries := []struct {
+		name, query string
+		ids         []string
+	}{
+		{"every field", groupQuery, append(ids(30), "nobody")},
+		{"aliases and __typename", `query G($ids: [ID!]!) { friends: groupStandings(month: "2026-11", playerIds: $ids) {
+			__typename n: groupRank s: standing { __typename r: rank player { __typename id } n: neighbours(above: 0, below: 0) { rank } } } }`, ids(5)},
+		{"a literal list", `{ groupStandings(board: "main", period: "2026-11", playerIds: ["a", "nobody", "b"]) { groupRank standing { rank board period } } }`, nil},
+		{"a fragment, left to gqlgen", `query G($ids: [ID!]!) { groupStandings(month: "2026-11", playerIds: $ids) { ...E } } fragment E on GroupStanding { groupRank }`, ids(3)},
+		{"no id", groupQuery, []string{}},
+		{"an id twice", groupQuery, []string{"a", "a"}},
+		{"neighbours", `query G($ids: [ID!]!) { groupStandings(month: "2026-11", playerIds: $ids) { standing { neighbours { rank } } } }`, ids(2)},
+		{"an unknown board", `query G($ids: [ID!]!) { groupStandings(board: "nope", playerIds: $ids) { groupRank } }`, ids(2)},
+	}
+	for _, q := range queries {
+		t.Run(q.name, func(t *testing.T) {
+			var vars map[string]any
+			if q.ids != nil {
+				vars = map[string]any{"ids": q.ids}
+			}
+			answers := map[bool]string{}
+			for _, viaGqlgen := range []bool{false, true} {
+				r := &Resolver{GroupService: &groupStore{}, BoardService: mainBoard, Logger: slog.New(slog.DiscardHandler)}
+				_, answers[viaGqlgen] = answer(t, NewHandler(r, HandlerOptions{viaGqlgen: viaGqlgen}), "", q.query, vars)
+			}
+			if answers[false] != answers[true] {
+				t.Errorf("direct:\n%.600s\ngqlgen:\n%.600s", answers[false], answers[true])
+			}
+		})
+	}
+}

@@ -64,6 +64,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 		srv.AroundRootFields(r.writeStandingsDirectly)
 		srv.AroundRootFields(r.writeSubmitsDirectly)
 		srv.AroundRootFields(r.writeClaimsDirectly)
+		srv.AroundRootFields(r.writeGroupsDirectly)
 	}
 	srv.SetErrorPresenter(presentError(r.Logger))
 	srv.SetRecoverFunc(recoverPanic(r.Logger))
