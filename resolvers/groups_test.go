@@ -84,6 +84,7 @@ func TestGroupStandings_BadInputIsRefusedBeforeTheRead(t *testing.T) {
 	}{
 		{"no id", 0, groupQuery, []string{}},
 		{"1001 ids", 0, groupQuery, ids(1001)},
+		{"100,000 ids", 0, groupQuery, ids(100_000)},
 		{"3 ids over a limit of 2", 2, groupQuery, ids(3)},
 		{"an id twice", 0, groupQuery, append(ids(10), "p3")},
 		{"an empty id", 0, groupQuery, append(ids(3), "")},
