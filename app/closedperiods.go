@@ -30,6 +30,11 @@ func (s periodSource) PeriodLeaderboard(ctx context.Context, b *leaderboard.Boar
 	return s.reader.PeriodLeaderboard(ctx, b, key, first, after)
 }
 
+// PeriodGroup reads from the replica.
+func (s periodSource) PeriodGroup(ctx context.Context, b *leaderboard.Board, key string, playerIDs []string) ([]leaderboard.Standing, error) {
+	return s.reader.PeriodGroup(ctx, b, key, playerIDs)
+}
+
 // LoadClosedPeriod loads the period as the db does, as a FrozenPeriod.
 func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key string,
 	admit func(participants int, end time.Time) bool) (closedperiods.FrozenPeriod, error) {

@@ -51,6 +51,9 @@ type Config struct {
 	// SnapshotPlayers bounds the players of closed months held in memory
 	// (about 64 bytes each); 0 serves closed months from the database only.
 	SnapshotPlayers int // LEADERBOARD_SNAPSHOT_PLAYERS
+	// MaxGroup is the most player ids one groupStandings takes; 0 or less:
+	// leaderboard.DefaultMaxGroup.
+	MaxGroup int // LEADERBOARD_MAX_GROUP
 
 	// CloseGrace is how long after its calendar end a month still takes
 	// events; then it closes by itself when AutoClose is on.
@@ -152,6 +155,7 @@ func ConfigFromEnv() (Config, error) {
 		DemoPlayers:     env.int("LEADERBOARD_DEMO_PLAYERS", 0),
 		// Ten million demo players take about 620 MiB.
 		SnapshotPlayers:    env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
+		MaxGroup:           env.int("LEADERBOARD_MAX_GROUP", leaderboard.DefaultMaxGroup),
 		CloseGrace:         env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
 		AutoClose:          env.bool("LEADERBOARD_AUTO_CLOSE", true),
 		CloseWait:          env.duration("LEADERBOARD_CLOSE_WAIT", 10*time.Second),

@@ -81,11 +81,14 @@ func (m *Main) Run(ctx context.Context) error {
 	// writes, closes, settlement and reads that must see a write just made
 	// (a submitted score's rank) to the primary.
 	reader := m.DB.Reader()
-	var standings leaderboard.StandingService = reader
+	var (
+		standings leaderboard.StandingService = reader
+		groups    leaderboard.GroupService    = reader
+	)
 	ready := func() bool { return true }
 	if m.Config.SnapshotPlayers > 0 {
 		m.ClosedPeriods = closedperiods.New(periodSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, loc, m.Logger)
-		standings, ready = m.ClosedPeriods, m.ClosedPeriods.Ready
+		standings, groups, ready = m.ClosedPeriods, m.ClosedPeriods, m.ClosedPeriods.Ready
 	}
 	limits, err := m.Config.rateLimits()
 	if err != nil {
@@ -100,6 +103,8 @@ func (m *Main) Run(ctx context.Context) error {
 		Ranks:          m.DB,
 		Ping:           m.DB.Ping,
 		Standings:      standings,
+		Groups:         groups,
+		MaxGroup:       m.Config.MaxGroup,
 		Closer:         m.Closer,
 		Exporter:       m.DB,
 		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger, announce: m.DB.AnnouncePeriod},

@@ -12,7 +12,6 @@
 package closedperiods
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -29,6 +28,7 @@ import (
 // ones, main's months by their final ranks.
 type Source interface {
 	leaderboard.StandingService
+	leaderboard.GroupService
 	// LoadClosedPeriod reads period key of b, a board other than main,
 	// whole from one snapshot when it is CLOSED: it calls admit with the
 	// period's participants and end first, and reads the period's rows
@@ -119,10 +119,7 @@ func New(source Source, maxPlayers int, loc *time.Location, logger *slog.Logger)
 // is loaded or staged, and from the source otherwise; a final standing from
 // the source starts loading its month.
 func (c *Cache) monthStanding(ctx context.Context, b *leaderboard.Board, key string, m leaderboard.Month, playerID string, above, below int) (*leaderboard.Standing, error) {
-	c.mu.RLock()
-	t := cmp.Or(c.tables[m], c.closing[m])
-	c.mu.RUnlock()
-	if t != nil {
+	if t := c.month(m); t != nil {
 		return t.standing(playerID, above, below), nil
 	}
 	s, err := c.source.PeriodStanding(ctx, b, key, playerID, above, below)

@@ -36,6 +36,9 @@ type oraclePeriod interface {
 	// liveRanks reads the live ranks of the players in the period in one
 	// call of the store's RankService.
 	liveRanks(ctx context.Context, playerIDs []string) (map[leaderboard.PeriodPlayer]int, error)
+	// group reads the standings of playerIDs in one call of the store's
+	// GroupService.
+	group(ctx context.Context, playerIDs []string) ([]leaderboard.Standing, error)
 }
 
 // periodLiveRanks reads the live ranks of playerIDs in period key of b
@@ -81,6 +84,16 @@ func (m mainMonth) page(ctx context.Context, first int, after string) (*leaderbo
 func (m mainMonth) liveRanks(ctx context.Context, playerIDs []string) (map[leaderboard.PeriodPlayer]int, error) {
 	return periodLiveRanks(ctx, m.store, m.b, m.key(), playerIDs)
 }
+func (m mainMonth) group(ctx context.Context, playerIDs []string) ([]leaderboard.Standing, error) {
+	group, err := m.store.PeriodGroup(ctx, m.b, m.key(), playerIDs)
+	for i := range group {
+		// As in standing: main's standings name their month alone.
+		if s := &group[i]; s.Month == m.month && s.Board == "" && s.Period == "" {
+			s.Board, s.Period = leaderboard.MainBoard, m.key()
+		}
+	}
+	return group, err
+}
 func (m mainMonth) close(ctx context.Context) (string, error) {
 	info, ran, err := m.store.TryCloseMonth(ctx, m.month, leaderboard.CloseHooks{})
 	if err != nil {
@@ -113,6 +126,9 @@ func (p boardPeriod) page(ctx context.Context, first int, after string) (*leader
 }
 func (p boardPeriod) liveRanks(ctx context.Context, playerIDs []string) (map[leaderboard.PeriodPlayer]int, error) {
 	return periodLiveRanks(ctx, p.store, p.b, p.period, playerIDs)
+}
+func (p boardPeriod) group(ctx context.Context, playerIDs []string) ([]leaderboard.Standing, error) {
+	return p.store.PeriodGroup(ctx, p.b, p.period, playerIDs)
 }
 func (p boardPeriod) close(ctx context.Context) (string, error) {
 	closed, err := p.store.ClosePeriod(ctx, p.b.ID, p.period)
@@ -240,6 +256,9 @@ func runOracleSuite(t *testing.T, p oraclePeriod, seasons []leaderboard.Period, 
 			if err != nil || s != nil {
 				t.Fatalf("a player without a score: %+v, %v; want no standing", s, err)
 			}
+		})
+		t.Run(phase+" groups", func(t *testing.T) {
+			checkOracleGroups(t, p, table, rng)
 		})
 		t.Run(phase+" live ranks of submits, batched", func(t *testing.T) {
 			checkOracleLiveRanks(t, p, table)

@@ -300,6 +300,38 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 	if !slices.Equal(looked, window(other)) {
 		t.Errorf("look-up of %s:\n got  %+v\n want %+v", other, looked, window(other))
 	}
+
+	// Friends: ids pasted with commas, spaces and new lines, one twice, two
+	// that never played; those with a score ranked among themselves.
+	friends := []string{want[30].player, want[4].player, want[17].player, want[0].player, want[39].player}
+	pasted := friends[0] + ", " + friends[1] + "\n" + friends[2] + "  never-played," + friends[3] + "\n\n" + friends[1] + " " +
+		friends[4] + ",also-unknown"
+	step("rank friends", chromedp.SendKeys(chromedp.CSS("#friend-ids"), pasted),
+		chromedp.Click(chromedp.CSS(`#friends button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#friends-panel:not([aria-busy]) #friends-result tr[data-group-rank]`)))
+	type friendRow struct {
+		GroupRank int    `json:"groupRank"`
+		Rank      int    `json:"rank"`
+		Player    string `json:"player"`
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]friendRow](`[...document.querySelectorAll('#friends-result tr[data-group-rank]')].map(tr => ({
+		groupRank: Number(tr.dataset.groupRank), rank: Number(tr.dataset.rank), player: tr.dataset.player}))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(friends, func(a, b string) int { return rankOf[a] - rankOf[b] })
+	var wantFriends []friendRow
+	for i, f := range friends {
+		wantFriends = append(wantFriends, friendRow{GroupRank: i + 1, Rank: rankOf[f], Player: f})
+	}
+	if !slices.Equal(got, wantFriends) {
+		t.Errorf("friends:\n got  %+v\n want %+v", got, wantFriends)
+	}
+	missing, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#friends-state .missing-ids')?.textContent ?? ''`))
+	if err != nil || missing != "never-played, also-unknown" {
+		t.Errorf("friends without a score: %q (%v), want \"never-played, also-unknown\"", missing, err)
+	}
+	writeScreenshot(t, ctx, "browser-friends", chromedp.Screenshot(chromedp.CSS("#friends-panel")))
 }
 
 // phoneView is what a phone shows of the page, scrolled to the top.

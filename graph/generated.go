@@ -95,6 +95,11 @@ type ComplexityRoot struct {
 		Created func(childComplexity int) int
 	}
 
+	GroupStanding struct {
+		GroupRank func(childComplexity int) int
+		Standing  func(childComplexity int) int
+	}
+
 	LeaderboardConnection struct {
 		Edges    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
@@ -156,6 +161,7 @@ type ComplexityRoot struct {
 		Board            func(childComplexity int, id string) int
 		Boards           func(childComplexity int, first *int, after *string) int
 		Corrections      func(childComplexity int, board *string, period *string, month *leaderboard.Month) int
+		GroupStandings   func(childComplexity int, board *string, period *string, month *leaderboard.Month, playerIds []string) int
 		Leaderboard      func(childComplexity int, board *string, period *string, month *leaderboard.Month, first *int, after *string) int
 		Month            func(childComplexity int, month leaderboard.Month) int
 		Months           func(childComplexity int, first *int) int
@@ -257,6 +263,7 @@ type QueryResolver interface {
 	Boards(ctx context.Context, first *int, after *string) ([]leaderboard.Board, error)
 	Period(ctx context.Context, board string, key string) (*leaderboard.Period, error)
 	Corrections(ctx context.Context, board *string, period *string, month *leaderboard.Month) ([]leaderboard.Correction, error)
+	GroupStandings(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerIds []string) ([]model.GroupStanding, error)
 	Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error)
 	UnclaimedRewards(ctx context.Context, playerID string, first *int) ([]leaderboard.Standing, error)
@@ -513,6 +520,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreateBoardResult.Created(childComplexity), true
+
+	case "GroupStanding.groupRank":
+		if e.ComplexityRoot.GroupStanding.GroupRank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupStanding.GroupRank(childComplexity), true
+	case "GroupStanding.standing":
+		if e.ComplexityRoot.GroupStanding.Standing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupStanding.Standing(childComplexity), true
 
 	case "LeaderboardConnection.edges":
 		if e.ComplexityRoot.LeaderboardConnection.Edges == nil {
@@ -815,6 +835,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Corrections(childComplexity, args["board"].(*string), args["period"].(*string), args["month"].(*leaderboard.Month)), true
+	case "Query.groupStandings":
+		if e.ComplexityRoot.Query.GroupStandings == nil {
+			break
+		}
+
+		args, err := ec.field_Query_groupStandings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GroupStandings(childComplexity, args["board"].(*string), args["period"].(*string), args["month"].(*leaderboard.Month), args["playerIds"].([]string)), true
 
 	case "Query.leaderboard":
 		if e.ComplexityRoot.Query.Leaderboard == nil {
@@ -1204,7 +1235,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/boards.graphqls" "schema/corrections.graphqls" "schema/months.graphqls" "schema/rewards.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
+//go:embed "schema/boards.graphqls" "schema/corrections.graphqls" "schema/groups.graphqls" "schema/months.graphqls" "schema/rewards.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1218,6 +1249,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "schema/boards.graphqls", Input: sourceData("schema/boards.graphqls"), BuiltIn: false},
 	{Name: "schema/corrections.graphqls", Input: sourceData("schema/corrections.graphqls"), BuiltIn: false},
+	{Name: "schema/groups.graphqls", Input: sourceData("schema/groups.graphqls"), BuiltIn: false},
 	{Name: "schema/months.graphqls", Input: sourceData("schema/months.graphqls"), BuiltIn: false},
 	{Name: "schema/rewards.graphqls", Input: sourceData("schema/rewards.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
@@ -1320,6 +1352,16 @@ func (ec *executionContext) childFields_CreateBoardResult(ctx context.Context, f
 		return ec.fieldContext_CreateBoardResult_created(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreateBoardResult", field.Name)
+}
+
+func (ec *executionContext) childFields_GroupStanding(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "groupRank":
+		return ec.fieldContext_GroupStanding_groupRank(ctx, field)
+	case "standing":
+		return ec.fieldContext_GroupStanding_standing(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GroupStanding", field.Name)
 }
 
 func (ec *executionContext) childFields_LeaderboardConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2071,6 +2113,44 @@ func (ec *executionContext) field_Query_corrections_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["month"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_groupStandings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["period"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "month",
+		func(ctx context.Context, v any) (*leaderboard.Month, error) {
+			return ec.unmarshalOMonth2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["month"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "playerIds",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["playerIds"] = arg3
 	return args, nil
 }
 
@@ -3179,6 +3259,61 @@ func (ec *executionContext) _CreateBoardResult_created(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_CreateBoardResult_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreateBoardResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GroupStanding_groupRank(ctx context.Context, field graphql.CollectedField, obj *model.GroupStanding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupStanding_groupRank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupRank, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupStanding_groupRank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupStanding", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GroupStanding_standing(ctx context.Context, field graphql.CollectedField, obj *model.GroupStanding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupStanding_standing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Standing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Standing) graphql.Marshaler {
+			return ec.marshalNStanding2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐStanding(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupStanding_standing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GroupStanding",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Standing(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _LeaderboardConnection_edges(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Page) (ret graphql.Marshaler) {
@@ -4413,6 +4548,50 @@ func (ec *executionContext) fieldContext_Query_corrections(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_corrections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_groupStandings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_groupStandings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().GroupStandings(ctx, fc.Args["board"].(*string), fc.Args["period"].(*string), fc.Args["month"].(*leaderboard.Month), fc.Args["playerIds"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.GroupStanding) graphql.Marshaler {
+			return ec.marshalNGroupStanding2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚋgraphᚋmodelᚐGroupStandingᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_groupStandings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupStanding(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_groupStandings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7287,6 +7466,49 @@ func (ec *executionContext) _CreateBoardResult(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var groupStandingImplementors = []string{"GroupStanding"}
+
+func (ec *executionContext) _GroupStanding(ctx context.Context, sel ast.SelectionSet, obj *model.GroupStanding) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupStandingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GroupStanding")
+		case "groupRank":
+			out.Values[i] = ec._GroupStanding_groupRank(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "standing":
+			out.Values[i] = ec._GroupStanding_standing(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var leaderboardConnectionImplementors = []string{"LeaderboardConnection"}
 
 func (ec *executionContext) _LeaderboardConnection(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Page) graphql.Marshaler {
@@ -7952,6 +8174,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_corrections(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "groupStandings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_groupStandings(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -9377,6 +9621,26 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
+func (ec *executionContext) marshalNGroupStanding2githubᚗcomᚋgamebackendᚋleaderboardᚋgraphᚋmodelᚐGroupStanding(ctx context.Context, sel ast.SelectionSet, v model.GroupStanding) graphql.Marshaler {
+	return ec._GroupStanding(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNGroupStanding2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚋgraphᚋmodelᚐGroupStandingᚄ(ctx context.Context, sel ast.SelectionSet, v []model.GroupStanding) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGroupStanding2githubᚗcomᚋgamebackendᚋleaderboardᚋgraphᚋmodelᚐGroupStanding(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -9391,6 +9655,35 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
@@ -9751,6 +10044,16 @@ func (ec *executionContext) marshalNStanding2ᚕgithubᚗcomᚋgamebackendᚋlea
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNStanding2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐStanding(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Standing) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Standing(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {

@@ -43,7 +43,7 @@ type HandlerOptions struct {
 // one of the domain's codes in extensions.code.
 func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	limits := opts.Limits.withDefaults()
-	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r, Complexity: complexity()}))
+	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r, Complexity: complexity(r.maxGroup())}))
 	if opts.viaGqlgen {
 		srv.AddTransport(transport.POST{})
 	} else {
@@ -64,6 +64,7 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 		srv.AroundRootFields(r.writeStandingsDirectly)
 		srv.AroundRootFields(r.writeSubmitsDirectly)
 		srv.AroundRootFields(r.writeClaimsDirectly)
+		srv.AroundRootFields(r.writeGroupsDirectly)
 	}
 	srv.SetErrorPresenter(presentError(r.Logger))
 	srv.SetRecoverFunc(recoverPanic(r.Logger))

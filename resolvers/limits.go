@@ -91,8 +91,9 @@ func (e limitsExtension) MutateOperationContext(_ context.Context, oc *graphql.O
 }
 
 // complexity is the cost model: a field costs one plus its selection, and a
-// list field its selection times the entries it may return.
-func complexity() graph.ComplexityRoot {
+// list field its selection times the entries it may return. maxGroup is the
+// most ids a groupStandings takes.
+func complexity(maxGroup int) graph.ComplexityRoot {
 	var c graph.ComplexityRoot
 	c.Query.Leaderboard = func(child int, _, _ *string, _ *leaderboard.Month, first *int, _ *string) int {
 		return 1 + child*listSize(first, 100, leaderboard.MaxPageSize)
@@ -102,6 +103,11 @@ func complexity() graph.ComplexityRoot {
 	c.Standing.Neighbours = func(child int, above, below *int) int {
 		return 1 + child*(listSize(above, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours)+
 			listSize(below, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours))
+	}
+	// As with submitScores, a group over its limit costs what a full one
+	// does: the resolver refuses it with the limit in the message.
+	c.Query.GroupStandings = func(child int, _, _ *string, _ *leaderboard.Month, playerIDs []string) int {
+		return 1 + child*((min(len(playerIDs), maxGroup)+groupEntriesPerCost-1)/groupEntriesPerCost)
 	}
 	// A call over MaxBatch events costs what a full one does: the resolver
 	// refuses it with the batch's limit in the message, which a cost error
@@ -123,6 +129,12 @@ func complexity() graph.ComplexityRoot {
 	}
 	return c
 }
+
+// groupEntriesPerCost is how many entries of a group cost what one entry of
+// a list does: a group is read in one statement, each entry a row without
+// neighbours, and a full group of 1,000 with every field of Standing
+// (about 1,800) must fit the cost limit, as five such groups do.
+const groupEntriesPerCost = 10
 
 // boardRead is the cost of a field of Board that reads the database, so that
 // a list of boards asks for at most a few thousand reads.

@@ -13,7 +13,12 @@ import (
 type Resolver struct {
 	// StandingService reads the standings and tables of every board's
 	// periods, main's months included.
-	StandingService   leaderboard.StandingService
+	StandingService leaderboard.StandingService
+	// GroupService reads the standings of a group of players in a period
+	// (groupStandings); MaxGroup bounds its ids (0:
+	// leaderboard.DefaultMaxGroup).
+	GroupService      leaderboard.GroupService
+	MaxGroup          int
 	Closer            leaderboard.Closer
 	CorrectionService leaderboard.CorrectionService
 	ScoreService      leaderboard.ScoreService

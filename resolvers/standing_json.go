@@ -56,6 +56,8 @@ var directFields = map[string]map[string]string{
 	"Player":      {"id": "", "name": "", "__typename": ""},
 	"ScoreResult": {"eventId": "", "status": "", "score": "", "error": "", "code": "", "month": "", "board": "", "period": "", "__typename": ""},
 	"Claim":       {"status": "", "standing": "Standing", "claimedAt": "", "claimId": "", "__typename": ""},
+	// groupStandings' entries (see group_json.go).
+	"GroupStanding": {"groupRank": "", "standing": "Standing", "__typename": ""},
 }
 
 // compileSelection compiles set, a selection on type typ, or reports that it

@@ -37,7 +37,13 @@ type Config struct {
 	// Standings answers the standings and pages of every board's periods,
 	// main's months included: the database, or the closed periods held in
 	// memory in front of it.
-	Standings   leaderboard.StandingService
+	Standings leaderboard.StandingService
+	// Groups answers groups of players' standings (groupStandings), as
+	// Standings answers one.
+	Groups leaderboard.GroupService
+	// MaxGroup is the most ids one groupStandings takes; 0:
+	// leaderboard.DefaultMaxGroup.
+	MaxGroup    int
 	Scores      leaderboard.ScoreService
 	Ranks       leaderboard.RankService
 	Closer      leaderboard.Closer
@@ -120,6 +126,8 @@ func New(cfg Config) *Server {
 			},
 		},
 		StandingService:   cfg.Standings,
+		GroupService:      cfg.Groups,
+		MaxGroup:          cfg.MaxGroup,
 		Closer:            cfg.Closer,
 		CorrectionService: cfg.Corrections,
 		ScoreService:      cfg.Scores,

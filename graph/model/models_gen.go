@@ -2,6 +2,21 @@
 
 package model
 
+import (
+	"github.com/gamebackend/leaderboard"
+)
+
+// One player of a group: their rank among the group and their standing on the board.
+type GroupStanding struct {
+	// Rank among the group's players with a standing, 1..n, best first in the board's order.
+	GroupRank int `json:"groupRank"`
+	// The player's standing on the board (standing.rank is the rank among every
+	// player of the period). A group's standings are read without neighbours:
+	// standing.neighbours answers only above: 0, below: 0 (an empty list); ask
+	// standing(playerId) for one player's neighbours.
+	Standing *leaderboard.Standing `json:"standing"`
+}
+
 // Writes. Each domain's file extends it with its fields.
 type Mutation struct {
 }

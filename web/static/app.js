@@ -38,7 +38,13 @@ const QUERIES = {
 }`,
   myRank: `query MyRank(${PERIOD_VARS}) { myRank(${PERIOD_ARGS}) { ...Window } }`,
   standing: `query Standing(${PERIOD_VARS}, $playerId: ID!) { standing(${PERIOD_ARGS}, playerId: $playerId) { ...Window } }`,
+  group: `query Friends(${PERIOD_VARS}, $ids: [ID!]!) { groupStandings(${PERIOD_ARGS}, playerIds: $ids) {
+  groupRank
+  standing { rank score total final player { id name } }
+} }`,
 };
+// MAX_FRIENDS is the most ids groupStandings takes by default.
+const MAX_FRIENDS = 1000;
 const WINDOW_FRAGMENT = `
 fragment Window on Standing {
   rank score subscore reachedAt total final
@@ -421,9 +427,10 @@ const state = {
   endCursor: null, // the cursor of the next page; null on the last
   tablePeriod: null, // "board/key" of the table on screen
   lookupId: null,
+  friendIds: null, // the ids of the friends view, in the order pasted
 };
 
-const requests = { boards: slot(), periods: slot(), table: slot(), mine: slot(), lookup: slot() };
+const requests = { boards: slot(), periods: slot(), table: slot(), mine: slot(), lookup: slot(), friends: slot() };
 
 // periodVars names the period shown to the reads: main's by its month, any
 // other board's by its key.
@@ -707,6 +714,7 @@ async function loadPeriods({ keep = false, boardId = null } = {}) {
     renderPeriodInfo(board, chosen);
     if (note) $('period-info').append(el('p', { class: 'notice' }, note));
     $('lookup').querySelector('button[type=submit]').disabled = false;
+    $('friends').querySelector('button[type=submit]').disabled = false;
     showPeriod({ resetPage: !samePeriod });
   } catch (err) {
     if (signal.aborted) return;
@@ -750,7 +758,8 @@ function showNoPeriod(message) {
   requests.table();
   requests.mine();
   requests.lookup();
-  for (const id of ['top', 'my-rank', 'lookup-panel']) $(id).removeAttribute('aria-busy');
+  requests.friends();
+  for (const id of ['top', 'my-rank', 'lookup-panel', 'friends-panel']) $(id).removeAttribute('aria-busy');
   state.tablePeriod = null;
   $('top-state').replaceChildren(noteEl(message));
   $('top-table').hidden = true;
@@ -761,6 +770,9 @@ function showNoPeriod(message) {
   $('lookup').querySelector('button[type=submit]').disabled = true;
   clearWindow(views.lookup);
   $('lookup-state').replaceChildren();
+  $('friends').querySelector('button[type=submit]').disabled = true;
+  clearFriends();
+  $('friends-state').replaceChildren();
   renderMyRankIdle(noteEl(message));
 }
 
@@ -774,6 +786,7 @@ function showPeriod({ resetPage = true } = {}) {
   loadTable();
   loadMyRank();
   if (state.lookupId) loadLookup();
+  if (state.friendIds) loadFriends();
 }
 
 $('period').addEventListener('change', (event) => {
@@ -1083,9 +1096,101 @@ $('lookup').addEventListener('submit', (event) => {
   loadLookup();
 });
 
+// ---- friends: a group ranked among itself ----
+
+// parseIds splits pasted text into ids at commas, spaces and new lines,
+// each id once, in the order first pasted.
+function parseIds(text) {
+  return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+}
+
+function clearFriends() {
+  $('friends-table').hidden = true;
+  $('friends-result').querySelector('tbody').replaceChildren();
+  $('friends-caption').replaceChildren();
+}
+
+// friendRow is one friend: rank among the group, rank on the board, player
+// and score.
+function friendRow(board, entry) {
+  const { standing } = entry;
+  const rank = el('td', { class: 'num rank' }, numbers.format(standing.rank));
+  if (!standing.final) rank.append(el('span', { class: 'provisional-mark', 'aria-hidden': 'true', title: 'Provisional' }, '*'));
+  return el('tr', { 'data-group-rank': entry.groupRank, 'data-rank': standing.rank, 'data-player': standing.player.id },
+    el('td', { class: 'num group-rank' }, numbers.format(entry.groupRank)),
+    rank,
+    playerCell(standing.player, null),
+    el('td', { class: 'num score' }, formatScore(board, standing.score)));
+}
+
+async function loadFriends() {
+  const signal = requests.friends();
+  const { board, period: info } = state;
+  const ids = state.friendIds;
+  const section = $('friends-panel');
+  section.setAttribute('aria-busy', 'true');
+  $('friends-state').replaceChildren(loadingEl());
+  try {
+    const { groupStandings: group } = await graphql(QUERIES.group, { ...periodVars(), ids }, { signal });
+    if (signal.aborted) return;
+    const ranked = new Set(group.map((g) => g.standing.player.id));
+    const missing = ids.filter((id) => !ranked.has(id));
+    const notes = [];
+    if (missing.length > 0) {
+      notes.push(noteEl(`No score ${inPeriod(board, info.key)}: `, el('span', { class: 'missing-ids' }, missing.join(', ')), '.'));
+    }
+    if (group.length === 0) {
+      clearFriends();
+      $('friends-state').replaceChildren(...notes);
+      announce(`None of the ${numbers.format(ids.length)} players has a score ${inPeriod(board, info.key)}.`);
+      return;
+    }
+    $('friends-state').replaceChildren(...notes);
+    const caption = [`${countOf(group.length, 'friend', 'friends')} ranked ${inPeriod(board, info.key)}`];
+    if (!group[0].standing.final) caption.push(' ', provisionalNote(board));
+    $('friends-caption').replaceChildren(...caption);
+    $('friends-result').querySelector('tbody').replaceChildren(...group.map((g) => friendRow(board, g)));
+    $('friends-table').hidden = false;
+    const best = group[0].standing;
+    announce(`${countOf(group.length, 'friend', 'friends')} ranked; the best, ${best.player.name || best.player.id}, is ${numbers.format(best.rank)} of ${numbers.format(best.total)}.`);
+  } catch (err) {
+    if (signal.aborted) return;
+    clearFriends();
+    const retry = err.has('BAD_USER_INPUT') ? null : loadFriends;
+    $('friends-state').replaceChildren(errorEl('Could not rank these players.', err, retry));
+    announce(`Could not rank these players: ${err.message}`);
+  } finally {
+    if (!signal.aborted) section.removeAttribute('aria-busy');
+  }
+}
+
+$('friends').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const input = $('friend-ids');
+  const ids = parseIds(input.value);
+  let problem = null;
+  if (ids.length === 0) problem = 'Paste at least one player id.';
+  else if (ids.length > MAX_FRIENDS) problem = `That is ${numbers.format(ids.length)} ids: at most ${numbers.format(MAX_FRIENDS)} are ranked at once.`;
+  if (problem) {
+    requests.friends();
+    state.friendIds = null;
+    $('friends-panel').removeAttribute('aria-busy');
+    input.setAttribute('aria-invalid', 'true');
+    clearFriends();
+    $('friends-state').replaceChildren(noteEl(problem));
+    input.focus();
+    return;
+  }
+  input.removeAttribute('aria-invalid');
+  if (!state.period) return;
+  state.friendIds = ids;
+  loadFriends();
+});
+
 // ---- start ----
 
 $('lookup').querySelector('button[type=submit]').disabled = true;
+$('friends').querySelector('button[type=submit]').disabled = true;
 placeMyRank(state.token !== null);
 loadBoards();
 loadPeriods();
