@@ -65,6 +65,8 @@ type DB struct {
 	// zoneWarned holds those it heard of.
 	logger     *slog.Logger
 	zoneWarned *sync.Map
+	// erasureKey keys the erasures' hash of a player's id (WithErasureKey).
+	erasureKey []byte
 }
 
 // Option configures a DB.
