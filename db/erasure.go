@@ -30,7 +30,9 @@ import (
 const erasedPlayer = ""
 
 // erasureLockClass is the first key of the advisory lock a run of an
-// erasure holds on its audit row's id, so that one runs at a time.
+// erasure holds on its player's hash, so that the erasures of one player
+// run one at a time: a second call waits for the first, then finds nothing
+// left.
 const erasureLockClass = 0x6c626572 // "lber"
 
 // WithErasureKey sets the key of the erasures' keyed hash of a player's id
@@ -50,37 +52,40 @@ func (db *DB) ErasePlayer(ctx context.Context, playerID, reason string) (*leader
 		return nil, leaderboard.Errorf(leaderboard.EFORBIDDEN,
 			"erasure is off: set LEADERBOARD_ERASURE_KEY (or _FILE) to the key of the audit's keyed hash")
 	}
+	hash := leaderboard.ErasureHash(db.erasureKey, playerID)
 	const record = `INSERT INTO erasures (player_hash, reason, player_id, requested_at) VALUES ($1, $2, $3, $4) RETURNING id`
 	var id int64
-	if err := db.pool.QueryRow(ctx, record, leaderboard.ErasureHash(db.erasureKey, playerID), reason, playerID,
-		db.now()).Scan(&id); err != nil {
+	if err := db.pool.QueryRow(ctx, record, hash, reason, playerID, db.now()).Scan(&id); err != nil {
 		return nil, errorf("record an erasure: %w", err)
 	}
-	return db.runErasure(ctx, id, playerID)
+	return db.runErasure(ctx, erasureRun{id: id, player: playerID, hash: hash}, true)
+}
+
+// erasureRun is an erasure to run: its audit row's id, the player, and
+// their hash.
+type erasureRun struct {
+	id           int64
+	player, hash string
 }
 
 // ResumeErasures finishes the erasures cut short (a crash, a deadline)
 // that no run holds, oldest first, and returns how many it finished.
 func (db *DB) ResumeErasures(ctx context.Context) (int, error) {
-	const q = `SELECT id, player_id FROM erasures WHERE status = 'RUNNING' ORDER BY id`
+	const q = `SELECT id, player_id, player_hash FROM erasures WHERE status = 'RUNNING' ORDER BY id`
 	rows, err := db.pool.Query(ctx, q)
 	if err != nil {
 		return 0, errorf("list erasures to resume: %w", err)
 	}
-	type running struct {
-		id     int64
-		player string
-	}
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (running, error) {
-		var e running
-		return e, r.Scan(&e.id, &e.player)
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (erasureRun, error) {
+		var e erasureRun
+		return e, r.Scan(&e.id, &e.player, &e.hash)
 	})
 	if err != nil {
 		return 0, errorf("list erasures to resume: %w", err)
 	}
 	done := 0
 	for _, e := range list {
-		if _, err := db.runErasure(ctx, e.id, e.player); leaderboard.ErrorCode(err) == leaderboard.ECONFLICT {
+		if _, err := db.runErasure(ctx, e, false); leaderboard.ErrorCode(err) == leaderboard.ECONFLICT {
 			continue // another run holds it, or a period is closing: a later look finishes it
 		} else if err != nil {
 			return done, err
@@ -90,18 +95,25 @@ func (db *DB) ResumeErasures(ctx context.Context) (int, error) {
 	return done, nil
 }
 
-// runErasure erases playerID for audit row id, holding the row's advisory
-// lock, and marks the row DONE (the id cleared) once no period holds the
-// player any more. ECONFLICT while another run holds the row or one of the
-// player's periods is CLOSING.
-func (db *DB) runErasure(ctx context.Context, id int64, playerID string) (*leaderboard.Erasure, error) {
+// runErasure runs erasure e, holding its player's advisory lock (waiting
+// for it, within ctx, when wait is set), and marks its row DONE (the id
+// cleared) once no period holds the player any more. ECONFLICT when another
+// run holds the lock and wait is not set, or while one of the player's
+// periods is CLOSING.
+func (db *DB) runErasure(ctx context.Context, e erasureRun, wait bool) (*leaderboard.Erasure, error) {
+	id, playerID := e.id, e.player
 	conn, err := db.pool.Acquire(ctx)
 	if err != nil {
 		return nil, errorf("erase a player: %w", err)
 	}
 	defer conn.Release()
-	var locked bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, $2)`, erasureLockClass, id).Scan(&locked); err != nil {
+	locked := true
+	if wait {
+		_, err = conn.Exec(ctx, `SELECT pg_advisory_lock($1, hashtext($2))`, erasureLockClass, e.hash)
+	} else {
+		err = conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, hashtext($2))`, erasureLockClass, e.hash).Scan(&locked)
+	}
+	if err != nil {
 		return nil, errorf("erase a player: %w", err)
 	}
 	if !locked {
@@ -110,7 +122,7 @@ func (db *DB) runErasure(ctx context.Context, id int64, playerID string) (*leade
 	defer func() {
 		unlockCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if _, err := conn.Exec(unlockCtx, `SELECT pg_advisory_unlock($1, $2)`, erasureLockClass, id); err != nil {
+		if _, err := conn.Exec(unlockCtx, `SELECT pg_advisory_unlock($1, hashtext($2))`, erasureLockClass, e.hash); err != nil {
 			conn.Conn().Close(unlockCtx) // a session lock left held goes with its connection
 		}
 	}()
