@@ -134,6 +134,8 @@ type Config struct {
 	// ErasureTimeout bounds one erasure, which goes on past the request
 	// that asked for it when the request's deadline comes first.
 	ErasureTimeout time.Duration // LEADERBOARD_ERASURE_TIMEOUT
+	// ErasureWorkers is how many periods an erasure erases at once.
+	ErasureWorkers int // LEADERBOARD_ERASURE_WORKERS
 }
 
 // ConfigFromEnv reads the configuration from the environment. A variable
@@ -190,6 +192,7 @@ func ConfigFromEnv() (Config, error) {
 		ClaimWriters:       env.int("LEADERBOARD_CLAIM_WRITERS", 1),
 		ErasureKey:         env.secret("LEADERBOARD_ERASURE_KEY"),
 		ErasureTimeout:     env.duration("LEADERBOARD_ERASURE_TIMEOUT", 10*time.Minute),
+		ErasureWorkers:     env.int("LEADERBOARD_ERASURE_WORKERS", 2),
 		// A few refused tokens a second: a person mistyping is never held up,
 		// a program guessing is.
 		AuthFailureRateLimit: env.float("LEADERBOARD_AUTH_FAILURE_RATE_LIMIT", 2),

@@ -60,12 +60,16 @@ func checkCorrection(score *int, reason string) error {
 
 // correctTx corrects playerID's total in month m, as correctMonthScore says,
 // in tx. With erasure set, the correction is that erasure's removal of the
-// player (erasure.go): it records and announces the erasure instead of the
-// player, and neither the total before nor the player's removal marker.
+// player (erasure.go), in a transaction erasureStep readied: it records and
+// announces the erasure instead of the player, and not the total before;
+// the erasure deletes the removal marker it leaves.
 func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, score *int, reason string,
 	erasure *int64) (*leaderboard.Correction, error) {
-	if err := longJob(ctx, tx); err != nil {
-		return nil, err
+	// An erasure's step set its timeouts already (erasureStep).
+	if erasure == nil {
+		if err := longJob(ctx, tx); err != nil {
+			return nil, err
+		}
 	}
 	const lockMonth = `SELECT status, ranks_version, closed_at FROM months WHERE month = $1 FOR UPDATE`
 	var (
@@ -91,10 +95,6 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 	recorded := &playerID
 	if erasure != nil {
 		c.PlayerID, c.Before, c.Erasure, recorded = "", nil, new(strconv.FormatInt(*erasure, 10)), nil
-		const unmark = `DELETE FROM removed_players WHERE month = $1 AND player_id = $2`
-		if _, err := tx.Exec(ctx, unmark, m.Date(), playerID); err != nil {
-			return nil, err
-		}
 	}
 	const record = `INSERT INTO corrections (month, player_id, score_before, score_after, reason, at, erasure_id)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, at`

@@ -1,11 +1,14 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/gamebackend/leaderboard"
 )
@@ -135,12 +138,58 @@ func (db *DB) runErasure(ctx context.Context, e erasureRun, wait bool) (*leaderb
 			return nil, errorf("erase a player from %s: %w", m, err)
 		}
 	}
-	for _, p := range periods {
-		if err := db.eraseFromPeriod(ctx, id, p, playerID); err != nil {
-			return nil, errorf("erase a player from period %d: %w", p, err)
-		}
+	if err := db.eraseFromPeriods(ctx, id, periods, playerID); err != nil {
+		return nil, err
 	}
 	return db.finishErasure(ctx, id, playerID)
+}
+
+// defaultErasureWorkers is Limits.ErasureWorkers's default.
+const defaultErasureWorkers = 2
+
+// eraseFromPeriods erases playerID from periods, boards' periods by id,
+// for erasure id, Limits.ErasureWorkers at a time; the first error stops
+// the rest (a later run finishes them).
+func (db *DB) eraseFromPeriods(ctx context.Context, id int64, periods []int32, playerID string) error {
+	group, ctx := errgroup.WithContext(ctx)
+	group.SetLimit(cmp.Or(db.limits.ErasureWorkers, defaultErasureWorkers))
+	boards := &boardsOfRun{db: db, boards: map[string]*leaderboard.Board{}}
+	for _, p := range periods {
+		if ctx.Err() != nil {
+			break
+		}
+		group.Go(func() error {
+			if err := db.eraseFromPeriod(ctx, id, p, playerID, boards); err != nil {
+				return errorf("erase a player from period %d: %w", p, err)
+			}
+			return nil
+		})
+	}
+	return group.Wait()
+}
+
+// boardsOfRun keeps the boards an erasure read: their rules never change.
+type boardsOfRun struct {
+	db     *DB
+	mu     sync.Mutex
+	boards map[string]*leaderboard.Board
+}
+
+// get returns board id, read once.
+func (r *boardsOfRun) get(ctx context.Context, id string) (*leaderboard.Board, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if b, ok := r.boards[id]; ok {
+		return b, nil
+	}
+	b, err := r.db.Board(ctx, id)
+	if err != nil {
+		return nil, err
+	} else if b == nil {
+		return nil, errorf("board %s is missing", id)
+	}
+	r.boards[id] = b
+	return b, nil
 }
 
 // erasurePeriods returns main's months and the other boards' periods (by
@@ -222,13 +271,13 @@ func (db *DB) finishErasure(ctx context.Context, id int64, playerID string) (*le
 	return e, nil
 }
 
-// countErased adds one period, CLOSED or not, to erasure id's counts.
-func countErased(ctx context.Context, tx pgx.Tx, id int64, corrected bool) error {
+// queueCount queues the addition of one period, CLOSED and ranked again or
+// not, to erasure id's counts.
+func queueCount(b *pgx.Batch, id int64, corrected bool) {
 	const q = `UPDATE erasures SET periods = periods + 1, corrected_periods = corrected_periods + $2 WHERE id = $1`
 	n := 0
 	if corrected {
 		n = 1
 	}
-	_, err := tx.Exec(ctx, q, id, n)
-	return err
+	b.Queue(q, id, n)
 }

@@ -90,8 +90,11 @@ type closedPeriodRow struct {
 // CorrectScore says, in tx. With erasure set, as correctTx's.
 func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key, playerID string, score *int,
 	reason string, erasure *int64) (*leaderboard.Correction, error) {
-	if err := longJob(ctx, tx); err != nil {
-		return nil, err
+	// An erasure's step set its timeouts already (erasureStep).
+	if erasure == nil {
+		if err := longJob(ctx, tx); err != nil {
+			return nil, err
+		}
 	}
 	const lockPeriod = `SELECT id, status, starts_at, ends_at, closed_at, final_bucket FROM periods
 		WHERE board_id = $1 AND key = $2 FOR UPDATE`
@@ -119,10 +122,6 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 	recorded := &playerID
 	if erasure != nil {
 		c.PlayerID, c.Before, c.Erasure, recorded = "", nil, new(strconv.FormatInt(*erasure, 10)), nil
-		const unmark = `DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`
-		if _, err := tx.Exec(ctx, unmark, row.id, playerID); err != nil {
-			return nil, err
-		}
 	}
 	const record = `INSERT INTO corrections (board_id, period_id, player_id, score_before, score_after, reason, at, erasure_id)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, at`
