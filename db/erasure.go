@@ -193,15 +193,16 @@ func (r *boardsOfRun) get(ctx context.Context, id string) (*leaderboard.Board, e
 }
 
 // erasurePeriods returns main's months and the other boards' periods (by
-// id) that may hold playerID: where they have a score row, a final rank or
-// a removal marker, where a correction names them, and every period not
-// CLOSED. A player's events and claims lie only in those: an event made a
-// score row, which goes only by a removal (marked, and a correction), a
-// clear (a correction), or the whole period's drop by retention.
+// id) that may hold playerID: where they have a score row (a probe of the
+// primary key of each month and each period not CLOSED), a final rank or a
+// removal marker, where a correction names them or cleared every score. A
+// player's events, claims and kept messages lie only in those: an event
+// made a score row, which goes only by a removal (marked, and a
+// correction), a clear (a correction), an erasure, or the whole period's
+// drop by retention.
 func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboard.Month, []int32, error) {
 	const monthsQ = `SELECT m.month FROM months m
-		WHERE m.status <> 'CLOSED'
-			OR EXISTS (SELECT 1 FROM scores s WHERE s.month = m.month AND s.player_id = $1)
+		WHERE EXISTS (SELECT 1 FROM scores s WHERE s.month = m.month AND s.player_id = $1)
 			OR EXISTS (SELECT 1 FROM removed_players r WHERE r.month = m.month AND r.player_id = $1)
 			OR EXISTS (SELECT 1 FROM corrections c WHERE c.month = m.month AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL)))
 		ORDER BY m.month`
@@ -219,6 +220,7 @@ func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboar
 	}
 	const periodsQ = `SELECT f.period_id FROM board_final_ranks f WHERE f.player_id = $1
 		UNION SELECT p.id FROM periods p WHERE p.status <> 'CLOSED' AND p.board_id <> 'main'
+			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
 		UNION SELECT r.period_id FROM board_removed_players r WHERE r.player_id = $1
 		UNION SELECT c.period_id FROM corrections c
 			WHERE c.period_id IS NOT NULL AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL))
