@@ -1,14 +1,17 @@
 package e2e_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/app"
 )
 
@@ -209,5 +212,53 @@ func TestErasePlayer_GoneFromAnswersMessagesAndLogs(t *testing.T) {
 	}
 	if !strings.Contains(answers[len(answers)-2], `msg="player erased"`) {
 		t.Errorf("instance a's log has no line of the erasure")
+	}
+}
+
+// leaderboard erase-player erases as the mutation does, against the
+// database a running instance serves: it needs the key, refuses a blank
+// reason, and a second run finds nothing left.
+func TestErasePlayerCommand_ErasesOnceWithTheKey(t *testing.T) {
+	s := startServer(t)
+	month := currentMonth(t)
+	s.submit(t, named(ev("c1", erasedPlayerID, "SET", 30, month.at(1)), erasedPlayerName), ev("c2", "bob", "SET", 20, month.at(2)))
+	t.Setenv("DATABASE_URL", pg.URL)
+	run := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		cmd := app.NewCommand(slog.New(slog.NewTextHandler(&out, nil)))
+		cmd.SetArgs(args)
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		err := cmd.Execute()
+		return out.String(), err
+	}
+	t.Setenv("LEADERBOARD_ERASURE_KEY", "")
+	if out, err := run("erase-player", erasedPlayerID, "--reason", "gdpr"); leaderboard.ErrorCode(err) != leaderboard.EFORBIDDEN ||
+		!strings.Contains(err.Error(), "LEADERBOARD_ERASURE_KEY") {
+		t.Fatalf("without a key: %v\n%s", err, out)
+	}
+	t.Setenv("LEADERBOARD_ERASURE_KEY", "an e2e key for the erasures' hash")
+	if _, err := run("erase-player", erasedPlayerID, "--reason", " "); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+		t.Fatalf("a blank reason: %v", err)
+	}
+	out, err := run("erase-player", erasedPlayerID, "--reason", "GDPR request 78")
+	if err != nil || !strings.Contains(out, "removed from 1 periods, 0 of them closed and corrected") {
+		t.Fatalf("erase-player: %v\n%s", err, out)
+	}
+	if strings.Contains(out, erasedPlayerID) || strings.Contains(out, erasedPlayerName) {
+		t.Errorf("the command's log names the player:\n%s", out)
+	}
+	var got struct {
+		Standing *struct{ Rank int } `json:"standing"`
+		Bob      *struct{ Rank int } `json:"bob"`
+	}
+	s.mustDo(t, "", `query($p: ID!) { standing(playerId: $p) { rank } bob: standing(playerId: "bob") { rank } }`,
+		map[string]any{"p": erasedPlayerID}, &got)
+	if got.Standing != nil || got.Bob == nil || got.Bob.Rank != 1 {
+		t.Errorf("after erase-player: %+v, bob %+v", got.Standing, got.Bob)
+	}
+	if out, err := run("erase-player", erasedPlayerID, "--reason", "GDPR request 78"); err != nil ||
+		!strings.Contains(out, "removed from 0 periods") {
+		t.Errorf("a second run: %v\n%s", err, out)
 	}
 }
