@@ -21,10 +21,9 @@ scores, events (their ids stay, so a retry answers DUPLICATE), name, metadata
 and claims. Each CLOSED period the player is in is ranked again as a
 correction: its digest changes and a month.corrected or period.corrected
 message goes out. The audit keeps the time, the reason and an HMAC-SHA256 of
-the id with LEADERBOARD_ERASURE_KEY (or _FILE; required, and the same as the
-service's), never the id. A second run
-answers 0 periods. Cut short (an interrupt, --timeout), it is finished by the
-next run or by any running service.`,
+the id with LEADERBOARD_ERASURE_KEY (or _FILE; required, and the service's
+own), never the id. A second run answers 0 periods. Cut short (an interrupt,
+--timeout), it is finished by the next run or by any running service.`,
 		Args: cobra.ExactArgs(1),
 	}
 	reason := cmd.Flags().String("reason", "", "why the player is erased, 1..500 characters, kept in the audit (required)")
