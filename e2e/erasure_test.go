@@ -262,3 +262,50 @@ func TestErasePlayerCommand_ErasesOnceWithTheKey(t *testing.T) {
 		t.Errorf("a second run: %v\n%s", err, out)
 	}
 }
+
+// main's closed month, held in memory by two instances, loses the erased
+// player on both: its correction announces the month's new version in its
+// transaction.
+func TestErasePlayer_ClosedMonthInMemoryOfBothInstances(t *testing.T) {
+	a := startServer(t, withErasureKey)
+	b, _ := startInstance(t, withErasureKey)
+	past := previousMonth(t)
+	a.submit(t, named(ev("p1", erasedPlayerID, "SET", 90, past.at(1)), erasedPlayerName),
+		ev("p2", "bob", "SET", 80, past.at(2)), ev("p3", "cid", "SET", 70, past.at(3)))
+	a.mustDo(t, adminToken, `mutation($m: Month!) { closeMonth(month: $m) { status } }`, map[string]any{"m": past.month}, nil)
+	standing := `query($m: Month!, $p: ID!) { standing(month: $m, playerId: $p) { rank final } }`
+	for _, s := range []*server{a, b} {
+		var got struct {
+			Standing *struct{ Rank int } `json:"standing"`
+		}
+		s.mustDo(t, "", standing, map[string]any{"m": past.month, "p": erasedPlayerID}, &got)
+		if got.Standing == nil || got.Standing.Rank != 1 {
+			t.Fatalf("before the erasure: %+v", got.Standing)
+		}
+	}
+	a.mustDo(t, adminToken, `mutation($p: ID!) { erasePlayer(playerId: $p, reason: "GDPR request 79") { periods } }`,
+		map[string]any{"p": erasedPlayerID}, nil)
+	for _, s := range []*server{a, b} {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			var got struct {
+				Standing *struct{ Rank int } `json:"standing"`
+				Bob      *struct{ Rank int } `json:"bob"`
+				Month    struct {
+					Digest string `json:"digest"`
+				} `json:"month"`
+			}
+			s.mustDo(t, "", `query($m: Month!, $p: ID!) { standing(month: $m, playerId: $p) { rank }
+				bob: standing(month: $m, playerId: "bob") { rank } month(month: $m) { digest } }`,
+				map[string]any{"m": past.month, "p": erasedPlayerID}, &got)
+			want := digestOfStandings([]string{"bob", "cid"}, []int{80, 70})
+			if got.Standing == nil && got.Bob != nil && got.Bob.Rank == 1 && got.Month.Digest == want {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("an instance still answers the month as before the erasure: %+v, want digest %s", got, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
