@@ -18,6 +18,7 @@ run: build
 	LEADERBOARD_ADMIN_TOKEN=$${LEADERBOARD_ADMIN_TOKEN-dev-admin-token-local} \
 	LEADERBOARD_SERVER_TOKEN=$${LEADERBOARD_SERVER_TOKEN-dev-server-token} \
 	LEADERBOARD_JWT_SECRET=$${LEADERBOARD_JWT_SECRET-dev-jwt-secret-for-local-use-only} \
+	LEADERBOARD_ERASURE_KEY=$${LEADERBOARD_ERASURE_KEY-dev-erasure-key-for-local-use-only} \
 	./bin/leaderboard serve
 
 ## build: compile bin/leaderboard

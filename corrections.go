@@ -21,6 +21,9 @@ type Correction struct {
 	// Cleared is set for clearPeriod's correction, which removed every
 	// score of the period at once.
 	Cleared bool
+	// Erasure names the erasure (erasePlayer) that made this correction or
+	// took its player's id out of it; PlayerID is then "".
+	Erasure *string
 	Reason  string
 	At      time.Time
 }

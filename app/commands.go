@@ -46,7 +46,7 @@ Configuration comes from environment variables; each has a flag that overrides i
 	}
 	root.AddCommand(serveCommand(&cfg, logger), migrateCommand(&cfg, logger), closeMonthCommand(&cfg, logger),
 		closePeriodCommand(&cfg, logger), exportCommand(&cfg, logger), seedCommand(&cfg, logger), boardsCommand(&cfg, logger), createBoardCommand(&cfg, logger),
-		playerTokenCommand(&cfg), versionCommand())
+		playerTokenCommand(&cfg), erasePlayerCommand(&cfg, logger), versionCommand())
 	root.Version = Version()
 	return root
 }

@@ -130,6 +130,15 @@ type Config struct {
 	// ClaimWriters is how many transactions of claimReward calls an
 	// instance runs at once; claims arriving meanwhile are written together.
 	ClaimWriters int // LEADERBOARD_CLAIM_WRITERS
+
+	// ErasureKey keys the hash of an erased player's id that the erasure's
+	// audit row keeps; erasePlayer is refused (FORBIDDEN) without one.
+	ErasureKey string // LEADERBOARD_ERASURE_KEY or _FILE
+	// ErasureTimeout bounds one erasure, which goes on past the request
+	// that asked for it when the request's deadline comes first.
+	ErasureTimeout time.Duration // LEADERBOARD_ERASURE_TIMEOUT
+	// ErasureWorkers is how many periods an erasure erases at once.
+	ErasureWorkers int // LEADERBOARD_ERASURE_WORKERS
 }
 
 // ConfigFromEnv reads the configuration from the environment. A variable
@@ -185,6 +194,9 @@ func ConfigFromEnv() (Config, error) {
 		SubmitWriters:      env.int("LEADERBOARD_SUBMIT_WRITERS", 2),
 		SubmitMergeEvents:  env.int("LEADERBOARD_SUBMIT_MERGE_EVENTS", 1000),
 		ClaimWriters:       env.int("LEADERBOARD_CLAIM_WRITERS", 1),
+		ErasureKey:         env.secret("LEADERBOARD_ERASURE_KEY"),
+		ErasureTimeout:     env.duration("LEADERBOARD_ERASURE_TIMEOUT", 10*time.Minute),
+		ErasureWorkers:     env.int("LEADERBOARD_ERASURE_WORKERS", 2),
 		// A few refused tokens a second: a person mistyping is never held up,
 		// a program guessing is.
 		AuthFailureRateLimit: env.float("LEADERBOARD_AUTH_FAILURE_RATE_LIMIT", 2),
@@ -324,6 +336,9 @@ func (c *Config) shortSecrets() []string {
 	}
 	if n := utf8.RuneCountInString(c.WebhookSecret); n > 0 && n < minSecretChars {
 		warnings = append(warnings, fmt.Sprintf("LEADERBOARD_WEBHOOK_SECRET has %d characters: use at least %d random ones", n, minSecretChars))
+	}
+	if n := utf8.RuneCountInString(c.ErasureKey); n > 0 && n < minSecretChars {
+		warnings = append(warnings, fmt.Sprintf("LEADERBOARD_ERASURE_KEY has %d characters: use at least %d random ones", n, minSecretChars))
 	}
 	return warnings
 }

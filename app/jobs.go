@@ -195,6 +195,15 @@ func (m *Main) scheduledTasks() []lifecycle.Task {
 		}
 		return err
 	}})
+	// An erasure cut short (a stop, a crash, its deadline) is finished by
+	// the first instance to look.
+	tasks = append(tasks, lifecycle.Task{Name: "resume erasures", Run: func(ctx context.Context) error {
+		n, err := m.DB.ResumeErasures(ctx)
+		if n > 0 {
+			m.Logger.Info("resumed erasures", "erasures", n)
+		}
+		return err
+	}})
 	return tasks
 }
 
@@ -221,8 +230,9 @@ func (c *Config) dbOptions(loc *time.Location, logger *slog.Logger) []db.Option 
 		db.WithReadURL(c.DatabaseReadURL),
 		db.WithLimits(db.Limits{MaxConns: int32(c.MaxConns), StatementTimeout: c.StatementTimeout, LockTimeout: c.LockTimeout,
 			SubmitWriters: c.SubmitWriters, SubmitMergeEvents: c.SubmitMergeEvents, ClaimWriters: c.ClaimWriters,
-			RetentionBatch: c.RetentionBatch}),
+			RetentionBatch: c.RetentionBatch, ErasureWorkers: c.ErasureWorkers}),
 		db.WithClosingReads(c.ClosingReads, c.ClosingReadWait),
+		db.WithErasureKey([]byte(c.ErasureKey)),
 	}
 }
 

@@ -111,6 +111,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Boards:         boardcache.New(m.DB, boardCacheTTL),
 		Periods:        m.DB,
 		Rewards:        m.DB,
+		Erasures:       loggedErasures{ErasureService: m.DB, logger: m.Logger, timeout: m.Config.ErasureTimeout},
 		Registry:       registry,
 		Ready:          ready,
 		RateLimits:     limits,

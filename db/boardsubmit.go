@@ -367,10 +367,23 @@ type priorBoardEvent struct {
 	subscore *int
 }
 
-// sameAs reports whether e asks what the prior event asked.
+// sameAs reports whether e asks what the prior event asked; as
+// priorEvent's, any event with an erased event's id is its retry.
 func (p priorBoardEvent) sameAs(e leaderboard.ScoreEvent) bool {
-	return p.result.PlayerID == e.PlayerID && p.mode == e.Mode && p.value == e.Value &&
+	return p.erased() || p.result.PlayerID == e.PlayerID && p.mode == e.Mode && p.value == e.Value &&
 		(p.subscore == nil) == (e.Subscore == nil) && (p.subscore == nil || *p.subscore == *e.Subscore)
+}
+
+// erased reports whether the prior event was an erased player's.
+func (p priorBoardEvent) erased() bool { return p.result.PlayerID == erasedPlayer }
+
+// outcome is what the retry e of the prior event answers.
+func (p priorBoardEvent) outcome(e leaderboard.ScoreEvent) leaderboard.ScoreResult {
+	r := p.result
+	if p.erased() {
+		r.PlayerID, r.Score = e.PlayerID, nil
+	}
+	return r
 }
 
 // boardRowKey names a player's row in a period.
@@ -598,7 +611,7 @@ func decideBoardEvents(b *boardBatch, periods map[periodRef]periodState, prior m
 		ref := boardEventRef{board: e.BoardID(), eventID: e.EventID}
 		// A retry is DUPLICATE even once its period stopped taking events.
 		if p, ok := prior[ref]; ok && p.sameAs(e) {
-			results[i] = p.result
+			results[i] = p.outcome(e)
 			continue
 		} else if ok {
 			results[i] = rejectOnBoard(e, "", leaderboard.Errorf(leaderboard.EBADINPUT,

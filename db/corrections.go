@@ -33,7 +33,7 @@ func (db *DB) correctMonthScore(ctx context.Context, m leaderboard.Month, player
 	ran, err := db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
 		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			var err error
-			c, err = db.correctTx(ctx, tx, m, playerID, score, reason)
+			c, err = db.correctTx(ctx, tx, m, playerID, score, reason, nil)
 			return err
 		})
 	})
@@ -58,9 +58,18 @@ func checkCorrection(score *int, reason string) error {
 	return nil
 }
 
-func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
-	if err := longJob(ctx, tx); err != nil {
-		return nil, err
+// correctTx corrects playerID's total in month m, as correctMonthScore says,
+// in tx. With erasure set, the correction is that erasure's removal of the
+// player (erasure.go), in a transaction erasureStep readied: it records and
+// announces the erasure instead of the player, and not the total before;
+// the erasure deletes the removal marker it leaves.
+func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, score *int, reason string,
+	erasure *int64) (*leaderboard.Correction, error) {
+	// An erasure's step set its timeouts already (erasureStep).
+	if erasure == nil {
+		if err := longJob(ctx, tx); err != nil {
+			return nil, err
+		}
 	}
 	const lockMonth = `SELECT status, ranks_version, closed_at FROM months WHERE month = $1 FOR UPDATE`
 	var (
@@ -83,10 +92,14 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 	}
 	c := &leaderboard.Correction{Board: leaderboard.MainBoard, Period: m.String(), Month: m, PlayerID: playerID,
 		Before: before, After: score, Reason: reason}
-	const record = `INSERT INTO corrections (month, player_id, score_before, score_after, reason, at)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, at`
+	recorded := &playerID
+	if erasure != nil {
+		c.PlayerID, c.Before, c.Erasure, recorded = "", nil, new(strconv.FormatInt(*erasure, 10)), nil
+	}
+	const record = `INSERT INTO corrections (month, player_id, score_before, score_after, reason, at, erasure_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, at`
 	var id int64
-	if err := tx.QueryRow(ctx, record, m.Date(), playerID, before, score, reason, now).Scan(&id, &c.At); err != nil {
+	if err := tx.QueryRow(ctx, record, m.Date(), recorded, c.Before, score, reason, now, erasure).Scan(&id, &c.At); err != nil {
 		return nil, err
 	}
 	c.ID = strconv.FormatInt(id, 10)
@@ -180,7 +193,7 @@ func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mo
 		}
 		msg := monthMessage{Type: messageCorrected, Month: m.String(), ClosedAt: closedAt,
 			Participants: ranks.participants, Digest: ranks.digest, Top: ranks.top,
-			Correction:    &messageCorrect{ID: c.ID, PlayerID: c.PlayerID, Before: c.Before, After: c.After, Reason: c.Reason, At: c.At},
+			Correction:    messageCorrectOf(c),
 			ChangedClaims: changed}
 		if err := insertMessage(ctx, tx, m, msg); err != nil {
 			return err
@@ -191,7 +204,8 @@ func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mo
 
 // monthCorrections lists month m's corrections, oldest first.
 func (db *DB) monthCorrections(ctx context.Context, m leaderboard.Month) ([]leaderboard.Correction, error) {
-	const q = `SELECT id, player_id, score_before, score_after, reason, at FROM corrections WHERE month = $1 ORDER BY id`
+	const q = `SELECT id, COALESCE(player_id, ''), score_before, score_after, reason, at, erasure_id::text
+		FROM corrections WHERE month = $1 ORDER BY id`
 	rows, err := db.pool.Query(ctx, q, m.Date())
 	if err != nil {
 		return nil, errorf("list corrections of %s: %w", m, err)
@@ -201,7 +215,7 @@ func (db *DB) monthCorrections(ctx context.Context, m leaderboard.Month) ([]lead
 		c  leaderboard.Correction
 		id int64
 	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &c.PlayerID, &c.Before, &c.After, &c.Reason, &c.At}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&id, &c.PlayerID, &c.Before, &c.After, &c.Reason, &c.At, &c.Erasure}, func() error {
 		c.ID, c.Board, c.Period, c.Month = strconv.FormatInt(id, 10), leaderboard.MainBoard, m.String(), m
 		out = append(out, c)
 		c = leaderboard.Correction{}

@@ -65,6 +65,8 @@ type DB struct {
 	// zoneWarned holds those it heard of.
 	logger     *slog.Logger
 	zoneWarned *sync.Map
+	// erasureKey keys the erasures' hash of a player's id (WithErasureKey).
+	erasureKey []byte
 }
 
 // Option configures a DB.
@@ -132,6 +134,11 @@ type Limits struct {
 	// retention deletes in one transaction (default 10,000); the period's
 	// rows go batch after batch, each under StatementTimeout.
 	RetentionBatch int
+	// ErasureWorkers is how many periods of boards other than main an
+	// erasure erases at once, each in a transaction of its own (default
+	// 2): a period's erasure waits on round trips and its commit's flush
+	// more than on the database's CPU.
+	ErasureWorkers int
 }
 
 // WithLimits sets the bounds of database calls.
@@ -151,9 +158,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, errorf("parse database url: %w", err)
 	}
 	l := db.limits
-	if l.SubmitWriters < 0 || l.SubmitMergeEvents < 0 || l.ClaimWriters < 0 || l.RetentionBatch < 0 {
-		return nil, errorf("submit writers (%d), events a submit transaction takes (%d), claim writers (%d) and rows a retention batch deletes (%d) cannot be negative",
-			l.SubmitWriters, l.SubmitMergeEvents, l.ClaimWriters, l.RetentionBatch)
+	if l.SubmitWriters < 0 || l.SubmitMergeEvents < 0 || l.ClaimWriters < 0 || l.RetentionBatch < 0 || l.ErasureWorkers < 0 {
+		return nil, errorf("submit writers (%d), events a submit transaction takes (%d), claim writers (%d), rows a retention batch deletes (%d) and erasure workers (%d) cannot be negative",
+			l.SubmitWriters, l.SubmitMergeEvents, l.ClaimWriters, l.RetentionBatch, l.ErasureWorkers)
 	}
 	writers, mergeEvents := cmp.Or(l.SubmitWriters, defaultSubmitWriters), cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents)
 	db.submits = newSubmitQueue(writers, mergeEvents, db.writeSubmissions)

@@ -116,9 +116,25 @@ type priorEvent struct {
 	value  int
 }
 
-// sameAs reports whether e asks what the prior event asked.
+// sameAs reports whether e asks what the prior event asked. An event of an
+// erased player (erasure.go) kept only its id: any event with that id is
+// its retry.
 func (p priorEvent) sameAs(e leaderboard.ScoreEvent) bool {
-	return p.result.PlayerID == e.PlayerID && p.mode == e.Mode && p.value == e.Value
+	return p.erased() || p.result.PlayerID == e.PlayerID && p.mode == e.Mode && p.value == e.Value
+}
+
+// erased reports whether the prior event was an erased player's: its
+// player, mode, value and totals are gone, and its retry answers DUPLICATE
+// with no score.
+func (p priorEvent) erased() bool { return p.result.PlayerID == erasedPlayer }
+
+// outcome is what the retry e of the prior event answers.
+func (p priorEvent) outcome(e leaderboard.ScoreEvent) leaderboard.ScoreResult {
+	r := p.result
+	if p.erased() {
+		r.PlayerID, r.Score = e.PlayerID, nil
+	}
+	return r
 }
 
 // decide applies the score rules to every event in order, updating rows and
@@ -129,7 +145,7 @@ func decide(b *batch, status map[leaderboard.Month]leaderboard.MonthStatus, appl
 	for i, e := range b.events {
 		// A retry is DUPLICATE even once its month stopped taking events.
 		if prior, ok := applied[e.EventID]; ok && prior.sameAs(e) {
-			results[i] = prior.result
+			results[i] = prior.outcome(e)
 			continue
 		} else if ok {
 			results[i] = leaderboard.Reject(e, leaderboard.Month{}, leaderboard.Errorf(leaderboard.EBADINPUT,

@@ -58,8 +58,17 @@ type messageCorrect struct {
 	After    *int      `json:"after"`
 	Reason   string    `json:"reason"`
 	At       time.Time `json:"at"`
+	// Erasure is set on the correction of an erasure (erasePlayer), whose
+	// playerId is then empty.
+	Erasure *string `json:"erasure,omitempty"`
 	// The claims it changed, which the message lists beside it.
 	changedClaims []changedClaim
+}
+
+// messageCorrectOf is how a message announces correction c.
+func messageCorrectOf(c *leaderboard.Correction) *messageCorrect {
+	return &messageCorrect{ID: c.ID, PlayerID: c.PlayerID, Before: c.Before, After: c.After, Reason: c.Reason, At: c.At,
+		Erasure: c.Erasure}
 }
 
 // insertMessage records msg for month m with a fresh id.

@@ -57,7 +57,7 @@ func (db *DB) CorrectScore(ctx context.Context, board, key, playerID string, sco
 	var c *leaderboard.Correction
 	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var err error
-		c, err = db.correctPeriodTx(ctx, tx, b, key, playerID, score, reason)
+		c, err = db.correctPeriodTx(ctx, tx, b, key, playerID, score, reason, nil)
 		return err
 	})
 	if err != nil {
@@ -86,10 +86,15 @@ type closedPeriodRow struct {
 	bucket   *time.Time // the partition of its final ranks, once CLOSED
 }
 
+// correctPeriodTx corrects playerID's total in period key of b, as
+// CorrectScore says, in tx. With erasure set, as correctTx's.
 func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key, playerID string, score *int,
-	reason string) (*leaderboard.Correction, error) {
-	if err := longJob(ctx, tx); err != nil {
-		return nil, err
+	reason string, erasure *int64) (*leaderboard.Correction, error) {
+	// An erasure's step set its timeouts already (erasureStep).
+	if erasure == nil {
+		if err := longJob(ctx, tx); err != nil {
+			return nil, err
+		}
 	}
 	const lockPeriod = `SELECT id, status, starts_at, ends_at, closed_at, final_bucket FROM periods
 		WHERE board_id = $1 AND key = $2 FOR UPDATE`
@@ -114,10 +119,14 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 	}
 	c := &leaderboard.Correction{Board: b.ID, Period: key, Month: leaderboard.MonthOf(row.startsAt, b.Location),
 		PlayerID: playerID, Before: before, After: score, Reason: reason}
-	const record = `INSERT INTO corrections (board_id, period_id, player_id, score_before, score_after, reason, at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, at`
+	recorded := &playerID
+	if erasure != nil {
+		c.PlayerID, c.Before, c.Erasure, recorded = "", nil, new(strconv.FormatInt(*erasure, 10)), nil
+	}
+	const record = `INSERT INTO corrections (board_id, period_id, player_id, score_before, score_after, reason, at, erasure_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, at`
 	var id int64
-	if err := tx.QueryRow(ctx, record, b.ID, row.id, playerID, before, score, reason, now).Scan(&id, &c.At); err != nil {
+	if err := tx.QueryRow(ctx, record, b.ID, row.id, recorded, c.Before, score, reason, now, erasure).Scan(&id, &c.At); err != nil {
 		return nil, err
 	}
 	c.ID = strconv.FormatInt(id, 10)
@@ -195,7 +204,7 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 		WHERE board_id = $1 AND id = $2`
 	writes.Queue(update, b.ID, row.id, ranks.participants, ranks.digest)
 	if db.settlement {
-		correction := &messageCorrect{ID: c.ID, PlayerID: c.PlayerID, Before: c.Before, After: c.After, Reason: c.Reason, At: c.At}
+		correction := messageCorrectOf(c)
 		if correction.changedClaims, err = changedPeriodClaims(ctx, tx, b, row, ranks.participants); err != nil {
 			return err
 		}
@@ -224,7 +233,7 @@ func (db *DB) Corrections(ctx context.Context, board, key string) ([]leaderboard
 	if err != nil {
 		return nil, err
 	}
-	const q = `SELECT c.id, c.player_id, c.score_before, c.score_after, c.reason, c.at, p.starts_at
+	const q = `SELECT c.id, c.player_id, c.score_before, c.score_after, c.reason, c.at, p.starts_at, c.erasure_id::text
 		FROM periods p JOIN corrections c ON c.period_id = p.id AND c.board_id = p.board_id
 		WHERE p.board_id = $1 AND p.key = $2 ORDER BY c.id`
 	rows, err := db.pool.Query(ctx, q, b.ID, key)
@@ -238,11 +247,14 @@ func (db *DB) Corrections(ctx context.Context, board, key string) ([]leaderboard
 		player   *string
 		startsAt time.Time
 	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &player, &c.Before, &c.After, &c.Reason, &c.At, &startsAt}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&id, &player, &c.Before, &c.After, &c.Reason, &c.At, &startsAt, &c.Erasure}, func() error {
 		c.ID, c.Board, c.Period, c.Month = strconv.FormatInt(id, 10), b.ID, key, leaderboard.MonthOf(startsAt, b.Location)
-		if player != nil {
+		switch {
+		case player != nil:
 			c.PlayerID = *player
-		} else {
+		case c.Erasure != nil:
+			// An erased player's correction: no player, and no clear.
+		default:
 			c.Cleared = true
 		}
 		out = append(out, c)

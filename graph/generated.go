@@ -83,6 +83,7 @@ type ComplexityRoot struct {
 		Before   func(childComplexity int) int
 		Board    func(childComplexity int) int
 		Cleared  func(childComplexity int) int
+		Erasure  func(childComplexity int) int
 		ID       func(childComplexity int) int
 		Month    func(childComplexity int) int
 		Period   func(childComplexity int) int
@@ -93,6 +94,14 @@ type ComplexityRoot struct {
 	CreateBoardResult struct {
 		Board   func(childComplexity int) int
 		Created func(childComplexity int) int
+	}
+
+	Erasure struct {
+		CorrectedPeriods func(childComplexity int) int
+		ErasedAt         func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Periods          func(childComplexity int) int
+		PlayerID         func(childComplexity int) int
 	}
 
 	GroupStanding struct {
@@ -131,6 +140,7 @@ type ComplexityRoot struct {
 		CreateBoard  func(childComplexity int, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) int
 		CreateSeason func(childComplexity int, board string, key string, startsAt time.Time, endsAt time.Time) int
 		EndBoard     func(childComplexity int, id string, at *time.Time) int
+		ErasePlayer  func(childComplexity int, playerID string, reason string) int
 		SubmitScores func(childComplexity int, events []leaderboard.ScoreEvent) int
 	}
 
@@ -251,6 +261,7 @@ type MutationResolver interface {
 	ClosePeriod(ctx context.Context, board string, period string) (*leaderboard.Period, error)
 	ClearPeriod(ctx context.Context, board string, period string, reason string) (*leaderboard.Period, error)
 	CorrectScore(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerID string, score *int, reason string) (*leaderboard.Correction, error)
+	ErasePlayer(ctx context.Context, playerID string, reason string) (*leaderboard.Erasure, error)
 	CloseMonth(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	ClaimReward(ctx context.Context, board string, period string, playerID string, claimID string) (*leaderboard.Claim, error)
 	SubmitScores(ctx context.Context, events []leaderboard.ScoreEvent) ([]leaderboard.ScoreResult, error)
@@ -477,6 +488,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Correction.Cleared(childComplexity), true
+	case "Correction.erasure":
+		if e.ComplexityRoot.Correction.Erasure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Correction.Erasure(childComplexity), true
 	case "Correction.id":
 		if e.ComplexityRoot.Correction.ID == nil {
 			break
@@ -520,6 +537,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreateBoardResult.Created(childComplexity), true
+
+	case "Erasure.correctedPeriods":
+		if e.ComplexityRoot.Erasure.CorrectedPeriods == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Erasure.CorrectedPeriods(childComplexity), true
+	case "Erasure.erasedAt":
+		if e.ComplexityRoot.Erasure.ErasedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Erasure.ErasedAt(childComplexity), true
+	case "Erasure.id":
+		if e.ComplexityRoot.Erasure.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Erasure.ID(childComplexity), true
+	case "Erasure.periods":
+		if e.ComplexityRoot.Erasure.Periods == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Erasure.Periods(childComplexity), true
+	case "Erasure.playerId":
+		if e.ComplexityRoot.Erasure.PlayerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Erasure.PlayerID(childComplexity), true
 
 	case "GroupStanding.groupRank":
 		if e.ComplexityRoot.GroupStanding.GroupRank == nil {
@@ -703,6 +751,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EndBoard(childComplexity, args["id"].(string), args["at"].(*time.Time)), true
+	case "Mutation.erasePlayer":
+		if e.ComplexityRoot.Mutation.ErasePlayer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_erasePlayer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ErasePlayer(childComplexity, args["playerId"].(string), args["reason"].(string)), true
 	case "Mutation.submitScores":
 		if e.ComplexityRoot.Mutation.SubmitScores == nil {
 			break
@@ -1235,7 +1294,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/boards.graphqls" "schema/corrections.graphqls" "schema/groups.graphqls" "schema/months.graphqls" "schema/rewards.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
+//go:embed "schema/boards.graphqls" "schema/corrections.graphqls" "schema/erasure.graphqls" "schema/groups.graphqls" "schema/months.graphqls" "schema/rewards.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1249,6 +1308,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "schema/boards.graphqls", Input: sourceData("schema/boards.graphqls"), BuiltIn: false},
 	{Name: "schema/corrections.graphqls", Input: sourceData("schema/corrections.graphqls"), BuiltIn: false},
+	{Name: "schema/erasure.graphqls", Input: sourceData("schema/erasure.graphqls"), BuiltIn: false},
 	{Name: "schema/groups.graphqls", Input: sourceData("schema/groups.graphqls"), BuiltIn: false},
 	{Name: "schema/months.graphqls", Input: sourceData("schema/months.graphqls"), BuiltIn: false},
 	{Name: "schema/rewards.graphqls", Input: sourceData("schema/rewards.graphqls"), BuiltIn: false},
@@ -1340,6 +1400,8 @@ func (ec *executionContext) childFields_Correction(ctx context.Context, field gr
 		return ec.fieldContext_Correction_reason(ctx, field)
 	case "at":
 		return ec.fieldContext_Correction_at(ctx, field)
+	case "erasure":
+		return ec.fieldContext_Correction_erasure(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Correction", field.Name)
 }
@@ -1352,6 +1414,22 @@ func (ec *executionContext) childFields_CreateBoardResult(ctx context.Context, f
 		return ec.fieldContext_CreateBoardResult_created(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreateBoardResult", field.Name)
+}
+
+func (ec *executionContext) childFields_Erasure(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Erasure_id(ctx, field)
+	case "playerId":
+		return ec.fieldContext_Erasure_playerId(ctx, field)
+	case "periods":
+		return ec.fieldContext_Erasure_periods(ctx, field)
+	case "correctedPeriods":
+		return ec.fieldContext_Erasure_correctedPeriods(ctx, field)
+	case "erasedAt":
+		return ec.fieldContext_Erasure_erasedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Erasure", field.Name)
 }
 
 func (ec *executionContext) childFields_GroupStanding(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2019,6 +2097,28 @@ func (ec *executionContext) field_Mutation_endBoard_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["at"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_erasePlayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "playerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["playerId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
 	return args, nil
 }
 
@@ -3206,6 +3306,29 @@ func (ec *executionContext) fieldContext_Correction_at(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Correction_erasure(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Correction_erasure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Erasure, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Correction_erasure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Correction", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _CreateBoardResult_board(ctx context.Context, field graphql.CollectedField, obj *leaderboard.BoardCreation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3259,6 +3382,121 @@ func (ec *executionContext) _CreateBoardResult_created(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_CreateBoardResult_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreateBoardResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Erasure_id(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Erasure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Erasure_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Erasure_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Erasure", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Erasure_playerId(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Erasure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Erasure_playerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlayerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Erasure_playerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Erasure", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Erasure_periods(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Erasure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Erasure_periods(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Periods, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Erasure_periods(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Erasure", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Erasure_correctedPeriods(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Erasure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Erasure_correctedPeriods(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CorrectedPeriods, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Erasure_correctedPeriods(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Erasure", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Erasure_erasedAt(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Erasure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Erasure_erasedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErasedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Erasure_erasedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Erasure", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _GroupStanding_groupRank(ctx context.Context, field graphql.CollectedField, obj *model.GroupStanding) (ret graphql.Marshaler) {
@@ -3909,6 +4147,50 @@ func (ec *executionContext) fieldContext_Mutation_correctScore(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_correctScore_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_erasePlayer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_erasePlayer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ErasePlayer(ctx, fc.Args["playerId"].(string), fc.Args["reason"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Erasure) graphql.Marshaler {
+			return ec.marshalNErasure2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐErasure(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_erasePlayer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Erasure(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_erasePlayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7402,6 +7684,11 @@ func (ec *executionContext) _Correction(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "erasure":
+			out.Values[i] = ec._Correction_erasure(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -7442,6 +7729,64 @@ func (ec *executionContext) _CreateBoardResult(ctx context.Context, sel ast.Sele
 			}
 		case "created":
 			out.Values[i] = ec._CreateBoardResult_created(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var erasureImplementors = []string{"Erasure"}
+
+func (ec *executionContext) _Erasure(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Erasure) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, erasureImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Erasure")
+		case "id":
+			out.Values[i] = ec._Erasure_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "playerId":
+			out.Values[i] = ec._Erasure_playerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "periods":
+			out.Values[i] = ec._Erasure_periods(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "correctedPeriods":
+			out.Values[i] = ec._Erasure_correctedPeriods(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "erasedAt":
+			out.Values[i] = ec._Erasure_erasedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -7830,6 +8175,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "correctScore":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_correctScore(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "erasePlayer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_erasePlayer(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -9603,6 +9955,16 @@ func (ec *executionContext) marshalNCreateBoardResult2ᚖgithubᚗcomᚋgameback
 		return graphql.Null
 	}
 	return ec._CreateBoardResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNErasure2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐErasure(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Erasure) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Erasure(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {

@@ -26,7 +26,9 @@ type Resolver struct {
 	PeriodService     leaderboard.PeriodService
 	// RewardService claims rewards and lists the unclaimed ones.
 	RewardService leaderboard.RewardService
-	Logger        *slog.Logger
+	// ErasureService erases players (erasePlayer).
+	ErasureService leaderboard.ErasureService
+	Logger         *slog.Logger
 	// Observer is told what the API did, for metrics.
 	Observer Observer
 }

@@ -52,7 +52,9 @@ type Config struct {
 	Boards      leaderboard.BoardService
 	Periods     leaderboard.PeriodService
 	// Rewards claims rewards of final standings and lists the unclaimed.
-	Rewards       leaderboard.RewardService
+	Rewards leaderboard.RewardService
+	// Erasures erases players (erasePlayer).
+	Erasures      leaderboard.ErasureService
 	Auth          auth.Config
 	Introspection bool
 	// GraphiQL serves a GraphiQL-based explorer at /graphiql, its assets
@@ -134,6 +136,7 @@ func New(cfg Config) *Server {
 		BoardService:      cfg.Boards,
 		PeriodService:     cfg.Periods,
 		RewardService:     cfg.Rewards,
+		ErasureService:    cfg.Erasures,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 

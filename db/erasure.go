@@ -1,0 +1,285 @@
+package db
+
+import (
+	"cmp"
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// Erasure of a player (erasePlayer), period by period. Each period of every
+// board the player is found in is erased in a transaction of its own, under
+// the locks a correction of it takes (a month's close lock, a period's row
+// FOR UPDATE): the player's claim goes first, then their score row goes as a
+// correction that removes them (corrections.go, periodcorrections.go: the
+// counters move with it and a CLOSED period is ranked again, with its digest
+// and message), then what else holds their id in that period: their events
+// keep only their ids (erasedPlayer), their removal marker goes, the
+// corrections naming them name the erasure instead (with the erasures'
+// reason: an admin's may name them), and the kept messages listing them
+// lose their entries (erasuremessages.go). The erasure's audit row counts
+// the periods as they commit, so an erasure cut short is finished by the
+// next run, which finds only what is left. The players row, with the name,
+// goes last.
+
+// erasedPlayer is the player id an erased player's events keep: no
+// player's id is empty (leaderboard.CheckPlayerID).
+const erasedPlayer = ""
+
+// erasureLockClass is the first key of the advisory lock a run of an
+// erasure holds on its player's hash, so that the erasures of one player
+// run one at a time: a second call waits for the first, then finds nothing
+// left.
+const erasureLockClass = 0x6c626572 // "lber"
+
+// WithErasureKey sets the key of the erasures' keyed hash of a player's id
+// (leaderboard.ErasureHash); without one, ErasePlayer answers EFORBIDDEN.
+func WithErasureKey(key []byte) Option { return func(db *DB) { db.erasureKey = key } }
+
+// ErasePlayer erases playerID everywhere, as leaderboard.ErasureService
+// promises: it records the audit row, then runs the erasure to its end.
+func (db *DB) ErasePlayer(ctx context.Context, playerID, reason string) (*leaderboard.Erasure, error) {
+	if err := leaderboard.CheckPlayerID(playerID); err != nil {
+		return nil, err
+	}
+	if err := leaderboard.CheckReason(reason); err != nil {
+		return nil, err
+	}
+	if len(db.erasureKey) == 0 {
+		return nil, leaderboard.Errorf(leaderboard.EFORBIDDEN,
+			"erasure is off: set LEADERBOARD_ERASURE_KEY (or _FILE) to the key of the audit's keyed hash")
+	}
+	hash := leaderboard.ErasureHash(db.erasureKey, playerID)
+	const record = `INSERT INTO erasures (player_hash, reason, player_id, requested_at) VALUES ($1, $2, $3, $4) RETURNING id`
+	var id int64
+	if err := db.pool.QueryRow(ctx, record, hash, reason, playerID, db.now()).Scan(&id); err != nil {
+		return nil, errorf("record an erasure: %w", err)
+	}
+	return db.runErasure(ctx, erasureRun{id: id, player: playerID, hash: hash}, true)
+}
+
+// erasureRun is an erasure to run: its audit row's id, the player, and
+// their hash.
+type erasureRun struct {
+	id           int64
+	player, hash string
+}
+
+// ResumeErasures finishes the erasures cut short (a crash, a deadline)
+// that no run holds, oldest first, and returns how many it finished.
+func (db *DB) ResumeErasures(ctx context.Context) (int, error) {
+	const q = `SELECT id, player_id, player_hash FROM erasures WHERE status = 'RUNNING' ORDER BY id`
+	rows, err := db.pool.Query(ctx, q)
+	if err != nil {
+		return 0, errorf("list erasures to resume: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (erasureRun, error) {
+		var e erasureRun
+		return e, r.Scan(&e.id, &e.player, &e.hash)
+	})
+	if err != nil {
+		return 0, errorf("list erasures to resume: %w", err)
+	}
+	done := 0
+	for _, e := range list {
+		if _, err := db.runErasure(ctx, e, false); leaderboard.ErrorCode(err) == leaderboard.ECONFLICT {
+			continue // another run holds it, or a period is closing: a later look finishes it
+		} else if err != nil {
+			return done, err
+		}
+		done++
+	}
+	return done, nil
+}
+
+// runErasure runs erasure e, holding its player's advisory lock (waiting
+// for it, within ctx, when wait is set), and marks its row DONE (the id
+// cleared) once no period holds the player any more. ECONFLICT when another
+// run holds the lock and wait is not set, or while one of the player's
+// periods is CLOSING.
+func (db *DB) runErasure(ctx context.Context, e erasureRun, wait bool) (*leaderboard.Erasure, error) {
+	id, playerID := e.id, e.player
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return nil, errorf("erase a player: %w", err)
+	}
+	defer conn.Release()
+	locked := true
+	if wait {
+		_, err = conn.Exec(ctx, `SELECT pg_advisory_lock($1, hashtext($2))`, erasureLockClass, e.hash)
+	} else {
+		err = conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, hashtext($2))`, erasureLockClass, e.hash).Scan(&locked)
+	}
+	if err != nil {
+		return nil, errorf("erase a player: %w", err)
+	}
+	if !locked {
+		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "erasure %d is running: call again shortly", id)
+	}
+	defer func() {
+		unlockCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(unlockCtx, `SELECT pg_advisory_unlock($1, hashtext($2))`, erasureLockClass, e.hash); err != nil {
+			conn.Conn().Close(unlockCtx) // a session lock left held goes with its connection
+		}
+	}()
+	months, periods, err := db.erasurePeriods(ctx, playerID)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range months {
+		if err := db.eraseFromMonth(ctx, id, m, playerID); err != nil {
+			return nil, errorf("erase a player from %s: %w", m, err)
+		}
+	}
+	if err := db.eraseFromPeriods(ctx, id, periods, playerID); err != nil {
+		return nil, err
+	}
+	return db.finishErasure(ctx, id, playerID)
+}
+
+// defaultErasureWorkers is Limits.ErasureWorkers's default.
+const defaultErasureWorkers = 2
+
+// eraseFromPeriods erases playerID from periods, boards' periods by id,
+// for erasure id, Limits.ErasureWorkers at a time; the first error stops
+// the rest (a later run finishes them).
+func (db *DB) eraseFromPeriods(ctx context.Context, id int64, periods []int32, playerID string) error {
+	group, ctx := errgroup.WithContext(ctx)
+	group.SetLimit(cmp.Or(db.limits.ErasureWorkers, defaultErasureWorkers))
+	boards := &boardsOfRun{db: db, boards: map[string]*leaderboard.Board{}}
+	for _, p := range periods {
+		if ctx.Err() != nil {
+			break
+		}
+		group.Go(func() error {
+			if err := db.eraseFromPeriod(ctx, id, p, playerID, boards); err != nil {
+				return errorf("erase a player from period %d: %w", p, err)
+			}
+			return nil
+		})
+	}
+	return group.Wait()
+}
+
+// boardsOfRun keeps the boards an erasure read: their rules never change.
+type boardsOfRun struct {
+	db     *DB
+	mu     sync.Mutex
+	boards map[string]*leaderboard.Board
+}
+
+// get returns board id, read once.
+func (r *boardsOfRun) get(ctx context.Context, id string) (*leaderboard.Board, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if b, ok := r.boards[id]; ok {
+		return b, nil
+	}
+	b, err := r.db.Board(ctx, id)
+	if err != nil {
+		return nil, err
+	} else if b == nil {
+		return nil, errorf("board %s is missing", id)
+	}
+	r.boards[id] = b
+	return b, nil
+}
+
+// erasurePeriods returns main's months and the other boards' periods (by
+// id) that may hold playerID: where they have a score row (a probe of the
+// primary key of each month and each period not CLOSED), a final rank or a
+// removal marker, where a correction names them or cleared every score. A
+// player's events, claims and kept messages lie only in those: an event
+// made a score row, which goes only by a removal (marked, and a
+// correction), a clear (a correction), an erasure, or the whole period's
+// drop by retention.
+func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboard.Month, []int32, error) {
+	const monthsQ = `SELECT m.month FROM months m
+		WHERE EXISTS (SELECT 1 FROM scores s WHERE s.month = m.month AND s.player_id = $1)
+			OR EXISTS (SELECT 1 FROM removed_players r WHERE r.month = m.month AND r.player_id = $1)
+			OR EXISTS (SELECT 1 FROM corrections c WHERE c.month = m.month AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL)))
+		ORDER BY m.month`
+	rows, err := db.pool.Query(ctx, monthsQ, playerID)
+	if err != nil {
+		return nil, nil, errorf("find the months of a player: %w", err)
+	}
+	months, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (leaderboard.Month, error) {
+		var d time.Time
+		err := r.Scan(&d)
+		return leaderboard.MonthFromDate(d), err
+	})
+	if err != nil {
+		return nil, nil, errorf("find the months of a player: %w", err)
+	}
+	const periodsQ = `SELECT f.period_id FROM board_final_ranks f WHERE f.player_id = $1
+		UNION SELECT p.id FROM periods p WHERE p.status <> 'CLOSED' AND p.board_id <> 'main'
+			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
+		UNION SELECT r.period_id FROM board_removed_players r WHERE r.player_id = $1
+		UNION SELECT c.period_id FROM corrections c
+			WHERE c.period_id IS NOT NULL AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL))
+		ORDER BY 1`
+	if rows, err = db.pool.Query(ctx, periodsQ, playerID); err != nil {
+		return nil, nil, errorf("find the periods of a player: %w", err)
+	}
+	periods, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return nil, nil, errorf("find the periods of a player: %w", err)
+	}
+	return months, periods, nil
+}
+
+// finishErasure deletes playerID's players row, with its name, and marks
+// erasure id DONE, its player id cleared, and returns its outcome. A
+// players row that a new start of the player (an event since) still needs
+// is kept, its name cleared; so is it when the id is still found in a
+// period (a later run finishes).
+func (db *DB) finishErasure(ctx context.Context, id int64, playerID string) (*leaderboard.Erasure, error) {
+	e := &leaderboard.Erasure{ID: strconv.FormatInt(id, 10), PlayerID: playerID}
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if err := longJob(ctx, tx); err != nil {
+			return err
+		}
+		const unname = `UPDATE players SET name = NULL WHERE id = $1`
+		if _, err := tx.Exec(ctx, unname, playerID); err != nil {
+			return err
+		}
+		// The foreign keys of scores and board_scores refuse the delete of a
+		// row a new start uses; a savepoint keeps the rest.
+		nested, err := tx.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := nested.Exec(ctx, `DELETE FROM players WHERE id = $1`, playerID); err != nil {
+			if rollbackErr := nested.Rollback(ctx); rollbackErr != nil {
+				return rollbackErr
+			}
+		} else if err := nested.Commit(ctx); err != nil {
+			return err
+		}
+		const done = `UPDATE erasures SET status = 'DONE', player_id = NULL, erased_at = $2
+			WHERE id = $1 RETURNING periods, corrected_periods, erased_at`
+		return tx.QueryRow(ctx, done, id, db.now()).Scan(&e.Periods, &e.CorrectedPeriods, &e.ErasedAt)
+	})
+	if err != nil {
+		return nil, errorf("finish erasure %d: %w", id, err)
+	}
+	return e, nil
+}
+
+// queueCount queues the addition of one period, CLOSED and ranked again or
+// not, to erasure id's counts.
+func queueCount(b *pgx.Batch, id int64, corrected bool) {
+	const q = `UPDATE erasures SET periods = periods + 1, corrected_periods = corrected_periods + $2 WHERE id = $1`
+	n := 0
+	if corrected {
+		n = 1
+	}
+	b.Queue(q, id, n)
+}

@@ -1,0 +1,190 @@
+package db
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// eraseFromMonth erases playerID from main's month m for erasure id, in one
+// transaction under the month's close lock, and has every instance forget
+// the month's final ranks it holds (notifyMonth, in the correction's
+// transaction). ECONFLICT while the month is CLOSING or being corrected.
+func (db *DB) eraseFromMonth(ctx context.Context, id int64, m leaderboard.Month, playerID string) error {
+	ran, err := db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return db.eraseFromMonthTx(ctx, tx, id, m, playerID) })
+	})
+	if err == nil && !ran {
+		err = leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is being closed or corrected: erase again shortly", m)
+	}
+	if err != nil {
+		return interpretCloseError(m, err)
+	}
+	db.forgetClosedMonth(m)
+	return nil
+}
+
+func (db *DB) eraseFromMonthTx(ctx context.Context, tx pgx.Tx, id int64, m leaderboard.Month, playerID string) error {
+	if err := erasureStep(ctx, tx); err != nil {
+		return err
+	}
+	var (
+		status   string
+		hasScore bool
+	)
+	const read = `SELECT status, EXISTS (SELECT 1 FROM scores WHERE month = $1 AND player_id = $2) FROM months WHERE month = $1`
+	if err := tx.QueryRow(ctx, read, m.Date(), playerID).Scan(&status, &hasScore); noRows(err) {
+		return nil // dropped by retention since it was listed
+	} else if err != nil {
+		return err
+	}
+	// The claim goes first: the correction's changedClaims must not list it.
+	const unclaim = `DELETE FROM claims WHERE board_id = $1 AND period_key = $2 AND player_id = $3`
+	tag, err := tx.Exec(ctx, unclaim, leaderboard.MainBoard, m.String(), playerID)
+	if err != nil {
+		return err
+	}
+	if hasScore {
+		if _, err := db.correctTx(ctx, tx, m, playerID, nil, leaderboard.ErasureReason, &id); err != nil {
+			return err
+		}
+	}
+	rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore,
+		corrected: hasScore && leaderboard.MonthStatus(status) == leaderboard.MonthClosed}
+	return rest.run(ctx, tx, `month = $1`, m.Date(), []scrub{
+		{`DELETE FROM removed_players WHERE month = $1 AND player_id = $2`, []any{m.Date(), playerID}},
+		{`UPDATE score_events SET player_id = $3, value = 0, old_score = NULL, new_score = 0 WHERE month = $1 AND player_id = $2`,
+			[]any{m.Date(), playerID, erasedPlayer}},
+		{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE month = $1 AND player_id = $2`,
+			[]any{m.Date(), playerID, id, leaderboard.ErasureReason}},
+	})
+}
+
+// eraseFromPeriod erases playerID from period pid of a board other than
+// main for erasure id, in one transaction that holds the period's row FOR
+// UPDATE (as a correction does); a CLOSED period's new ranks version is
+// announced to every instance at its commit.
+func (db *DB) eraseFromPeriod(ctx context.Context, id int64, pid int32, playerID string, boards *boardsOfRun) error {
+	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if err := erasureStep(ctx, tx); err != nil {
+			return err
+		}
+		var (
+			board, key, status string
+			hasScore           bool
+		)
+		const read = `SELECT board_id, key, status, EXISTS (SELECT 1 FROM board_scores WHERE period_id = $1 AND player_id = $2)
+			FROM periods WHERE id = $1 FOR UPDATE`
+		if err := tx.QueryRow(ctx, read, pid, playerID).Scan(&board, &key, &status, &hasScore); noRows(err) {
+			return nil // dropped by retention since it was listed
+		} else if err != nil {
+			return err
+		}
+		if leaderboard.PeriodStatus(status) == leaderboard.PeriodClosing {
+			return leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is closing: erase again once it is CLOSED", key, board)
+		}
+		// The claims in flight commit first; the claim goes before the
+		// correction, whose changedClaims must not list it.
+		if err := lockPeriodClaims(ctx, tx, pid); err != nil {
+			return err
+		}
+		const unclaim = `DELETE FROM claims WHERE board_id = $1 AND period_id = $2 AND player_id = $3`
+		tag, err := tx.Exec(ctx, unclaim, board, pid, playerID)
+		if err != nil {
+			return err
+		}
+		if hasScore {
+			b, err := boards.get(ctx, board)
+			if err != nil {
+				return err
+			}
+			if _, err := db.correctPeriodTx(ctx, tx, b, key, playerID, nil, leaderboard.ErasureReason, &id); err != nil {
+				return err
+			}
+		}
+		rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore,
+			corrected: hasScore && leaderboard.PeriodStatus(status) == leaderboard.PeriodClosed}
+		if rest.corrected {
+			// Sent at the commit, as main's months announce theirs.
+			rest.announce = `SELECT pg_notify('` + periodsChannel + `', board_id || ' ' || key || ' ' || ranks_version)
+				FROM periods WHERE id = $1`
+		}
+		return rest.run(ctx, tx, `period_id = $1`, pid, []scrub{
+			{`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID}},
+			{`UPDATE board_score_events SET player_id = $3, value = 0, subscore = NULL, old_score = NULL, new_score = 0
+				WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID, erasedPlayer}},
+			{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
+				[]any{pid, playerID, id, leaderboard.ErasureReason}},
+		})
+	})
+}
+
+// erasureRest is what is left of one period's erasure once the claim and
+// the score row went: the rows that name the player to scrub, the
+// announcement, and the count.
+type erasureRest struct {
+	id        int64
+	player    string
+	touched   bool // the claim or the score row went
+	corrected bool // a CLOSED period was ranked again
+	// announce, when set, is the statement ($1: the period) that announces
+	// the new ranks version.
+	announce string
+}
+
+// scrub is a statement that removes or rewrites the player's rows of one
+// period, with its arguments.
+type scrub struct {
+	q    string
+	args []any
+}
+
+// run runs scrubs in one round trip, with the announcement and with the
+// count when the period is known to have held the player; then scrubs the
+// kept messages of the period, those of the outbox rows that match where
+// ($1: period), and counts the period if they alone held the player.
+func (r erasureRest) run(ctx context.Context, tx pgx.Tx, where string, period any, scrubs []scrub) error {
+	writes := &pgx.Batch{}
+	for _, s := range scrubs {
+		writes.Queue(s.q, s.args...).Exec(func(tag pgconn.CommandTag) error {
+			r.touched = r.touched || tag.RowsAffected() > 0
+			return nil
+		})
+	}
+	if r.announce != "" {
+		writes.Queue(r.announce, period)
+	}
+	counted := r.touched
+	if counted {
+		queueCount(writes, r.id, r.corrected)
+	}
+	if err := tx.SendBatch(ctx, writes).Close(); err != nil {
+		return err
+	}
+	scrubbed, err := scrubMessages(ctx, tx, where, period, r.player, r.id)
+	if err != nil {
+		return err
+	}
+	if counted || !(r.touched || scrubbed) {
+		return nil
+	}
+	writes = &pgx.Batch{}
+	queueCount(writes, r.id, r.corrected)
+	return tx.SendBatch(ctx, writes).Close()
+}
+
+// erasureStep readies the transaction of one period's erasure: a long job's
+// timeouts, and a commit that does not wait for its flush. A step lost in a
+// crash is lost whole, its audit row's counts with it, and the erasure is
+// then still RUNNING: the next run does it again. The erasure's last
+// transaction (finishErasure) waits for its flush, and so for every step's.
+func erasureStep(ctx context.Context, tx pgx.Tx) error {
+	const q = `SELECT set_config('statement_timeout', '0', true), set_config('lock_timeout', '1min', true),
+		set_config('synchronous_commit', 'off', true)`
+	_, err := tx.Exec(ctx, q)
+	return err
+}
