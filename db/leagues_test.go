@@ -2,11 +2,17 @@ package db_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
 )
 
 // leagueBoard is a WEEK board from November 2026 with cohorts of size in
@@ -72,4 +78,107 @@ func TestCreateBoard_LeaguesErrBadInputWritesNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cohortCounts returns the members of each cohort of period key of board by
+// "league-cohort", and how many cohorts each player is in.
+func cohortCounts(t *testing.T, board, key string) (cohorts map[string]int, playerCohorts map[string]int) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	const q = `SELECT m.league, m.cohort, m.player_id FROM cohort_members m
+		JOIN periods p ON p.id = m.period_id WHERE p.board_id = $1 AND p.key = $2`
+	rows, err := conn.Query(ctx, q, board, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohorts, playerCohorts = map[string]int{}, map[string]int{}
+	var (
+		league int16
+		cohort int32
+		player string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&league, &cohort, &player}, func() error {
+		cohorts[leaderboard.CohortID(int(league), int(cohort))]++
+		playerCohorts[player]++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cohorts, playerCohorts
+}
+
+// Sixteen writers through two instances, with players that more than one
+// of them submit at once, fill cohorts of 7: every player with a score is
+// in exactly one cohort, every cohort but the league's last holds 7, and
+// none holds more.
+func TestCohorts_FilledBySixteenWritersThroughTwoInstances(t *testing.T) {
+	clock := db.WithClock(func() time.Time { return testNow })
+	first := mustOpenDB(t, clock)
+	second, err := db.Open(context.Background(), pg.URL, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	ctx := context.Background()
+	const size, writers, players = 7, 16, 300
+	if _, err := first.CreateBoard(ctx, leagueBoard("league", size)); err != nil {
+		t.Fatal(err)
+	}
+	stores := []*db.DB{first, second}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for w := range writers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 38))
+			for call := range 12 {
+				var events []leaderboard.ScoreEvent
+				for n := range 1 + rng.IntN(6) {
+					player := fmt.Sprintf("p%03d", rng.IntN(players))
+					events = append(events, boardEvent("league", fmt.Sprintf("w%d-%d-%d", w, call, n), player,
+						leaderboard.ModeAdd, 1+rng.IntN(100), nil))
+				}
+				if _, err := stores[w%2].SubmitScores(ctx, events); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("submit: %v", errs)
+	}
+	page, err := first.PeriodLeaderboard(ctx, mustBoard(t, first, "league"), "2026-W47", 1000, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohorts, playerCohorts := cohortCounts(t, "league", "2026-W47")
+	if len(playerCohorts) != len(page.Edges) {
+		t.Fatalf("%d players in cohorts, %d with a score", len(playerCohorts), len(page.Edges))
+	}
+	for _, e := range page.Edges {
+		if n := playerCohorts[e.Entry.Player.ID]; n != 1 {
+			t.Errorf("player %s is in %d cohorts", e.Entry.Player.ID, n)
+		}
+	}
+	for n := 1; n <= len(cohorts); n++ {
+		got, want := cohorts[leaderboard.CohortID(0, n)], size
+		if n == len(cohorts) {
+			want = len(playerCohorts) - size*(n-1)
+		}
+		if got != want {
+			t.Errorf("cohort %d of %d holds %d, want %d (cohorts %v)", n, len(cohorts), got, want, cohorts)
+		}
+	}
+	t.Logf("%d players in %d cohorts of at most %d", len(playerCohorts), len(cohorts), size)
 }
