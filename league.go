@@ -137,9 +137,8 @@ func ParseCohortID(id string) (league, n int, ok bool) {
 // CohortService reads the cohorts of boards' periods.
 type CohortService interface {
 	// Cohort returns cohort id of period key of board, members best first,
-	// or nil when there is none. ENOTFOUND for an unknown board; EBADINPUT
-	// for a bad period key.
-	Cohort(ctx context.Context, board, key, id string) (*Cohort, error)
+	// or nil when there is none.
+	Cohort(ctx context.Context, board *Board, key, id string) (*Cohort, error)
 	// CohortOf returns the cohort of player in period key of board, nil
 	// when the player has none (or the board has no cohorts).
 	CohortOf(ctx context.Context, board *Board, key, player string) (*CohortRef, error)

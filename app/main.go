@@ -106,6 +106,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Boards:         boardcache.New(m.DB, boardCacheTTL),
 		Periods:        m.DB,
 		Rewards:        m.DB,
+		Cohorts:        m.DB,
 		Registry:       registry,
 		Ready:          ready,
 		RateLimits:     limits,

@@ -182,3 +182,77 @@ func TestCohorts_FilledBySixteenWritersThroughTwoInstances(t *testing.T) {
 	}
 	t.Logf("%d players in %d cohorts of at most %d", len(playerCohorts), len(cohorts), size)
 }
+
+// submitLeagueScores submits one ADD event of each of players' scores to
+// board, in order, and fails the test unless each is APPLIED.
+func submitLeagueScores(t *testing.T, store *db.DB, board, prefix string, players []string, scores []int, at *time.Time) {
+	t.Helper()
+	for i, p := range players {
+		r := mustSubmit(t, store, boardEvent(board, fmt.Sprintf("%s-%s", prefix, p), p, leaderboard.ModeAdd, scores[i], at))
+		if r[0].Status != leaderboard.StatusApplied {
+			t.Fatalf("event of %s: %+v", p, r[0])
+		}
+	}
+}
+
+// Each cohort's table is the board's table restricted to its members (a
+// plain filter of the period's order), and each player's CohortRef names
+// their cohort, their place in it and its size.
+func TestCohort_TablesAreTheBoardsOrderWithinEachCohort(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	const size, players = 7, 40
+	if _, err := store.CreateBoard(ctx, leagueBoard("league", size)); err != nil {
+		t.Fatal(err)
+	}
+	b := mustBoard(t, store, "league")
+	rng := rand.New(rand.NewPCG(38, 3))
+	ids, scores := make([]string, players), make([]int, players)
+	for i := range players {
+		ids[i], scores[i] = fmt.Sprintf("p%02d", i), rng.IntN(10) // ties on purpose
+	}
+	submitLeagueScores(t, store, "league", "e", ids, scores, nil)
+	page, err := store.PeriodLeaderboard(ctx, b, "2026-W47", 1000, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohortOf := map[string]string{}
+	for i, id := range ids {
+		cohortOf[id] = leaderboard.CohortID(0, i/size+1) // arrival order
+	}
+	want := map[string][]string{}
+	for _, e := range page.Edges {
+		c := cohortOf[e.Entry.Player.ID]
+		want[c] = append(want[c], e.Entry.Player.ID)
+	}
+	for id, members := range want {
+		c, err := store.Cohort(ctx, b, "2026-W47", id)
+		if err != nil || c == nil {
+			t.Fatalf("cohort %s: %+v, %v", id, c, err)
+		}
+		if c.Size != len(members) || *c.League != "bronze" || c.Board != "league" || c.Period != "2026-W47" {
+			t.Errorf("cohort %s: %+v", id, c)
+		}
+		for i, e := range c.Members {
+			if e.Player.ID != members[i] || e.Rank != i+1 {
+				t.Errorf("cohort %s, rank %d: %s (rank %d), want %s", id, i+1, e.Player.ID, e.Rank, members[i])
+			}
+			ref, err := store.CohortOf(ctx, b, "2026-W47", e.Player.ID)
+			if err != nil || ref == nil || ref.ID != id || ref.Rank != i+1 || ref.Size != len(members) ||
+				*ref.League != "bronze" || ref.NextLeague != nil {
+				t.Errorf("CohortOf(%s) = %+v, %v; want %s rank %d of %d", e.Player.ID, ref, err, id, i+1, len(members))
+			}
+		}
+	}
+	for _, none := range []string{"1-99", "2-1", "x", "0-1"} {
+		if c, err := store.Cohort(ctx, b, "2026-W47", none); c != nil || err != nil {
+			t.Errorf("cohort %s: %+v, %v; want none", none, c, err)
+		}
+	}
+	if ref, err := store.CohortOf(ctx, b, "2026-W47", "stranger"); ref != nil || err != nil {
+		t.Errorf("CohortOf(stranger) = %+v, %v", ref, err)
+	}
+	if ref, err := store.CohortOf(ctx, mustBoard(t, store, leaderboard.MainBoard), "2026-11", "p01"); ref != nil || err != nil {
+		t.Errorf("main: %+v, %v", ref, err)
+	}
+}

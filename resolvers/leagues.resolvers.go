@@ -12,9 +12,21 @@ import (
 )
 
 func (r *queryResolver) Cohort(ctx context.Context, board string, period *string, id string) (*leaderboard.Cohort, error) {
-	return nil, nil
+	t, err := r.target(ctx, &board, period, nil)
+	if err != nil || t.none {
+		return nil, err
+	}
+	return r.CohortService.Cohort(ctx, t.board, t.key, id)
 }
 
 func (r *standingResolver) Cohort(ctx context.Context, obj *leaderboard.Standing) (*leaderboard.CohortRef, error) {
-	return nil, nil
+	id := standingBoard(obj)
+	if id == leaderboard.MainBoard {
+		return nil, nil
+	}
+	b, err := r.BoardService.Board(ctx, id)
+	if err != nil || b == nil || !b.HasCohorts() {
+		return nil, err
+	}
+	return r.CohortService.CohortOf(ctx, b, standingPeriod(obj), obj.Player.ID)
 }

@@ -21,6 +21,8 @@ type Resolver struct {
 	PeriodService     leaderboard.PeriodService
 	// RewardService claims rewards and lists the unclaimed ones.
 	RewardService leaderboard.RewardService
+	// CohortService reads the cohorts of league boards.
+	CohortService leaderboard.CohortService
 	Logger        *slog.Logger
 	// Observer is told what the API did, for metrics.
 	Observer Observer

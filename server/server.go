@@ -46,7 +46,9 @@ type Config struct {
 	Boards      leaderboard.BoardService
 	Periods     leaderboard.PeriodService
 	// Rewards claims rewards of final standings and lists the unclaimed.
-	Rewards       leaderboard.RewardService
+	Rewards leaderboard.RewardService
+	// Cohorts reads the cohorts of league boards.
+	Cohorts       leaderboard.CohortService
 	Auth          auth.Config
 	Introspection bool
 	// GraphiQL serves a GraphiQL-based explorer at /graphiql, its assets
@@ -126,6 +128,7 @@ func New(cfg Config) *Server {
 		BoardService:      cfg.Boards,
 		PeriodService:     cfg.Periods,
 		RewardService:     cfg.Rewards,
+		CohortService:     cfg.Cohorts,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
