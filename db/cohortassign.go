@@ -154,6 +154,37 @@ func queueCohortWrites(writes *pgx.Batch, placed cohortMembers, fills map[period
 	const insert = `INSERT INTO cohort_members (period_id, player_id, league, cohort)
 		SELECT * FROM unnest($1::int[], $2::text[], $3::smallint[], $4::int[]) ORDER BY 1, 2`
 	writes.Queue(insert, placed.periods, placed.players, placed.leagues, placed.cohorts)
+	queueFillCounts(writes, fills)
+}
+
+// lockFills locks the fill rows of the leagues of periods, making those
+// missing, in (period, league) order as assignCohorts does, and returns
+// them.
+func lockFills(ctx context.Context, tx pgx.Tx, periods []int32, leagues []int16) (map[periodLeague]*cohortFill, error) {
+	const q = `INSERT INTO period_cohort_fill AS f (period_id, league, cohort, size)
+		SELECT DISTINCT period_id, league, 1, 0 FROM unnest($1::int[], $2::smallint[]) AS k(period_id, league)
+		ORDER BY period_id, league
+		ON CONFLICT (period_id, league) DO UPDATE SET cohort = f.cohort
+		RETURNING f.period_id, f.league, f.cohort, f.size`
+	rows, err := tx.Query(ctx, q, periods, leagues)
+	if err != nil {
+		return nil, err
+	}
+	fills := map[periodLeague]*cohortFill{}
+	var (
+		pl periodLeague
+		f  cohortFill
+	)
+	_, err = pgx.ForEachRow(rows, []any{&pl.periodID, &pl.league, &f.cohort, &f.size}, func() error {
+		fills[pl] = &cohortFill{cohort: f.cohort, size: f.size}
+		return nil
+	})
+	return fills, err
+}
+
+// queueFillCounts queues the update of fills' cohorts and counts, in
+// (period, league) order.
+func queueFillCounts(writes *pgx.Batch, fills map[periodLeague]*cohortFill) {
 	keys := slices.SortedFunc(maps.Keys(fills), func(x, y periodLeague) int {
 		return cmp.Or(cmp.Compare(x.periodID, y.periodID), cmp.Compare(x.league, y.league))
 	})
