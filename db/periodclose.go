@@ -423,7 +423,7 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 	if err != nil {
 		return false, err
 	}
-	if ranks.cohorts, err = closeCohorts(ctx, tx, b, row); err != nil {
+	if err := closeCohorts(ctx, tx, b, row, ranks); err != nil {
 		return false, err
 	}
 	writes := &pgx.Batch{}

@@ -40,28 +40,66 @@ type leagueMoves struct {
 }
 
 // closeCohorts ranks the cohorts of period row of b, records each ranked
-// member's next league, and moves the players whose league changes; nil
-// when b has no cohorts.
-func closeCohorts(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow) (*cohortSummary, error) {
+// member's next league, and moves the players whose league changes; it
+// sets ranks' cohorts, and the tiers of its top as ranks in their cohorts.
+// Nothing is done when b has no cohorts.
+func closeCohorts(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, ranks *rankedPeriod) error {
 	if !b.HasCohorts() {
-		return nil, nil
+		return nil
 	}
 	summary, err := rankCohorts(ctx, tx, b, row.id)
 	if err != nil {
-		return nil, fmt.Errorf("rank the cohorts: %w", err)
+		return fmt.Errorf("rank the cohorts: %w", err)
+	}
+	ranks.cohorts = summary
+	if err := tierTopInCohorts(ctx, tx, b, row.id, ranks.top); err != nil {
+		return fmt.Errorf("tier the top in their cohorts: %w", err)
 	}
 	if len(b.Leagues) == 0 {
-		return summary, nil
+		return nil
 	}
 	if err := recordNextLeagues(ctx, tx, b, row); err != nil {
-		return nil, fmt.Errorf("record the next leagues: %w", err)
+		return fmt.Errorf("record the next leagues: %w", err)
 	}
 	if row.endsAt != nil {
 		if err := rehomeEarlyPlayers(ctx, tx, b, *row.endsAt); err != nil {
-			return nil, fmt.Errorf("move early players of the next period: %w", err)
+			return fmt.Errorf("move early players of the next period: %w", err)
 		}
 	}
-	return summary, nil
+	return nil
+}
+
+// tierTopInCohorts sets the tier of each of top, a period's first ranks,
+// as b's tier of its rank in its cohort of period id: tiers apply within
+// the cohort.
+func tierTopInCohorts(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, top []periodEntry) error {
+	if len(top) == 0 {
+		return nil
+	}
+	players := make([]string, len(top))
+	for i, e := range top {
+		players[i] = e.PlayerID
+	}
+	const q = `SELECT player_id, cohort_rank, cohort_size FROM cohort_members
+		WHERE period_id = $1 AND player_id = ANY($2) AND cohort_rank IS NOT NULL`
+	rows, err := tx.Query(ctx, q, id, players)
+	if err != nil {
+		return err
+	}
+	type place struct{ rank, size int }
+	places := map[string]place{}
+	var (
+		player string
+		p      place
+	)
+	if _, err := pgx.ForEachRow(rows, []any{&player, &p.rank, &p.size}, func() error { places[player] = p; return nil }); err != nil {
+		return err
+	}
+	for i := range top {
+		p := places[top[i].PlayerID]
+		top[i].Tier = b.TierOf(p.rank, p.size)
+	}
+	return nil
 }
 
 // rankCohorts sets cohort_rank and next_league of every member of period
@@ -82,7 +120,7 @@ func rankCohorts(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32)
 			FROM cohort_members m JOIN board_scores s ON s.period_id = m.period_id AND s.player_id = m.player_id
 			WHERE m.period_id = $1
 		), moved AS (
-			UPDATE cohort_members m SET cohort_rank = r.rank, next_league = CASE
+			UPDATE cohort_members m SET cohort_rank = r.rank, cohort_size = r.size, next_league = CASE
 					WHEN r.rank <= r.promote AND r.league < $4 - 1 THEN r.league + 1
 					WHEN r.size >= r.promote + r.demote AND r.rank > r.size - r.demote AND r.rank > r.promote
 						AND r.league > 0 THEN r.league - 1

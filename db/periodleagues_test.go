@@ -1,10 +1,13 @@
 package db_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -258,5 +261,73 @@ func TestLeagues_GroupCloseMovesEarlyPlayersOfTheNextPeriod(t *testing.T) {
 		if ref, err := store.CohortOf(ctx, b, "2026-W46", player); err != nil || ref == nil || ref.ID != want {
 			t.Errorf("%s in W46: %+v, %v; want cohort %s", player, ref, err, want)
 		}
+	}
+}
+
+// A league board's export adds each player's cohort, league, rank in the
+// cohort and next league, and its tiers are the cohort's (rank / cohort
+// size); its period.closed message's top carries those tiers.
+func TestLeagues_ExportAndMessageTierWithinTheCohort(t *testing.T) {
+	clock := &weekClock{}
+	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	store := mustOpenDB(t, db.WithClock(clock.get), db.WithSettlement(true))
+	ctx := context.Background()
+	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
+		t.Fatal(err)
+	}
+	// Cohort 1-1: a b c d (scores 60 50 40 30); 1-2: e f (20 10).
+	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d", "e", "f"}, []int{60, 50, 40, 30, 20, 10}, nil)
+	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
+	if _, err := store.ClosePeriod(ctx, "league", "2026-W45"); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := store.ExportStandings(ctx, "league", "2026-W45", leaderboard.PeriodExport, &buf); err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(records[0], ","); got != db.PeriodExportHeader+db.CohortExportColumns {
+		t.Fatalf("header %q", got)
+	}
+	// The tier "top" is the top 50%: ranks 1..2 of 4, rank 1 of 2.
+	want := []string{"a:top:1-1:bronze:1:silver", "b:top:1-1:bronze:2:silver", "c::1-1:bronze:3:bronze",
+		"d::1-1:bronze:4:bronze", "e:top:1-2:bronze:1:silver", "f::1-2:bronze:2:silver"}
+	for i, r := range records[1:] {
+		got := strings.Join([]string{r[1], r[7], r[9], r[10], r[11], r[12]}, ":")
+		if got != want[i] {
+			t.Errorf("row %d: %s, want %s", i+1, got, want[i])
+		}
+	}
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var body []byte
+	if err := conn.QueryRow(ctx, `SELECT body FROM outbox WHERE board_id = 'league'`).Scan(&body); err != nil {
+		t.Fatal(err)
+	}
+	var msg struct {
+		Top []struct {
+			PlayerID string
+			Tier     *string
+		}
+	}
+	if err := json.Unmarshal(body, &msg); err != nil {
+		t.Fatal(err)
+	}
+	var tiers []string
+	for _, e := range msg.Top {
+		tier := ""
+		if e.Tier != nil {
+			tier = *e.Tier
+		}
+		tiers = append(tiers, e.PlayerID+":"+tier)
+	}
+	if got := strings.Join(tiers, " "); got != "a:top b:top c: d: e:top f:" {
+		t.Fatalf("message top tiers: %s", got)
 	}
 }

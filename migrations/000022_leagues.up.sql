@@ -33,6 +33,7 @@ CREATE TABLE cohort_members (
     league      SMALLINT NOT NULL,
     cohort      INTEGER NOT NULL,
     cohort_rank INTEGER,
+    cohort_size INTEGER,
     next_league SMALLINT,
     PRIMARY KEY (period_id, player_id)
 );
