@@ -331,3 +331,36 @@ func TestLeagues_ExportAndMessageTierWithinTheCohort(t *testing.T) {
 		t.Fatalf("message top tiers: %s", got)
 	}
 }
+
+// Retention's purge of a dropped period of a league board takes its
+// cohorts with it; the players' leagues stay, for the periods to come.
+func TestLeagues_RetentionPurgesADroppedPeriodsCohorts(t *testing.T) {
+	clock := &weekClock{}
+	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	store := mustOpenDB(t, db.WithClock(clock.get))
+	ctx := context.Background()
+	spec := leagueBoard("league", 2)
+	spec.RetainPeriods = new(1)
+	if _, err := store.CreateBoard(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	for week, key := range []string{"2026-W45", "2026-W46"} {
+		clock.set(time.Date(2026, 11, 3+7*week, 12, 0, 0, 0, time.UTC))
+		submitLeagueScores(t, store, "league", key, []string{"a", "b", "c"}, []int{3, 2, 1}, nil)
+		clock.set(time.Date(2026, 11, 10+7*week, 12, 0, 0, 0, time.UTC))
+		if _, err := store.ClosePeriod(ctx, "league", key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := mustQuery(t, `SELECT id FROM periods WHERE board_id = 'league' AND key = '2026-W45'`)[0][0]
+	dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10})
+	if err != nil || len(dropped) != 1 {
+		t.Fatalf("dropped %+v, %v", dropped, err)
+	}
+	left := mustQuery(t, `SELECT (SELECT count(*) FROM cohort_members WHERE period_id = `+first+`),
+		(SELECT count(*) FROM period_cohort_fill WHERE period_id = `+first+`),
+		(SELECT count(*) FROM cohort_members), (SELECT count(*) FROM board_player_leagues)`)[0]
+	if fmt.Sprint(left) != "[0 0 3 3]" {
+		t.Fatalf("rows left (the dropped period's members and fills, all members, players' leagues): %v", left)
+	}
+}
