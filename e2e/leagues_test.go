@@ -9,7 +9,7 @@ import (
 // leagues.
 const createLeagueBoard = `mutation($id: ID!, $size: Int, $leagues: [LeagueInput!], $reset: Reset! = DAY) {
 	createBoard(id: $id, name: "Daily league", reset: $reset, timeZone: "UTC", closeGrace: 60,
-		startsAt: "2026-01-01T00:00:00Z", cohortSize: $size, leagues: $leagues) {
+		startsAt: "2026-01-01T00:00:00Z", tiers: [{name: "top", topPercent: 50}], cohortSize: $size, leagues: $leagues) {
 		created board { cohortSize leagues { name promote demote } } } }`
 
 // threeLeagues are bronze, silver and gold: the top 2 of a cohort move up,
@@ -93,10 +93,25 @@ func TestLeagues_ALeagueScreenInTwoCallsThenTheClose(t *testing.T) {
 	}
 
 	s.closeBoardPeriod(t, "league", period)
-	for player, next := range map[string]string{"p2": "silver", "p1": "silver", "p0": "bronze", "p4": "silver"} {
-		s.mustDo(t, "", standing, map[string]any{"p": period, "id": player}, &mine)
-		if c := mine.Standing.Cohort; c == nil || c.NextLeague == nil || *c.NextLeague != next {
-			t.Errorf("%s after the close: %+v", player, c)
+	// Tiers apply within the cohort: p2 is first of 3 (33 %: top) though
+	// third of 5 on the board; p3 second of 2 (100 %) though second of 5.
+	const final = `query($p: String!, $id: ID!) { standing(board: "league", period: $p, playerId: $id) {
+		tier cohort { nextLeague } } }`
+	for player, want := range map[string]string{"p2": "silver top", "p1": "silver ", "p0": "bronze ",
+		"p4": "silver top", "p3": "silver "} {
+		var got struct {
+			Standing struct {
+				Tier   *string    `json:"tier"`
+				Cohort *cohortRef `json:"cohort"`
+			} `json:"standing"`
+		}
+		s.mustDo(t, "", final, map[string]any{"p": period, "id": player}, &got)
+		c, tier := got.Standing.Cohort, ""
+		if got.Standing.Tier != nil {
+			tier = *got.Standing.Tier
+		}
+		if c == nil || c.NextLeague == nil || *c.NextLeague+" "+tier != want {
+			t.Errorf("%s after the close: %+v, tier %q; want %s", player, c, tier, want)
 		}
 	}
 }

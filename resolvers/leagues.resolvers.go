@@ -21,7 +21,7 @@ func (r *queryResolver) Cohort(ctx context.Context, board string, period *string
 
 func (r *standingResolver) Cohort(ctx context.Context, obj *leaderboard.Standing) (*leaderboard.CohortRef, error) {
 	id := standingBoard(obj)
-	if id == leaderboard.MainBoard {
+	if id == leaderboard.MainBoard || r.CohortService == nil {
 		return nil, nil
 	}
 	b, err := r.BoardService.Board(ctx, id)

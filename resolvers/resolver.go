@@ -21,7 +21,9 @@ type Resolver struct {
 	PeriodService     leaderboard.PeriodService
 	// RewardService claims rewards and lists the unclaimed ones.
 	RewardService leaderboard.RewardService
-	// CohortService reads the cohorts of league boards.
+	// CohortService reads the cohorts of league boards; without one, no
+	// standing has a cohort and tiers are the boards' (resolver tests of
+	// other fields).
 	CohortService leaderboard.CohortService
 	Logger        *slog.Logger
 	// Observer is told what the API did, for metrics.
