@@ -245,3 +245,26 @@ func (s *cohortSummary) addTo(v any) any {
 	}
 	return v
 }
+
+// rerankCohorts is closeCohorts again in the transaction of a correction of
+// closed period row of b: the members a correction removed lose their rank
+// and next league, and get back the league they played the period in,
+// unless a later period's close decided theirs; the others are ranked and
+// moved again from the corrected scores.
+func rerankCohorts(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, ranks *rankedPeriod) error {
+	if !b.HasCohorts() {
+		return nil
+	}
+	const unrank = `WITH unranked AS (
+			UPDATE cohort_members m SET cohort_rank = NULL, cohort_size = NULL, next_league = NULL
+			WHERE m.period_id = $1 AND m.cohort_rank IS NOT NULL AND NOT EXISTS (
+				SELECT 1 FROM board_scores s WHERE s.period_id = m.period_id AND s.player_id = m.player_id)
+			RETURNING m.player_id, m.league
+		)
+		UPDATE board_player_leagues l SET league = u.league FROM unranked u
+		WHERE l.board_id = $2 AND l.player_id = u.player_id AND l.decided_at = $3`
+	if _, err := tx.Exec(ctx, unrank, row.id, b.ID, row.startsAt); err != nil {
+		return fmt.Errorf("unrank removed members: %w", err)
+	}
+	return closeCohorts(ctx, tx, b, row, ranks)
+}
