@@ -93,9 +93,8 @@ func BenchmarkLeagues_CloseAndCohortReadsAtScale(b *testing.B) {
 		FROM (SELECT s.period_id, s.player_id, ROW_NUMBER() OVER (ORDER BY s.seq) - 1 AS n
 			FROM board_scores s JOIN periods p ON p.id = s.period_id WHERE p.board_id = 'league') x`)
 	mustQuery(b, `INSERT INTO period_cohort_fill (period_id, league, cohort, size)
-		SELECT period_id, league, cohort, count(*) FROM cohort_members m
-		WHERE cohort = (SELECT max(cohort) FROM cohort_members o WHERE o.league = m.league)
-		GROUP BY period_id, league, cohort`)
+		SELECT DISTINCT ON (period_id, league) period_id, league, cohort, count(*) FROM cohort_members
+		GROUP BY period_id, league, cohort ORDER BY period_id, league, cohort DESC`)
 	mustQuery(b, `ANALYZE cohort_members`)
 	board := mustBoard(b, store, "league")
 	ids := mustQuery(b, `SELECT player_id FROM cohort_members ORDER BY player_id LIMIT 2000`)
