@@ -128,7 +128,12 @@ type Board struct {
 	// RetainPeriods is how many closed periods are kept; nil keeps them all.
 	RetainPeriods *int
 	Tiers         []Tier
-	CreatedAt     time.Time
+	// CohortSize is the most players of a cohort; nil: the board has no
+	// cohorts. Leagues are its cohorts' leagues, the lowest first; empty
+	// for cohorts without leagues.
+	CohortSize *int
+	Leagues    []League
+	CreatedAt  time.Time
 }
 
 // Status returns the board's state at now; lastClosed says whether the
@@ -155,7 +160,8 @@ func (b *Board) SameRules(o *Board) bool {
 		b.ScoreFormat == o.ScoreFormat &&
 		b.TimeZone == o.TimeZone && b.CloseGrace == o.CloseGrace &&
 		b.StartsAt.Equal(o.StartsAt) && sameTime(b.EndsAt, o.EndsAt) &&
-		sameInt(b.RetainPeriods, o.RetainPeriods) && slices.Equal(b.Tiers, o.Tiers)
+		sameInt(b.RetainPeriods, o.RetainPeriods) && slices.Equal(b.Tiers, o.Tiers) &&
+		sameInt(b.CohortSize, o.CohortSize) && slices.Equal(b.Leagues, o.Leagues)
 }
 
 // ZoneError returns nil when b's time zone is loaded, and otherwise an
@@ -255,7 +261,10 @@ func (b *Board) Validate() error {
 	if b.RetainPeriods != nil && *b.RetainPeriods < 0 {
 		return Errorf(EBADINPUT, "retainPeriods must not be negative")
 	}
-	return checkTiers(b.Tiers)
+	if err := checkTiers(b.Tiers); err != nil {
+		return err
+	}
+	return b.checkCohorts()
 }
 
 // checkTimes returns an EBADINPUT error unless the board's start and end,
@@ -358,6 +367,8 @@ type BoardSpec struct {
 	EndsAt        *time.Time
 	RetainPeriods *int
 	Tiers         []Tier
+	CohortSize    *int     // no cohorts when nil
+	Leagues       []League // the lowest first; they need a CohortSize
 }
 
 // BoardDefaults are the service's settings a BoardSpec falls back on; a
@@ -374,7 +385,8 @@ func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 	b := &Board{ID: s.ID, Name: s.Name, Reset: s.Reset, Order: OrderDesc, MinScore: MinScore, MaxScore: MaxScore,
 		TieBreak: TieBreakNone, ScoreFormat: ScoreNumber, TimeZone: d.Location.String(), Location: d.Location,
 		CloseGrace: min(d.CloseGrace, MaxCloseGrace*time.Minute), StartsAt: d.Now,
-		EndsAt: s.EndsAt, RetainPeriods: s.RetainPeriods, Tiers: s.Tiers, CreatedAt: d.Now}
+		EndsAt: s.EndsAt, RetainPeriods: s.RetainPeriods, Tiers: s.Tiers, CohortSize: s.CohortSize,
+		Leagues: s.Leagues, CreatedAt: d.Now}
 	if s.Order != nil {
 		b.Order = *s.Order
 	}
@@ -414,6 +426,9 @@ func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 	}
 	if b.Tiers == nil {
 		b.Tiers = []Tier{}
+	}
+	if b.Leagues == nil {
+		b.Leagues = []League{}
 	}
 	if err := b.Validate(); err != nil {
 		return nil, err

@@ -112,6 +112,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Periods:        m.DB,
 		Rewards:        m.DB,
 		Erasures:       loggedErasures{ErasureService: m.DB, logger: m.Logger, timeout: m.Config.ErasureTimeout},
+		Cohorts:        m.DB,
 		Registry:       registry,
 		Ready:          ready,
 		RateLimits:     limits,

@@ -13,12 +13,19 @@ import (
 
 // boardColumns are the columns scanBoard reads, in its order.
 const boardColumns = `id, name, reset, sort_order, min_score, max_score, tiebreak, time_zone,
-	close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at, score_format`
+	close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at, score_format, cohort_size, leagues`
 
 // tierJSON is a tier as the boards table keeps it.
 type tierJSON struct {
 	Name       string  `json:"name"`
 	TopPercent float64 `json:"topPercent"`
+}
+
+// leagueJSON is a league as the boards table keeps it.
+type leagueJSON struct {
+	Name    string `json:"name"`
+	Promote int    `json:"promote"`
+	Demote  int    `json:"demote"`
 }
 
 // scanBoard reads one row of boardColumns. The main board follows the
@@ -33,11 +40,13 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 		graceSeconds        int
 		retain              *int32
 		tiersText           []byte
+		cohortSize          *int32
+		leaguesText         []byte
 		minScore, maxScore  int32
 		startsAt, createdAt time.Time
 	)
 	err := row.Scan(&b.ID, &b.Name, &reset, &order, &minScore, &maxScore, &tie, &zone,
-		&graceSeconds, &startsAt, &b.EndsAt, &retain, &tiersText, &createdAt, &scoreFormat)
+		&graceSeconds, &startsAt, &b.EndsAt, &retain, &tiersText, &createdAt, &scoreFormat, &cohortSize, &leaguesText)
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +79,17 @@ func (db *DB) scanBoard(row pgx.Row) (*leaderboard.Board, error) {
 	for _, t := range tiers {
 		b.Tiers = append(b.Tiers, leaderboard.Tier{Name: t.Name, TopPercent: t.TopPercent})
 	}
+	if cohortSize != nil {
+		b.CohortSize = new(int(*cohortSize))
+	}
+	var leagues []leagueJSON
+	if err := json.Unmarshal(leaguesText, &leagues); err != nil {
+		return nil, fmt.Errorf("board %s: leagues: %w", b.ID, err)
+	}
+	b.Leagues = make([]leaderboard.League, 0, len(leagues))
+	for _, l := range leagues {
+		b.Leagues = append(b.Leagues, leaderboard.League(l))
+	}
 	return &b, nil
 }
 
@@ -92,14 +112,22 @@ func (db *DB) CreateBoard(ctx context.Context, s leaderboard.BoardSpec) (*leader
 	if err != nil {
 		return nil, fmt.Errorf("create board %s: tiers: %w", b.ID, err)
 	}
+	leagues := make([]leagueJSON, 0, len(b.Leagues))
+	for _, l := range b.Leagues {
+		leagues = append(leagues, leagueJSON(l))
+	}
+	leaguesText, err := json.Marshal(leagues)
+	if err != nil {
+		return nil, fmt.Errorf("create board %s: leagues: %w", b.ID, err)
+	}
 	const insert = `INSERT INTO boards (id, name, reset, sort_order, min_score, max_score, tiebreak,
-		time_zone, close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at, score_format)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+		time_zone, close_grace_seconds, starts_at, ends_at, retain_periods, tiers, created_at, score_format, cohort_size, leagues)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 		ON CONFLICT (id) DO NOTHING
 		RETURNING ` + boardColumns
 	created, err := db.scanBoard(db.pool.QueryRow(ctx, insert, b.ID, b.Name, string(b.Reset), string(b.Order),
 		b.MinScore, b.MaxScore, string(b.TieBreak), b.TimeZone, int(b.CloseGrace/time.Second),
-		b.StartsAt, b.EndsAt, b.RetainPeriods, tiersText, b.CreatedAt, string(b.ScoreFormat)))
+		b.StartsAt, b.EndsAt, b.RetainPeriods, tiersText, b.CreatedAt, string(b.ScoreFormat), b.CohortSize, leaguesText))
 	if err == nil {
 		return &leaderboard.BoardCreation{Board: created, Created: true}, nil
 	} else if !noRows(err) {

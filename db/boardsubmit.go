@@ -442,6 +442,9 @@ func (db *DB) applyBoardBatch(ctx context.Context, b *boardBatch) ([]leaderboard
 		}
 		assignBoardSeqs(rows, *seqs)
 		writes := &pgx.Batch{}
+		if err := assignCohorts(ctx, tx, writes, b, newCohortPlayers(b, periods, rows, accepted)); err != nil {
+			return err
+		}
 		queueBoardWrites(writes, b, periods, rows, accepted)
 		if err := tx.SendBatch(ctx, writes).Close(); err != nil {
 			return errorf("write scores: %w", err)

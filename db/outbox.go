@@ -40,6 +40,9 @@ type monthMessage struct {
 	// Only when a correction changed claims: a month without claims keeps
 	// the body its month.corrected always had.
 	ChangedClaims []changedClaim `json:"changedClaims,omitempty"`
+	// Only in the close of a MONTH board with cohorts (periodleagues.go).
+	Cohorts *int          `json:"cohorts,omitempty"`
+	Leagues []leagueMoves `json:"leagues,omitempty"`
 }
 
 // messageEntry is one of a message's top players.

@@ -423,6 +423,9 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 	if err != nil {
 		return false, err
 	}
+	if err := closeCohorts(ctx, tx, b, row, ranks); err != nil {
+		return false, err
+	}
 	writes := &pgx.Batch{}
 	const markClosed = `UPDATE periods SET status = 'CLOSED', closed_at = $3, participants = $4, digest = $5,
 		ranks_version = 1, final_bucket = $6 WHERE board_id = $1 AND id = $2`
@@ -443,6 +446,8 @@ type rankedPeriod struct {
 	participants int
 	digest       string
 	top          []periodEntry
+	// cohorts is set by the close of a board with cohorts (closeCohorts).
+	cohorts *cohortSummary
 }
 
 // rankPeriod ranks period id's scores in b's order (the sort keys rank
@@ -533,6 +538,9 @@ type periodMessage struct {
 	Correction   *messageCorrect `json:"correction,omitempty"`
 	// Only when a correction changed claims (changedclaims.go).
 	ChangedClaims []changedClaim `json:"changedClaims,omitempty"`
+	// Only in the close of a board with cohorts (periodleagues.go).
+	Cohorts *int          `json:"cohorts,omitempty"`
+	Leagues []leagueMoves `json:"leagues,omitempty"`
 }
 
 // periodEntry is one of a period message's top players.
@@ -593,6 +601,7 @@ func periodMessageOf(b *leaderboard.Board, row *periodRow, closedAt time.Time, r
 			EndsAt: row.endsAt, ClosedAt: closedAt, Participants: ranks.participants, Digest: ranks.digest, Top: top,
 			Correction: correction, ChangedClaims: correction.claimsChanged()}
 	}
+	v = ranks.cohorts.addTo(v)
 	body, err := json.Marshal(v)
 	if err != nil {
 		return msg, fmt.Errorf("encode %s message: %w", msg.typ, err)

@@ -33,7 +33,7 @@ func digestOf(players []string, scores []int) string {
 }
 
 // mustQuery runs q on the test database and returns its rows as text.
-func mustQuery(t *testing.T, q string, args ...any) [][]string {
+func mustQuery(t testing.TB, q string, args ...any) [][]string {
 	t.Helper()
 	conn, err := pgx.Connect(context.Background(), pg.URL)
 	if err != nil {

@@ -199,6 +199,9 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	if err != nil {
 		return err
 	}
+	if err := rerankCohorts(ctx, tx, b, &row.periodRow, ranks); err != nil {
+		return err
+	}
 	writes := &pgx.Batch{}
 	const update = `UPDATE periods SET participants = $3, digest = $4, ranks_version = ranks_version + 1
 		WHERE board_id = $1 AND id = $2`

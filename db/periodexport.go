@@ -15,6 +15,11 @@ import (
 // claimed.
 const PeriodExportHeader = ExportHeader + ",subscore,tier,claimed_at"
 
+// CohortExportColumns end the header of a period's export on a board with
+// cohorts: the player's cohort, its league (empty without leagues), the
+// rank in the cohort and the league the player plays next.
+const CohortExportColumns = ",cohort,league,cohort_rank,next_league"
+
 // periodExportQuery returns the COPY statement of the export of period key
 // of b, a board other than main, or the error that the period is not there
 // or not CLOSED.
@@ -41,22 +46,34 @@ func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key
 	}
 	// The tier is the board's first whose topPercent is at least
 	// 100 * rank / participants, in floating point as Board.TierOf computes
-	// it, so that the export and the messages agree at every boundary.
+	// it, so that the export and the messages agree at every boundary; on
+	// a board with cohorts, rank and participants are the cohort's.
+	percent, cohortColumns, cohortJoin := fmt.Sprintf("100 * f.rank::float8 / %d::float8", max(participants, 1)), "", ""
+	if b.HasCohorts() {
+		percent = "100 * m.cohort_rank::float8 / m.cohort_size::float8"
+		cohortColumns = fmt.Sprintf(`, (m.league + 1) || '-' || m.cohort AS cohort, %[1]s AS league, m.cohort_rank,
+			%[2]s AS next_league`, spreadsheetSafe("((bl.leagues -> m.league::int) ->> 'name')"),
+			spreadsheetSafe("((bl.leagues -> m.next_league::int) ->> 'name')"))
+		cohortJoin = fmt.Sprintf(`LEFT JOIN cohort_members m ON m.period_id = %d AND m.player_id = f.player_id
+		CROSS JOIN (SELECT leagues FROM boards WHERE id = %s) bl`, id, board)
+	}
 	return fmt.Sprintf(`COPY (
 		SELECT f.rank, %[4]s AS player_id, %[5]s AS player_name, f.score,
 			to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
 			round(100.0 * (%[3]d - f.rank + 1) / %[3]d, 4) AS percentile,
-			f.subscore, %[6]s AS tier, %[8]s AS claimed_at
+			f.subscore, %[6]s AS tier, %[8]s AS claimed_at%[9]s
 		FROM board_final_ranks f JOIN players p ON p.id = f.player_id
 		LEFT JOIN claims c ON c.period_id = %[2]d AND c.player_id = f.player_id
+		%[10]s
 		LEFT JOIN LATERAL (
 			SELECT t.tier ->> 'name' AS name FROM boards bd, jsonb_array_elements(bd.tiers) WITH ORDINALITY AS t (tier, i)
-			WHERE bd.id = %[7]s AND (t.tier ->> 'topPercent')::float8 >= 100 * f.rank::float8 / %[3]d::float8
+			WHERE bd.id = %[7]s AND (t.tier ->> 'topPercent')::float8 >= %[11]s
 			ORDER BY t.i LIMIT 1
 		) t ON true
 		WHERE f.bucket = DATE '%[1]s' AND f.period_id = %[2]d ORDER BY f.rank
 	) TO STDOUT WITH (FORMAT csv, HEADER true)`, bucket.Format(time.DateOnly), id, max(participants, 1),
-		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), spreadsheetSafe("t.name"), board, claimedAtColumn), nil
+		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), spreadsheetSafe("t.name"), board, claimedAtColumn,
+		cohortColumns, cohortJoin, percent), nil
 }
 
 // claimedAtColumn is the export's claimed_at: when the standing's reward

@@ -225,6 +225,9 @@ func (db *DB) closeGroupTx(ctx context.Context, tx pgx.Tx, group []*groupPeriod)
 	for i, p := range mine {
 		r := ranks[i]
 		boardIDs[i], participants[i], digests[i] = p.board.ID, int32(r.participants), r.digest
+		if err := closeCohorts(ctx, tx, p.board, &p.row, r); err != nil {
+			return nil, nil, err
+		}
 		if db.settlement {
 			msg, err := periodMessageOf(p.board, &p.row, closedAt, r, nil)
 			if err != nil {

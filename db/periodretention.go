@@ -193,7 +193,7 @@ func (db *DB) purgeDroppedPeriods(ctx context.Context) error {
 // in the order the purge empties them: the events first, as until they go
 // a retry of one of them answers DUPLICATE.
 var purgeTables = []string{"board_score_events", "board_scores", "period_rank_counts", "board_removed_players",
-	"board_final_ranks"}
+	"cohort_members", "period_cohort_fill", "board_final_ranks"}
 
 // purgeBatch deletes up to batch rows of dropped period id from
 // purgeTables[*from:], moving *from past each table it empties, and the

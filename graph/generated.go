@@ -51,10 +51,12 @@ type DirectiveRoot struct {
 type ComplexityRoot struct {
 	Board struct {
 		CloseGrace    func(childComplexity int) int
+		CohortSize    func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		Current       func(childComplexity int) int
 		EndsAt        func(childComplexity int) int
 		ID            func(childComplexity int) int
+		Leagues       func(childComplexity int) int
 		MaxScore      func(childComplexity int) int
 		MinScore      func(childComplexity int) int
 		Name          func(childComplexity int) int
@@ -75,6 +77,23 @@ type ComplexityRoot struct {
 		ClaimedAt func(childComplexity int) int
 		Standing  func(childComplexity int) int
 		Status    func(childComplexity int) int
+	}
+
+	Cohort struct {
+		Board   func(childComplexity int) int
+		ID      func(childComplexity int) int
+		League  func(childComplexity int) int
+		Members func(childComplexity int) int
+		Period  func(childComplexity int) int
+		Size    func(childComplexity int) int
+	}
+
+	CohortRef struct {
+		ID         func(childComplexity int) int
+		League     func(childComplexity int) int
+		NextLeague func(childComplexity int) int
+		Rank       func(childComplexity int) int
+		Size       func(childComplexity int) int
 	}
 
 	Correction struct {
@@ -120,6 +139,12 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	League struct {
+		Demote  func(childComplexity int) int
+		Name    func(childComplexity int) int
+		Promote func(childComplexity int) int
+	}
+
 	MonthInfo struct {
 		ClosedAt     func(childComplexity int) int
 		ClosesAt     func(childComplexity int) int
@@ -137,7 +162,7 @@ type ComplexityRoot struct {
 		CloseMonth   func(childComplexity int, month leaderboard.Month) int
 		ClosePeriod  func(childComplexity int, board string, period string) int
 		CorrectScore func(childComplexity int, board *string, period *string, month *leaderboard.Month, playerID string, score *int, reason string) int
-		CreateBoard  func(childComplexity int, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) int
+		CreateBoard  func(childComplexity int, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier, cohortSize *int, leagues []leaderboard.League) int
 		CreateSeason func(childComplexity int, board string, key string, startsAt time.Time, endsAt time.Time) int
 		EndBoard     func(childComplexity int, id string, at *time.Time) int
 		ErasePlayer  func(childComplexity int, playerID string, reason string) int
@@ -170,6 +195,7 @@ type ComplexityRoot struct {
 	Query struct {
 		Board            func(childComplexity int, id string) int
 		Boards           func(childComplexity int, first *int, after *string) int
+		Cohort           func(childComplexity int, board string, period *string, id string) int
 		Corrections      func(childComplexity int, board *string, period *string, month *leaderboard.Month) int
 		GroupStandings   func(childComplexity int, board *string, period *string, month *leaderboard.Month, playerIds []string) int
 		Leaderboard      func(childComplexity int, board *string, period *string, month *leaderboard.Month, first *int, after *string) int
@@ -212,6 +238,7 @@ type ComplexityRoot struct {
 	Standing struct {
 		Board      func(childComplexity int) int
 		ClaimedAt  func(childComplexity int) int
+		Cohort     func(childComplexity int) int
 		Final      func(childComplexity int) int
 		Metadata   func(childComplexity int) int
 		Month      func(childComplexity int) int
@@ -255,7 +282,7 @@ type MonthInfoResolver interface {
 	Digest(ctx context.Context, obj *leaderboard.MonthInfo) (*string, error)
 }
 type MutationResolver interface {
-	CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) (*leaderboard.BoardCreation, error)
+	CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier, cohortSize *int, leagues []leaderboard.League) (*leaderboard.BoardCreation, error)
 	CreateSeason(ctx context.Context, board string, key string, startsAt time.Time, endsAt time.Time) (*leaderboard.Period, error)
 	EndBoard(ctx context.Context, id string, at *time.Time) (*leaderboard.Board, error)
 	ClosePeriod(ctx context.Context, board string, period string) (*leaderboard.Period, error)
@@ -275,6 +302,7 @@ type QueryResolver interface {
 	Period(ctx context.Context, board string, key string) (*leaderboard.Period, error)
 	Corrections(ctx context.Context, board *string, period *string, month *leaderboard.Month) ([]leaderboard.Correction, error)
 	GroupStandings(ctx context.Context, board *string, period *string, month *leaderboard.Month, playerIds []string) ([]model.GroupStanding, error)
+	Cohort(ctx context.Context, board string, period *string, id string) (*leaderboard.Cohort, error)
 	Month(ctx context.Context, month leaderboard.Month) (*leaderboard.MonthInfo, error)
 	Months(ctx context.Context, first *int) ([]leaderboard.MonthInfo, error)
 	UnclaimedRewards(ctx context.Context, playerID string, first *int) ([]leaderboard.Standing, error)
@@ -297,7 +325,10 @@ type StandingResolver interface {
 	Board(ctx context.Context, obj *leaderboard.Standing) (string, error)
 	Period(ctx context.Context, obj *leaderboard.Standing) (string, error)
 
+	Tier(ctx context.Context, obj *leaderboard.Standing) (*string, error)
+
 	Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error)
+	Cohort(ctx context.Context, obj *leaderboard.Standing) (*leaderboard.CohortRef, error)
 	ClaimedAt(ctx context.Context, obj *leaderboard.Standing) (*time.Time, error)
 }
 
@@ -325,6 +356,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Board.CloseGrace(childComplexity), true
+	case "Board.cohortSize":
+		if e.ComplexityRoot.Board.CohortSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.CohortSize(childComplexity), true
 	case "Board.createdAt":
 		if e.ComplexityRoot.Board.CreatedAt == nil {
 			break
@@ -349,6 +386,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Board.ID(childComplexity), true
+	case "Board.leagues":
+		if e.ComplexityRoot.Board.Leagues == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Leagues(childComplexity), true
 	case "Board.maxScore":
 		if e.ComplexityRoot.Board.MaxScore == nil {
 			break
@@ -457,6 +500,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Claim.Status(childComplexity), true
+
+	case "Cohort.board":
+		if e.ComplexityRoot.Cohort.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Cohort.Board(childComplexity), true
+	case "Cohort.id":
+		if e.ComplexityRoot.Cohort.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Cohort.ID(childComplexity), true
+	case "Cohort.league":
+		if e.ComplexityRoot.Cohort.League == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Cohort.League(childComplexity), true
+	case "Cohort.members":
+		if e.ComplexityRoot.Cohort.Members == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Cohort.Members(childComplexity), true
+	case "Cohort.period":
+		if e.ComplexityRoot.Cohort.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Cohort.Period(childComplexity), true
+	case "Cohort.size":
+		if e.ComplexityRoot.Cohort.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Cohort.Size(childComplexity), true
+
+	case "CohortRef.id":
+		if e.ComplexityRoot.CohortRef.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CohortRef.ID(childComplexity), true
+	case "CohortRef.league":
+		if e.ComplexityRoot.CohortRef.League == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CohortRef.League(childComplexity), true
+	case "CohortRef.nextLeague":
+		if e.ComplexityRoot.CohortRef.NextLeague == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CohortRef.NextLeague(childComplexity), true
+	case "CohortRef.rank":
+		if e.ComplexityRoot.CohortRef.Rank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CohortRef.Rank(childComplexity), true
+	case "CohortRef.size":
+		if e.ComplexityRoot.CohortRef.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CohortRef.Size(childComplexity), true
 
 	case "Correction.after":
 		if e.ComplexityRoot.Correction.After == nil {
@@ -614,6 +725,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LeaderboardEdge.Node(childComplexity), true
 
+	case "League.demote":
+		if e.ComplexityRoot.League.Demote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.League.Demote(childComplexity), true
+	case "League.name":
+		if e.ComplexityRoot.League.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.League.Name(childComplexity), true
+	case "League.promote":
+		if e.ComplexityRoot.League.Promote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.League.Promote(childComplexity), true
+
 	case "MonthInfo.closedAt":
 		if e.ComplexityRoot.MonthInfo.ClosedAt == nil {
 			break
@@ -728,7 +858,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateBoard(childComplexity, args["id"].(string), args["name"].(string), args["reset"].(leaderboard.Reset), args["order"].(*leaderboard.SortOrder), args["minScore"].(*int), args["maxScore"].(*int), args["tiebreak"].(*leaderboard.TieBreak), args["scoreFormat"].(*leaderboard.ScoreFormat), args["timeZone"].(*string), args["closeGrace"].(*int), args["startsAt"].(*time.Time), args["endsAt"].(*time.Time), args["retainPeriods"].(*int), args["tiers"].([]leaderboard.Tier)), true
+		return e.ComplexityRoot.Mutation.CreateBoard(childComplexity, args["id"].(string), args["name"].(string), args["reset"].(leaderboard.Reset), args["order"].(*leaderboard.SortOrder), args["minScore"].(*int), args["maxScore"].(*int), args["tiebreak"].(*leaderboard.TieBreak), args["scoreFormat"].(*leaderboard.ScoreFormat), args["timeZone"].(*string), args["closeGrace"].(*int), args["startsAt"].(*time.Time), args["endsAt"].(*time.Time), args["retainPeriods"].(*int), args["tiers"].([]leaderboard.Tier), args["cohortSize"].(*int), args["leagues"].([]leaderboard.League)), true
 	case "Mutation.createSeason":
 		if e.ComplexityRoot.Mutation.CreateSeason == nil {
 			break
@@ -883,6 +1013,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Boards(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.cohort":
+		if e.ComplexityRoot.Query.Cohort == nil {
+			break
+		}
+
+		args, err := ec.field_Query_cohort_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Cohort(childComplexity, args["board"].(string), args["period"].(*string), args["id"].(string)), true
 	case "Query.corrections":
 		if e.ComplexityRoot.Query.Corrections == nil {
 			break
@@ -1113,6 +1254,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Standing.ClaimedAt(childComplexity), true
+	case "Standing.cohort":
+		if e.ComplexityRoot.Standing.Cohort == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Cohort(childComplexity), true
 	case "Standing.final":
 		if e.ComplexityRoot.Standing.Final == nil {
 			break
@@ -1218,6 +1365,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputLeagueInput,
 		ec.unmarshalInputScoreEvent,
 		ec.unmarshalInputTierInput,
 	)
@@ -1294,7 +1442,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/boards.graphqls" "schema/corrections.graphqls" "schema/erasure.graphqls" "schema/groups.graphqls" "schema/months.graphqls" "schema/rewards.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
+//go:embed "schema/boards.graphqls" "schema/corrections.graphqls" "schema/erasure.graphqls" "schema/groups.graphqls" "schema/leagues.graphqls" "schema/months.graphqls" "schema/rewards.graphqls" "schema/schema.graphqls" "schema/scores.graphqls" "schema/standings.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1310,6 +1458,7 @@ var sources = []*ast.Source{
 	{Name: "schema/corrections.graphqls", Input: sourceData("schema/corrections.graphqls"), BuiltIn: false},
 	{Name: "schema/erasure.graphqls", Input: sourceData("schema/erasure.graphqls"), BuiltIn: false},
 	{Name: "schema/groups.graphqls", Input: sourceData("schema/groups.graphqls"), BuiltIn: false},
+	{Name: "schema/leagues.graphqls", Input: sourceData("schema/leagues.graphqls"), BuiltIn: false},
 	{Name: "schema/months.graphqls", Input: sourceData("schema/months.graphqls"), BuiltIn: false},
 	{Name: "schema/rewards.graphqls", Input: sourceData("schema/rewards.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
@@ -1360,6 +1509,10 @@ func (ec *executionContext) childFields_Board(ctx context.Context, field graphql
 		return ec.fieldContext_Board_periods(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Board_createdAt(ctx, field)
+	case "cohortSize":
+		return ec.fieldContext_Board_cohortSize(ctx, field)
+	case "leagues":
+		return ec.fieldContext_Board_leagues(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Board", field.Name)
 }
@@ -1376,6 +1529,40 @@ func (ec *executionContext) childFields_Claim(ctx context.Context, field graphql
 		return ec.fieldContext_Claim_claimId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Claim", field.Name)
+}
+
+func (ec *executionContext) childFields_Cohort(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Cohort_id(ctx, field)
+	case "board":
+		return ec.fieldContext_Cohort_board(ctx, field)
+	case "period":
+		return ec.fieldContext_Cohort_period(ctx, field)
+	case "league":
+		return ec.fieldContext_Cohort_league(ctx, field)
+	case "size":
+		return ec.fieldContext_Cohort_size(ctx, field)
+	case "members":
+		return ec.fieldContext_Cohort_members(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Cohort", field.Name)
+}
+
+func (ec *executionContext) childFields_CohortRef(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CohortRef_id(ctx, field)
+	case "league":
+		return ec.fieldContext_CohortRef_league(ctx, field)
+	case "rank":
+		return ec.fieldContext_CohortRef_rank(ctx, field)
+	case "size":
+		return ec.fieldContext_CohortRef_size(ctx, field)
+	case "nextLeague":
+		return ec.fieldContext_CohortRef_nextLeague(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CohortRef", field.Name)
 }
 
 func (ec *executionContext) childFields_Correction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1462,6 +1649,18 @@ func (ec *executionContext) childFields_LeaderboardEdge(ctx context.Context, fie
 		return ec.fieldContext_LeaderboardEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LeaderboardEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_League(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_League_name(ctx, field)
+	case "promote":
+		return ec.fieldContext_League_promote(ctx, field)
+	case "demote":
+		return ec.fieldContext_League_demote(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type League", field.Name)
 }
 
 func (ec *executionContext) childFields_MonthInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1618,6 +1817,8 @@ func (ec *executionContext) childFields_Standing(ctx context.Context, field grap
 		return ec.fieldContext_Standing_final(ctx, field)
 	case "neighbours":
 		return ec.fieldContext_Standing_neighbours(ctx, field)
+	case "cohort":
+		return ec.fieldContext_Standing_cohort(ctx, field)
 	case "claimedAt":
 		return ec.fieldContext_Standing_claimedAt(ctx, field)
 	}
@@ -2037,6 +2238,22 @@ func (ec *executionContext) field_Mutation_createBoard_args(ctx context.Context,
 		return nil, err
 	}
 	args["tiers"] = arg13
+	arg14, err := graphql.ProcessArgField(ctx, rawArgs, "cohortSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cohortSize"] = arg14
+	arg15, err := graphql.ProcessArgField(ctx, rawArgs, "leagues",
+		func(ctx context.Context, v any) ([]leaderboard.League, error) {
+			return ec.unmarshalOLeagueInput2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐLeagueᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["leagues"] = arg15
 	return args, nil
 }
 
@@ -2183,6 +2400,36 @@ func (ec *executionContext) field_Query_boards_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_cohort_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "period",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["period"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
 	return args, nil
 }
 
@@ -2975,6 +3222,61 @@ func (ec *executionContext) fieldContext_Board_createdAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Board_cohortSize(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_cohortSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CohortSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Board_cohortSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Board_leagues(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_leagues(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Leagues, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.League) graphql.Marshaler {
+			return ec.marshalNLeague2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐLeagueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_leagues(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Board",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_League(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Claim_status(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Claim) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3074,6 +3376,268 @@ func (ec *executionContext) _Claim_claimId(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Claim_claimId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Claim", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Cohort_id(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Cohort) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Cohort_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Cohort_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Cohort", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Cohort_board(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Cohort) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Cohort_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Cohort_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Cohort", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Cohort_period(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Cohort) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Cohort_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Period, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Cohort_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Cohort", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Cohort_league(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Cohort) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Cohort_league(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.League, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Cohort_league(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Cohort", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Cohort_size(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Cohort) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Cohort_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Size, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Cohort_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Cohort", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Cohort_members(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Cohort) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Cohort_members(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Members, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []leaderboard.RankEntry) graphql.Marshaler {
+			return ec.marshalNRankEntry2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐRankEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Cohort_members(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Cohort",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RankEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CohortRef_id(ctx context.Context, field graphql.CollectedField, obj *leaderboard.CohortRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CohortRef_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CohortRef_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CohortRef", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CohortRef_league(ctx context.Context, field graphql.CollectedField, obj *leaderboard.CohortRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CohortRef_league(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.League, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CohortRef_league(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CohortRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CohortRef_rank(ctx context.Context, field graphql.CollectedField, obj *leaderboard.CohortRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CohortRef_rank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rank, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CohortRef_rank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CohortRef", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CohortRef_size(ctx context.Context, field graphql.CollectedField, obj *leaderboard.CohortRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CohortRef_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Size, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CohortRef_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CohortRef", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CohortRef_nextLeague(ctx context.Context, field graphql.CollectedField, obj *leaderboard.CohortRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CohortRef_nextLeague(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextLeague, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CohortRef_nextLeague(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CohortRef", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Correction_id(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Correction) (ret graphql.Marshaler) {
@@ -3696,6 +4260,75 @@ func (ec *executionContext) fieldContext_LeaderboardEdge_node(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _League_name(ctx context.Context, field graphql.CollectedField, obj *leaderboard.League) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_League_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_League_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("League", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _League_promote(ctx context.Context, field graphql.CollectedField, obj *leaderboard.League) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_League_promote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Promote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_League_promote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("League", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _League_demote(ctx context.Context, field graphql.CollectedField, obj *leaderboard.League) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_League_demote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Demote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_League_demote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("League", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _MonthInfo_month(ctx context.Context, field graphql.CollectedField, obj *leaderboard.MonthInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3899,7 +4532,7 @@ func (ec *executionContext) _Mutation_createBoard(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateBoard(ctx, fc.Args["id"].(string), fc.Args["name"].(string), fc.Args["reset"].(leaderboard.Reset), fc.Args["order"].(*leaderboard.SortOrder), fc.Args["minScore"].(*int), fc.Args["maxScore"].(*int), fc.Args["tiebreak"].(*leaderboard.TieBreak), fc.Args["scoreFormat"].(*leaderboard.ScoreFormat), fc.Args["timeZone"].(*string), fc.Args["closeGrace"].(*int), fc.Args["startsAt"].(*time.Time), fc.Args["endsAt"].(*time.Time), fc.Args["retainPeriods"].(*int), fc.Args["tiers"].([]leaderboard.Tier))
+			return ec.Resolvers.Mutation().CreateBoard(ctx, fc.Args["id"].(string), fc.Args["name"].(string), fc.Args["reset"].(leaderboard.Reset), fc.Args["order"].(*leaderboard.SortOrder), fc.Args["minScore"].(*int), fc.Args["maxScore"].(*int), fc.Args["tiebreak"].(*leaderboard.TieBreak), fc.Args["scoreFormat"].(*leaderboard.ScoreFormat), fc.Args["timeZone"].(*string), fc.Args["closeGrace"].(*int), fc.Args["startsAt"].(*time.Time), fc.Args["endsAt"].(*time.Time), fc.Args["retainPeriods"].(*int), fc.Args["tiers"].([]leaderboard.Tier), fc.Args["cohortSize"].(*int), fc.Args["leagues"].([]leaderboard.League))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.BoardCreation) graphql.Marshaler {
@@ -4880,6 +5513,50 @@ func (ec *executionContext) fieldContext_Query_groupStandings(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_cohort(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_cohort(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Cohort(ctx, fc.Args["board"].(string), fc.Args["period"].(*string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.Cohort) graphql.Marshaler {
+			return ec.marshalOCohort2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐCohort(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_cohort(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Cohort(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_cohort_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_month(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5813,7 +6490,7 @@ func (ec *executionContext) _Standing_tier(ctx context.Context, field graphql.Co
 			return ec.fieldContext_Standing_tier(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Tier, nil
+			return ec.Resolvers.Standing().Tier(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -5824,7 +6501,7 @@ func (ec *executionContext) _Standing_tier(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Standing_tier(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Standing", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Standing", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Standing_rank(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
@@ -6014,6 +6691,38 @@ func (ec *executionContext) fieldContext_Standing_neighbours(ctx context.Context
 	if fc.Args, err = ec.field_Standing_neighbours_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Standing_cohort(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Standing_cohort(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Standing().Cohort(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *leaderboard.CohortRef) graphql.Marshaler {
+			return ec.marshalOCohortRef2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐCohortRef(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Standing_cohort(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Standing",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CohortRef(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -7146,6 +7855,50 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputLeagueInput(ctx context.Context, obj any) (leaderboard.League, error) {
+	var it leaderboard.League
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "promote", "demote"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "promote":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("promote"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Promote = data
+		case "demote":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("demote"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Demote = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputScoreEvent(ctx context.Context, obj any) (leaderboard.ScoreEvent, error) {
 	var it leaderboard.ScoreEvent
 	if obj == nil {
@@ -7548,6 +8301,16 @@ func (ec *executionContext) _Board(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "cohortSize":
+			out.Values[i] = ec._Board_cohortSize(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "leagues":
+			out.Values[i] = ec._Board_leagues(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -7598,6 +8361,127 @@ func (ec *executionContext) _Claim(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "claimId":
 			out.Values[i] = ec._Claim_claimId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var cohortImplementors = []string{"Cohort"}
+
+func (ec *executionContext) _Cohort(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.Cohort) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cohortImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Cohort")
+		case "id":
+			out.Values[i] = ec._Cohort_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "board":
+			out.Values[i] = ec._Cohort_board(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "period":
+			out.Values[i] = ec._Cohort_period(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "league":
+			out.Values[i] = ec._Cohort_league(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "size":
+			out.Values[i] = ec._Cohort_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "members":
+			out.Values[i] = ec._Cohort_members(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var cohortRefImplementors = []string{"CohortRef"}
+
+func (ec *executionContext) _CohortRef(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.CohortRef) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cohortRefImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CohortRef")
+		case "id":
+			out.Values[i] = ec._CohortRef_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "league":
+			out.Values[i] = ec._CohortRef_league(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rank":
+			out.Values[i] = ec._CohortRef_rank(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "size":
+			out.Values[i] = ec._CohortRef_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextLeague":
+			out.Values[i] = ec._CohortRef_nextLeague(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -7990,6 +8874,54 @@ func (ec *executionContext) _LeaderboardEdge(ctx context.Context, sel ast.Select
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var leagueImplementors = []string{"League"}
+
+func (ec *executionContext) _League(ctx context.Context, sel ast.SelectionSet, obj *leaderboard.League) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, leagueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("League")
+		case "name":
+			out.Values[i] = ec._League_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "promote":
+			out.Values[i] = ec._League_promote(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "demote":
+			out.Values[i] = ec._League_demote(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8549,6 +9481,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_groupStandings(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "cohort":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_cohort(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -9261,10 +10215,43 @@ func (ec *executionContext) _Standing(ctx context.Context, sel ast.SelectionSet,
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tier":
-			out.Values[i] = ec._Standing_tier(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Standing_tier(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "rank":
 			out.Values[i] = ec._Standing_rank(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -9306,6 +10293,44 @@ func (ec *executionContext) _Standing(ctx context.Context, sel ast.SelectionSet,
 				}()
 				res = ec._Standing_neighbours(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "cohort":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Standing_cohort(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -10094,6 +11119,31 @@ func (ec *executionContext) marshalNLeaderboardEdge2ᚕgithubᚗcomᚋgamebacken
 	return ret
 }
 
+func (ec *executionContext) marshalNLeague2githubᚗcomᚋgamebackendᚋleaderboardᚐLeague(ctx context.Context, sel ast.SelectionSet, v leaderboard.League) graphql.Marshaler {
+	return ec._League(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLeague2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐLeagueᚄ(ctx context.Context, sel ast.SelectionSet, v []leaderboard.League) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLeague2githubᚗcomᚋgamebackendᚋleaderboardᚐLeague(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNLeagueInput2githubᚗcomᚋgamebackendᚋleaderboardᚐLeague(ctx context.Context, v any) (leaderboard.League, error) {
+	res, err := ec.unmarshalInputLeagueInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNMonth2githubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx context.Context, v any) (leaderboard.Month, error) {
 	res, err := scalar.UnmarshalMonth(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -10669,6 +11719,20 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOCohort2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐCohort(ctx context.Context, sel ast.SelectionSet, v *leaderboard.Cohort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Cohort(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCohortRef2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐCohortRef(ctx context.Context, sel ast.SelectionSet, v *leaderboard.CohortRef) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CohortRef(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -10733,6 +11797,23 @@ func (ec *executionContext) marshalOJSON2encodingᚋjsonᚐRawMessage(ctx contex
 	_ = ctx
 	res := scalar.MarshalJSON(v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOLeagueInput2ᚕgithubᚗcomᚋgamebackendᚋleaderboardᚐLeagueᚄ(ctx context.Context, v any) ([]leaderboard.League, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]leaderboard.League, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLeagueInput2githubᚗcomᚋgamebackendᚋleaderboardᚐLeague(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOMonth2ᚖgithubᚗcomᚋgamebackendᚋleaderboardᚐMonth(ctx context.Context, v any) (*leaderboard.Month, error) {

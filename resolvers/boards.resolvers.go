@@ -38,7 +38,7 @@ func (r *boardResolver) Periods(ctx context.Context, obj *leaderboard.Board, fir
 	return r.PeriodService.Periods(ctx, obj, n)
 }
 
-func (r *mutationResolver) CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier) (*leaderboard.BoardCreation, error) {
+func (r *mutationResolver) CreateBoard(ctx context.Context, id string, name string, reset leaderboard.Reset, order *leaderboard.SortOrder, minScore *int, maxScore *int, tiebreak *leaderboard.TieBreak, scoreFormat *leaderboard.ScoreFormat, timeZone *string, closeGrace *int, startsAt *time.Time, endsAt *time.Time, retainPeriods *int, tiers []leaderboard.Tier, cohortSize *int, leagues []leaderboard.League) (*leaderboard.BoardCreation, error) {
 	if _, err := requireRole(ctx, leaderboard.RoleAdmin); err != nil {
 		return nil, err
 	}
@@ -47,7 +47,8 @@ func (r *mutationResolver) CreateBoard(ctx context.Context, id string, name stri
 	}
 	created, err := r.BoardService.CreateBoard(ctx, leaderboard.BoardSpec{ID: id, Name: name, Reset: reset,
 		Order: order, MinScore: minScore, MaxScore: maxScore, TieBreak: tiebreak, ScoreFormat: scoreFormat, TimeZone: timeZone,
-		CloseGrace: closeGrace, StartsAt: startsAt, EndsAt: endsAt, RetainPeriods: retainPeriods, Tiers: tiers})
+		CloseGrace: closeGrace, StartsAt: startsAt, EndsAt: endsAt, RetainPeriods: retainPeriods, Tiers: tiers,
+		CohortSize: cohortSize, Leagues: leagues})
 	if err == nil && created.Created {
 		r.Logger.InfoContext(ctx, "board created", "board", id, "reset", string(reset))
 	}

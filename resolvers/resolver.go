@@ -28,7 +28,11 @@ type Resolver struct {
 	RewardService leaderboard.RewardService
 	// ErasureService erases players (erasePlayer).
 	ErasureService leaderboard.ErasureService
-	Logger         *slog.Logger
+	// CohortService reads the cohorts of league boards; without one, no
+	// standing has a cohort and tiers are the boards' (resolver tests of
+	// other fields).
+	CohortService leaderboard.CohortService
+	Logger        *slog.Logger
 	// Observer is told what the API did, for metrics.
 	Observer Observer
 }

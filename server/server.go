@@ -54,7 +54,9 @@ type Config struct {
 	// Rewards claims rewards of final standings and lists the unclaimed.
 	Rewards leaderboard.RewardService
 	// Erasures erases players (erasePlayer).
-	Erasures      leaderboard.ErasureService
+	Erasures leaderboard.ErasureService
+	// Cohorts reads the cohorts of league boards.
+	Cohorts       leaderboard.CohortService
 	Auth          auth.Config
 	Introspection bool
 	// GraphiQL serves a GraphiQL-based explorer at /graphiql, its assets
@@ -137,6 +139,7 @@ func New(cfg Config) *Server {
 		PeriodService:     cfg.Periods,
 		RewardService:     cfg.Rewards,
 		ErasureService:    cfg.Erasures,
+		CohortService:     cfg.Cohorts,
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 

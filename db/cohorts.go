@@ -1,0 +1,95 @@
+package db
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// Reads of cohorts, open or closed, from cohort_members and the period's
+// scores (board_scores keeps a closed period's rows, as its final ranks
+// were made from them): a cohort is at most 1,000 rows of
+// cohort_members_cohort_idx, each joined to its score by primary key. Its
+// members rank in the board's order, as the period's table does.
+
+// cohortOrder ranks the rows s of board_scores in the board's order.
+const cohortOrder = `s.sort_score, s.sort_subscore, s.reached_at, s.seq`
+
+// Cohort returns cohort id of period key of b, every member with a score
+// best first, each RankEntry's Rank the rank in the cohort; nil when b has
+// no cohorts or the period no such cohort.
+func (db *DB) Cohort(ctx context.Context, b *leaderboard.Board, key, id string) (*leaderboard.Cohort, error) {
+	league, number, ok := leaderboard.ParseCohortID(id)
+	if !b.HasCohorts() || !ok {
+		return nil, nil
+	}
+	const q = `SELECT m.player_id, pl.name, s.score, s.subscore, s.reached_at, s.metadata
+		FROM periods p
+		JOIN cohort_members m ON m.period_id = p.id AND m.league = $3 AND m.cohort = $4
+		JOIN board_scores s ON s.period_id = m.period_id AND s.player_id = m.player_id
+		JOIN players pl ON pl.id = m.player_id
+		WHERE p.board_id = $1 AND p.key = $2
+		ORDER BY ` + cohortOrder
+	rows, err := db.pool.Query(ctx, q, b.ID, key, league, number)
+	if err != nil {
+		return nil, errorf("read cohort %s of %s %s: %w", id, b.ID, key, err)
+	}
+	c := &leaderboard.Cohort{ID: id, Board: b.ID, Period: key, League: b.LeagueName(league), Members: []leaderboard.RankEntry{}}
+	var e leaderboard.RankEntry
+	_, err = pgx.ForEachRow(rows, []any{&e.Player.ID, &e.Player.Name, &e.Score, &e.Subscore, &e.ReachedAt, &e.Metadata}, func() error {
+		e.Rank = len(c.Members) + 1
+		c.Members = append(c.Members, e)
+		e = leaderboard.RankEntry{}
+		return nil
+	})
+	if err != nil {
+		return nil, errorf("read cohort %s of %s %s: %w", id, b.ID, key, err)
+	}
+	if len(c.Members) == 0 {
+		return nil, nil
+	}
+	c.Size = len(c.Members)
+	return c, nil
+}
+
+// CohortOf returns player's cohort in period key of b: its id and league,
+// the player's rank in it and its size (its members with a score), and once
+// the close set it the league the player plays next. Nil when b has no
+// cohorts or the player no score in the period.
+func (db *DB) CohortOf(ctx context.Context, b *leaderboard.Board, key, player string) (*leaderboard.CohortRef, error) {
+	if !b.HasCohorts() {
+		return nil, nil
+	}
+	const q = `WITH me AS (
+			SELECT m.period_id, m.league, m.cohort, m.next_league, s.sort_score, s.sort_subscore, s.reached_at, s.seq
+			FROM periods p
+			JOIN cohort_members m ON m.period_id = p.id AND m.player_id = $3
+			JOIN board_scores s ON s.period_id = m.period_id AND s.player_id = m.player_id
+			WHERE p.board_id = $1 AND p.key = $2
+		)
+		SELECT me.league, me.cohort, me.next_league,
+			count(*) FILTER (WHERE (` + cohortOrder + `) < (me.sort_score, me.sort_subscore, me.reached_at, me.seq)) + 1,
+			count(*)
+		FROM me
+		JOIN cohort_members o ON o.period_id = me.period_id AND o.league = me.league AND o.cohort = me.cohort
+		JOIN board_scores s ON s.period_id = o.period_id AND s.player_id = o.player_id
+		GROUP BY me.league, me.cohort, me.next_league`
+	var (
+		league, cohort int
+		next           *int16
+		ref            leaderboard.CohortRef
+	)
+	err := db.pool.QueryRow(ctx, q, b.ID, key, player).Scan(&league, &cohort, &next, &ref.Rank, &ref.Size)
+	if noRows(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, errorf("read the cohort of %s in %s %s: %w", player, b.ID, key, err)
+	}
+	ref.ID, ref.League = leaderboard.CohortID(league, cohort), b.LeagueName(league)
+	if next != nil {
+		ref.NextLeague = b.LeagueName(int(*next))
+	}
+	return &ref, nil
+}

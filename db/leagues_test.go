@@ -1,0 +1,258 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// leagueBoard is a WEEK board from November 2026 with cohorts of size in
+// three leagues: bronze promotes 2, silver promotes 1 and demotes 1, gold
+// demotes 1.
+func leagueBoard(id string, size int) leaderboard.BoardSpec {
+	start := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	return leaderboard.BoardSpec{ID: id, Name: "Weekly league", Reset: leaderboard.ResetWeek, TimeZone: new("UTC"),
+		CloseGrace: new(0), StartsAt: &start, CohortSize: new(size),
+		Tiers: []leaderboard.Tier{{Name: "top", TopPercent: 50}},
+		Leagues: []leaderboard.League{{Name: "bronze", Promote: 2}, {Name: "silver", Promote: 1, Demote: 1},
+			{Name: "gold", Demote: 1}}}
+}
+
+func TestCreateBoard_LeaguesRoundTrip(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	spec := leagueBoard("league", 30)
+	created, err := store.CreateBoard(ctx, spec)
+	if err != nil || !created.Created {
+		t.Fatalf("create: %+v, %v", created, err)
+	}
+	b, err := store.Board(ctx, "league")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.CohortSize == nil || *b.CohortSize != 30 || !slices.Equal(b.Leagues, spec.Leagues) {
+		t.Fatalf("read back cohortSize %v, leagues %+v", b.CohortSize, b.Leagues)
+	}
+	if again, err := store.CreateBoard(ctx, spec); err != nil || again.Created {
+		t.Fatalf("identical request: %+v, %v", again, err)
+	}
+	other := leagueBoard("league", 30)
+	other.Leagues[1].Demote = 2
+	if _, err := store.CreateBoard(ctx, other); leaderboard.ErrorCode(err) != leaderboard.ECONFLICT {
+		t.Fatalf("other leagues: %v, want CONFLICT", err)
+	}
+	plain, err := store.Board(ctx, leaderboard.MainBoard)
+	if err != nil || plain.CohortSize != nil || plain.Leagues == nil || len(plain.Leagues) != 0 {
+		t.Fatalf("main: cohortSize %v, leagues %#v, %v", plain.CohortSize, plain.Leagues, err)
+	}
+}
+
+func TestCreateBoard_LeaguesErrBadInputWritesNothing(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	for name, edit := range map[string]func(*leaderboard.BoardSpec){
+		"cohortSize 1":          func(s *leaderboard.BoardSpec) { s.CohortSize = new(1) },
+		"cohortSize 1001":       func(s *leaderboard.BoardSpec) { s.CohortSize = new(1001) },
+		"leagues without size":  func(s *leaderboard.BoardSpec) { s.CohortSize = nil },
+		"leagues on NONE":       func(s *leaderboard.BoardSpec) { s.Reset = leaderboard.ResetNone },
+		"promote+demote > size": func(s *leaderboard.BoardSpec) { s.CohortSize = new(2); s.Leagues[0].Promote = 3 },
+		"duplicate names":       func(s *leaderboard.BoardSpec) { s.Leagues[1].Name = "gold" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := leagueBoard("bad", 30)
+			edit(&s)
+			if _, err := store.CreateBoard(ctx, s); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+				t.Fatalf("create: %v, want BAD_USER_INPUT", err)
+			}
+			if b, err := store.Board(ctx, "bad"); err != nil || b != nil {
+				t.Fatalf("the refused board was stored: %+v, %v", b, err)
+			}
+		})
+	}
+}
+
+// cohortCounts returns the members of each cohort of period key of board by
+// "league-cohort", and how many cohorts each player is in.
+func cohortCounts(t *testing.T, board, key string) (cohorts map[string]int, playerCohorts map[string]int) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	const q = `SELECT m.league, m.cohort, m.player_id FROM cohort_members m
+		JOIN periods p ON p.id = m.period_id WHERE p.board_id = $1 AND p.key = $2`
+	rows, err := conn.Query(ctx, q, board, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohorts, playerCohorts = map[string]int{}, map[string]int{}
+	var (
+		league int16
+		cohort int32
+		player string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&league, &cohort, &player}, func() error {
+		cohorts[leaderboard.CohortID(int(league), int(cohort))]++
+		playerCohorts[player]++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cohorts, playerCohorts
+}
+
+// Sixteen writers through two instances, with players that more than one
+// of them submit at once, fill cohorts of 7: every player with a score is
+// in exactly one cohort, every cohort but the league's last holds 7, and
+// none holds more.
+func TestCohorts_FilledBySixteenWritersThroughTwoInstances(t *testing.T) {
+	clock := db.WithClock(func() time.Time { return testNow })
+	first := mustOpenDB(t, clock)
+	second, err := db.Open(context.Background(), pg.URL, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	ctx := context.Background()
+	const size, writers, players = 7, 16, 300
+	if _, err := first.CreateBoard(ctx, leagueBoard("league", size)); err != nil {
+		t.Fatal(err)
+	}
+	stores := []*db.DB{first, second}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for w := range writers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 38))
+			for call := range 12 {
+				var events []leaderboard.ScoreEvent
+				for n := range 1 + rng.IntN(6) {
+					player := fmt.Sprintf("p%03d", rng.IntN(players))
+					events = append(events, boardEvent("league", fmt.Sprintf("w%d-%d-%d", w, call, n), player,
+						leaderboard.ModeAdd, 1+rng.IntN(100), nil))
+				}
+				if _, err := stores[w%2].SubmitScores(ctx, events); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("submit: %v", errs)
+	}
+	page, err := first.PeriodLeaderboard(ctx, mustBoard(t, first, "league"), "2026-W47", 1000, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohorts, playerCohorts := cohortCounts(t, "league", "2026-W47")
+	if len(playerCohorts) != len(page.Edges) {
+		t.Fatalf("%d players in cohorts, %d with a score", len(playerCohorts), len(page.Edges))
+	}
+	for _, e := range page.Edges {
+		if n := playerCohorts[e.Entry.Player.ID]; n != 1 {
+			t.Errorf("player %s is in %d cohorts", e.Entry.Player.ID, n)
+		}
+	}
+	for n := 1; n <= len(cohorts); n++ {
+		got, want := cohorts[leaderboard.CohortID(0, n)], size
+		if n == len(cohorts) {
+			want = len(playerCohorts) - size*(n-1)
+		}
+		if got != want {
+			t.Errorf("cohort %d of %d holds %d, want %d (cohorts %v)", n, len(cohorts), got, want, cohorts)
+		}
+	}
+	t.Logf("%d players in %d cohorts of at most %d", len(playerCohorts), len(cohorts), size)
+}
+
+// submitLeagueScores submits one ADD event of each of players' scores to
+// board, in order, and fails the test unless each is APPLIED.
+func submitLeagueScores(t *testing.T, store *db.DB, board, prefix string, players []string, scores []int, at *time.Time) {
+	t.Helper()
+	for i, p := range players {
+		r := mustSubmit(t, store, boardEvent(board, fmt.Sprintf("%s-%s", prefix, p), p, leaderboard.ModeAdd, scores[i], at))
+		if r[0].Status != leaderboard.StatusApplied {
+			t.Fatalf("event of %s: %+v", p, r[0])
+		}
+	}
+}
+
+// Each cohort's table is the board's table restricted to its members (a
+// plain filter of the period's order), and each player's CohortRef names
+// their cohort, their place in it and its size.
+func TestCohort_TablesAreTheBoardsOrderWithinEachCohort(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	const size, players = 7, 40
+	if _, err := store.CreateBoard(ctx, leagueBoard("league", size)); err != nil {
+		t.Fatal(err)
+	}
+	b := mustBoard(t, store, "league")
+	rng := rand.New(rand.NewPCG(38, 3))
+	ids, scores := make([]string, players), make([]int, players)
+	for i := range players {
+		ids[i], scores[i] = fmt.Sprintf("p%02d", i), rng.IntN(10) // ties on purpose
+	}
+	submitLeagueScores(t, store, "league", "e", ids, scores, nil)
+	page, err := store.PeriodLeaderboard(ctx, b, "2026-W47", 1000, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohortOf := map[string]string{}
+	for i, id := range ids {
+		cohortOf[id] = leaderboard.CohortID(0, i/size+1) // arrival order
+	}
+	want := map[string][]string{}
+	for _, e := range page.Edges {
+		c := cohortOf[e.Entry.Player.ID]
+		want[c] = append(want[c], e.Entry.Player.ID)
+	}
+	for id, members := range want {
+		c, err := store.Cohort(ctx, b, "2026-W47", id)
+		if err != nil || c == nil {
+			t.Fatalf("cohort %s: %+v, %v", id, c, err)
+		}
+		if c.Size != len(members) || *c.League != "bronze" || c.Board != "league" || c.Period != "2026-W47" {
+			t.Errorf("cohort %s: %+v", id, c)
+		}
+		for i, e := range c.Members {
+			if e.Player.ID != members[i] || e.Rank != i+1 {
+				t.Errorf("cohort %s, rank %d: %s (rank %d), want %s", id, i+1, e.Player.ID, e.Rank, members[i])
+			}
+			ref, err := store.CohortOf(ctx, b, "2026-W47", e.Player.ID)
+			if err != nil || ref == nil || ref.ID != id || ref.Rank != i+1 || ref.Size != len(members) ||
+				*ref.League != "bronze" || ref.NextLeague != nil {
+				t.Errorf("CohortOf(%s) = %+v, %v; want %s rank %d of %d", e.Player.ID, ref, err, id, i+1, len(members))
+			}
+		}
+	}
+	for _, none := range []string{"1-99", "2-1", "x", "0-1"} {
+		if c, err := store.Cohort(ctx, b, "2026-W47", none); c != nil || err != nil {
+			t.Errorf("cohort %s: %+v, %v; want none", none, c, err)
+		}
+	}
+	if ref, err := store.CohortOf(ctx, b, "2026-W47", "stranger"); ref != nil || err != nil {
+		t.Errorf("CohortOf(stranger) = %+v, %v", ref, err)
+	}
+	if ref, err := store.CohortOf(ctx, mustBoard(t, store, leaderboard.MainBoard), "2026-11", "p01"); ref != nil || err != nil {
+		t.Errorf("main: %+v, %v", ref, err)
+	}
+}
