@@ -93,10 +93,10 @@ func (db *DB) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key st
 }
 
 // read reads p's rows, of about participants players, and their names, as
-// a close reads a period's rows (readRankedRows) and a closed month's names
-// (readNameBytes): at a million players 6.1 s of CPU (the database's and
-// this process's) against 9.0 s for one query joining the names, scanned
-// row by row into a struct a row (docs/PERFORMANCE.md, issue 37).
+// a close reads a period's rows (readRankedRows: in heap order, sorted
+// here) and a closed month's names (readNameBytes), rather than one query
+// joining the names, scanned row by row into a struct a row
+// (docs/PERFORMANCE.md, issue 37).
 func (p *ClosedPeriod) read(ctx context.Context, tx pgx.Tx, participants int) error {
 	var err error
 	p.rows, err = readRankedRows(ctx, tx, periodSource(p.id, withBoardColumns|withKeyColumns, participants))

@@ -452,15 +452,15 @@ type rankedPeriod struct {
 
 // rankPeriod ranks period id's scores in b's order (the sort keys rank
 // ascending, then who reached them first, then seq) as a month's close
-// ranks its scores (buildFinalRanks), with the same code: read once, in rank
-// order and numbered by ROW_NUMBER(), by binary COPY into memory, then
-// copied by binary COPY into bucket's final ranks, digested, and the first
-// messageTop named. At a million players it costs 15.5 s of CPU (the
-// database's and this process's) against 17.3 s for the one INSERT ...
-// SELECT that read its rows back; most of the rest is PostgreSQL keeping
-// board_final_ranks' two indexes row by row (8.8 s of the copy's CPU, 2.4 s
-// without them), which a month's close escapes by building a table of its
-// own and its key after the rows (docs/PERFORMANCE.md, issue 37).
+// ranks its scores (buildFinalRanks), with the same code: read once by
+// binary COPY into memory, in the order of the heap and sorted here
+// (readRankedRows), then copied by binary COPY in rank order into bucket's
+// final ranks, digested, and the first messageTop named. At a million
+// players the copy is about three quarters of the close: PostgreSQL keeps
+// board_final_ranks' two indexes row by row, the primary key appended to,
+// the player index (player_id, period_id) in random places, where a
+// month's close builds its table's key after the rows (docs/design.md,
+// "A large period's final ranks").
 func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time) (*rankedPeriod, error) {
 	rows, err := readRankedRows(ctx, tx, periodSource(id, withBoardColumns, 0))
 	if err != nil {

@@ -134,13 +134,15 @@ const maxIDBytes = 1<<32 - 1
 // clause (a relation, and a condition, formatted from numbers only: COPY
 // takes no parameters), the rank order, the optional columns, and a
 // guess of the number of rows and of the bytes of an id, to size the
-// columns.
+// columns. With heapSort, the rows are read in the order of the heap and
+// sorted here (sortedByKey), and order is not used.
 type rankSource struct {
-	from    string
-	order   string
-	columns rankColumns
-	rows    int
-	idBytes int
+	from     string
+	order    string
+	columns  rankColumns
+	rows     int
+	idBytes  int
+	heapSort bool
 }
 
 // monthSource returns the rankSource of table, a month's partition of
@@ -164,16 +166,27 @@ func monthSource(ctx context.Context, tx pgx.Tx, table string) (rankSource, erro
 // main, with columns, and about rows rows.
 func periodSource(id int32, columns rankColumns, rows int) rankSource {
 	return rankSource{from: fmt.Sprintf(`board_scores WHERE period_id = %d`, id),
-		order: `sort_score, sort_subscore, reached_at, seq`, columns: columns, rows: rows, idBytes: 16}
+		columns: columns, rows: rows, idBytes: 16, heapSort: true}
 }
 
-// readRankedRows reads src's rows in rank order, numbered by ROW_NUMBER().
-// A month's score index holds every column read, already in that order:
-// with the partition vacuumed, an index-only scan, and no sort; a board's
-// rank index gives the order. The rows come as binary COPY, which
-// PostgreSQL sends with less work than a query's rows and which decodes
-// here without pgx's per-row scanning (docs/PERFORMANCE.md, round nine).
+// readRankedRows reads src's rows in rank order. A month's score index
+// holds every column read, already in that order: with the partition
+// vacuumed, an index-only scan numbered by ROW_NUMBER(), and no sort. A
+// board's rank index lacks the score, subscore and metadata, and the shared
+// board_scores is not vacuumed for a period: walking it fetches each row
+// from the heap, a random page a row. So a board's rows (heapSort) come in
+// the order of the heap, by a bitmap scan that reads each of the period's
+// pages once, with their sort keys, and are sorted here: at a million
+// players 4.6 s against 22.7 to 28.9 s for the walk, and 11.9 s for
+// PostgreSQL's own sort, on a loaded machine (docs/PERFORMANCE.md, issue
+// 37). Their rows then hold the sort keys too (withKeyColumns). The rows
+// come as binary COPY, which PostgreSQL sends with less work than a query's
+// rows and which decodes here without pgx's per-row scanning
+// (docs/PERFORMANCE.md, round nine).
 func readRankedRows(ctx context.Context, tx pgx.Tx, src rankSource) (*rankedRows, error) {
+	if src.heapSort {
+		src.columns |= withKeyColumns
+	}
 	// Sized up front, so that no column is copied as it grows: a copy of
 	// hundreds of megabytes cannot be preempted, and holds the process
 	// when the garbage collector would stop it.
@@ -188,14 +201,42 @@ func readRankedRows(ctx context.Context, tx pgx.Tx, src rankSource) (*rankedRows
 	}
 	// ROW_NUMBER() looks at no frame; saying the frame is the row alone
 	// spares PostgreSQL 15 comparing each row with the one before to find
-	// its peers.
-	read := `COPY (SELECT ROW_NUMBER() OVER (ORDER BY ` + src.order + ` ROWS BETWEEN CURRENT ROW AND CURRENT ROW), ` +
-		src.columns.sql() + ` FROM ` + src.from + `) TO STDOUT WITH (FORMAT binary)`
-	decoder := &rankedRowsDecoder{rows: r}
-	if _, err := tx.Conn().PgConn().CopyTo(ctx, decoder, read); err != nil {
+	// its peers. Without an order it numbers the rows as they come.
+	window := `ROWS BETWEEN CURRENT ROW AND CURRENT ROW`
+	if !src.heapSort {
+		window = `ORDER BY ` + src.order + ` ` + window
+	}
+	read := `COPY (SELECT ROW_NUMBER() OVER (` + window + `), ` + src.columns.sql() + ` FROM ` + src.from +
+		`) TO STDOUT WITH (FORMAT binary)`
+	if err := copyRankedRows(ctx, tx, read, r, src.heapSort); err != nil {
 		return nil, err
 	}
-	return r, decoder.finish()
+	if src.heapSort {
+		return r.sortedByKey(), nil
+	}
+	return r, nil
+}
+
+// copyRankedRows runs read, a COPY of rows, into r. With bitmap, the read
+// may not walk an index (SET LOCAL for the COPY alone): the planner would
+// otherwise take the primary key's, as likely to fetch rows at random as
+// the rank index.
+func copyRankedRows(ctx context.Context, tx pgx.Tx, read string, r *rankedRows, bitmap bool) error {
+	if bitmap {
+		if _, err := tx.Exec(ctx, `SET LOCAL enable_indexscan = off`); err != nil {
+			return err
+		}
+	}
+	decoder := &rankedRowsDecoder{rows: r}
+	if _, err := tx.Conn().PgConn().CopyTo(ctx, decoder, read); err != nil {
+		return err
+	}
+	if bitmap {
+		if _, err := tx.Exec(ctx, `SET LOCAL enable_indexscan TO DEFAULT`); err != nil {
+			return err
+		}
+	}
+	return decoder.finish()
 }
 
 // finalTarget is where copyFinalRanks copies a close's rows: a final ranks
