@@ -21,9 +21,10 @@ import (
 // counters move with it and a CLOSED period is ranked again, with its digest
 // and message), then what else holds their id in that period: their events
 // keep only their ids (erasedPlayer), their removal marker and their
-// cohort membership (cohort_members) go, the corrections naming them name the erasure instead (with the erasures'
-// reason: an admin's may name them), and the kept messages listing them
-// lose their entries (erasuremessages.go). The erasure's audit row counts
+// cohort membership (cohort_members) go, the corrections naming them name
+// the erasure instead (with the erasures' reason: an admin's may name
+// them), and the kept messages listing them lose their entries
+// (erasuremessages.go). The erasure's audit row counts
 // the periods as they commit, so an erasure cut short is finished by the
 // next run, which finds only what is left. The players row, with the name,
 // goes last, with the player's leagues of every board.
