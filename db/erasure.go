@@ -20,13 +20,14 @@ import (
 // correction that removes them (corrections.go, periodcorrections.go: the
 // counters move with it and a CLOSED period is ranked again, with its digest
 // and message), then what else holds their id in that period: their events
-// keep only their ids (erasedPlayer), their removal marker goes, the
-// corrections naming them name the erasure instead (with the erasures'
-// reason: an admin's may name them), and the kept messages listing them
-// lose their entries (erasuremessages.go). The erasure's audit row counts
+// keep only their ids (erasedPlayer), their removal marker and their
+// cohort membership (cohort_members) go, the corrections naming them name
+// the erasure instead (with the erasures' reason: an admin's may name
+// them), and the kept messages listing them lose their entries
+// (erasuremessages.go). The erasure's audit row counts
 // the periods as they commit, so an erasure cut short is finished by the
 // next run, which finds only what is left. The players row, with the name,
-// goes last.
+// goes last, with the player's leagues of every board.
 
 // erasedPlayer is the player id an erased player's events keep: no
 // player's id is empty (leaderboard.CheckPlayerID).
@@ -235,11 +236,12 @@ func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboar
 	return months, periods, nil
 }
 
-// finishErasure deletes playerID's players row, with its name, and marks
-// erasure id DONE, its player id cleared, and returns its outcome. A
-// players row that a new start of the player (an event since) still needs
-// is kept, its name cleared; so is it when the id is still found in a
-// period (a later run finishes).
+// finishErasure deletes playerID's players row, with its name, and the
+// leagues they play next (board_player_leagues), and marks erasure id
+// DONE, its player id cleared, and returns its outcome. A players row that
+// a new start of the player (an event since) still needs is kept, its name
+// cleared; so is it when the id is still found in a period (a later run
+// finishes).
 func (db *DB) finishErasure(ctx context.Context, id int64, playerID string) (*leaderboard.Erasure, error) {
 	e := &leaderboard.Erasure{ID: strconv.FormatInt(id, 10), PlayerID: playerID}
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
@@ -248,6 +250,13 @@ func (db *DB) finishErasure(ctx context.Context, id int64, playerID string) (*le
 		}
 		const unname = `UPDATE players SET name = NULL WHERE id = $1`
 		if _, err := tx.Exec(ctx, unname, playerID); err != nil {
+			return err
+		}
+		// The leagues the player plays next, one primary-key probe per league
+		// board: a later new start begins in the lowest league.
+		const unleague = `DELETE FROM board_player_leagues
+			WHERE board_id IN (SELECT id FROM boards WHERE cohort_size IS NOT NULL) AND player_id = $1`
+		if _, err := tx.Exec(ctx, unleague, playerID); err != nil {
 			return err
 		}
 		// The foreign keys of scores and board_scores refuse the delete of a

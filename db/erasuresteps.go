@@ -115,6 +115,9 @@ func (db *DB) eraseFromPeriod(ctx context.Context, id int64, pid int32, playerID
 		}
 		return rest.run(ctx, tx, `period_id = $1`, pid, []scrub{
 			{`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID}},
+			// Their cohort keeps one member fewer; its place is not given again
+			// (period_cohort_fill keeps its count), as when a player moves out.
+			{`DELETE FROM cohort_members WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID}},
 			{`UPDATE board_score_events SET player_id = $3, value = 0, subscore = NULL, old_score = NULL, new_score = 0
 				WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID, erasedPlayer}},
 			{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
