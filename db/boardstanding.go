@@ -151,6 +151,9 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 	above = min(max(above, 0), leaderboard.MaxNeighbours)
 	below = min(max(below, 0), leaderboard.MaxNeighbours)
 	s, err := db.queryBoardStanding(ctx, b, key, playerID, above, below)
+	if err == nil {
+		err = tierInCohorts(ctx, db.pool, b, key, s)
+	}
 	if err != nil {
 		return nil, errorf("read standing of %q in period %s of %s: %w", playerID, key, b.ID, err)
 	}

@@ -55,7 +55,8 @@ const periodClaimsSQL = `SELECT player_id, claim_id, claimed_at, rank, score, ti
 // ranks as corrected, which finalRanks reads for the claimed players (player
 // id, rank and score of those who still stand), in the correction's
 // transaction, and returns the claims that changed, in player order.
-// participants is the corrected count, by which tiers are given.
+// participants is the corrected count, by which tiers are given (on a board
+// with cohorts, by the cohorts as ranked again).
 func changedClaimsOf(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, participants int,
 	finalRanks func(players []string) (string, []any)) ([]changedClaim, error) {
 	rows, err := tx.Query(ctx, periodClaimsSQL, b.ID, key)
@@ -94,6 +95,11 @@ func changedClaimsOf(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key s
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the claimed players' final ranks: %w", err)
+	}
+	if b.HasCohorts() {
+		if err := tierClaimsInCohorts(ctx, tx, b, key, now); err != nil {
+			return nil, fmt.Errorf("read the claimed players' cohort ranks: %w", err)
+		}
 	}
 	var changed []changedClaim
 	for _, c := range claims {
@@ -136,4 +142,23 @@ func changedMonthClaims(ctx context.Context, tx pgx.Tx, mainBoard *leaderboard.B
 	return changedClaimsOf(ctx, tx, mainBoard, m.String(), participants, func(players []string) (string, []any) {
 		return `SELECT player_id, rank, score FROM ` + table + ` WHERE player_id = ANY($1)`, []any{players}
 	})
+}
+
+// tierClaimsInCohorts sets the tier of each of now, the claimed players'
+// corrected standings in period key of b, a board with cohorts, to its tier
+// in its cohort as the correction ranked it again.
+func tierClaimsInCohorts(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, now map[string]claimedStanding) error {
+	players := make([]string, 0, len(now))
+	for player := range now {
+		players = append(players, player)
+	}
+	places, err := cohortPlaces(ctx, tx, b.ID, key, players)
+	if err != nil {
+		return err
+	}
+	for player, s := range now {
+		s.Tier = tierOfPlace(b, places[player])
+		now[player] = s
+	}
+	return nil
 }

@@ -680,6 +680,9 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 		}
 		if b != nil {
 			s.Tier = b.TierOf(s.Rank, s.Total)
+			if err := tierInCohorts(ctx, db.pool, b, s.Period, &s); err != nil {
+				return nil, err
+			}
 			if s.Board != leaderboard.MainBoard {
 				s.Month = leaderboard.MonthOf(u.startsAt, b.Location)
 				s.Player.Name = name

@@ -42,6 +42,9 @@ type ClosedPeriod struct {
 	nameEnds []uint32
 	nameOf   []uint32
 	ranks    map[string]int32 // keys share rows' memory
+	// places[r-1] is the cohort place of the player of rank r, on a board
+	// with cohorts (tierInCohorts); nil on a board without.
+	places []cohortPlace
 }
 
 // Players returns how many players the period ranks.
@@ -83,6 +86,9 @@ func (db *DB) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key st
 		if err := loaded.read(ctx, tx, participants); err != nil {
 			return err
 		}
+		if err := loaded.readPlaces(ctx, tx, b); err != nil {
+			return err
+		}
 		p = loaded
 		return nil
 	})
@@ -120,6 +126,31 @@ func (p *ClosedPeriod) read(ctx context.Context, tx pgx.Tx, participants int) er
 	})
 }
 
+// readPlaces reads the cohort places of p's players when b has cohorts.
+func (p *ClosedPeriod) readPlaces(ctx context.Context, tx pgx.Tx, b *leaderboard.Board) error {
+	if !b.HasCohorts() {
+		return nil
+	}
+	const q = `SELECT player_id, cohort_rank, cohort_size FROM cohort_members
+		WHERE period_id = $1 AND cohort_rank IS NOT NULL`
+	rows, err := tx.Query(ctx, q, p.id)
+	if err != nil {
+		return err
+	}
+	p.places = make([]cohortPlace, p.Players())
+	var (
+		player string
+		place  cohortPlace
+	)
+	_, err = pgx.ForEachRow(rows, []any{&player, &place.rank, &place.size}, func() error {
+		if rank := p.ranks[player]; rank != 0 {
+			p.places[rank-1] = place
+		}
+		return nil
+	})
+	return err
+}
+
 // entry returns row i as the database's reads answer it: its name, and its
 // time in time.Local, as pgx scans a timestamptz, so that the answers are
 // the same to the last field.
@@ -145,7 +176,11 @@ func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, be
 	first, last := max(1, rank-above), min(p.Players(), rank+below)
 	s := &leaderboard.Standing{RankEntry: p.entry(rank - 1), Board: b.ID, Period: p.key, Total: p.Players(),
 		Month: leaderboard.MonthOf(p.startsAt, b.Location), Final: true}
-	s.Tier = b.TierOf(s.Rank, s.Total)
+	if p.places != nil {
+		s.Tier = tierOfPlace(b, p.places[rank-1])
+	} else {
+		s.Tier = b.TierOf(s.Rank, s.Total)
+	}
 	s.Above = make([]leaderboard.RankEntry, rank-first)
 	for i := range s.Above {
 		s.Above[i] = p.entry(first - 1 + i)

@@ -168,6 +168,15 @@ func (db *DB) boardGroup(ctx context.Context, b *leaderboard.Board, key string, 
 	if err != nil {
 		return nil, err
 	}
+	if b.HasCohorts() {
+		final := make([]*leaderboard.Standing, len(group))
+		for i := range group {
+			final[i] = &group[i]
+		}
+		if err := tierInCohorts(ctx, db.pool, b, key, final...); err != nil {
+			return nil, err
+		}
+	}
 	leaderboard.SortByRank(group)
 	return group, nil
 }

@@ -325,8 +325,6 @@ type StandingResolver interface {
 	Board(ctx context.Context, obj *leaderboard.Standing) (string, error)
 	Period(ctx context.Context, obj *leaderboard.Standing) (string, error)
 
-	Tier(ctx context.Context, obj *leaderboard.Standing) (*string, error)
-
 	Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error)
 	Cohort(ctx context.Context, obj *leaderboard.Standing) (*leaderboard.CohortRef, error)
 	ClaimedAt(ctx context.Context, obj *leaderboard.Standing) (*time.Time, error)
@@ -6490,7 +6488,7 @@ func (ec *executionContext) _Standing_tier(ctx context.Context, field graphql.Co
 			return ec.fieldContext_Standing_tier(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Standing().Tier(ctx, obj)
+			return obj.Tier, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -6501,7 +6499,7 @@ func (ec *executionContext) _Standing_tier(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Standing_tier(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Standing", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Standing", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Standing_rank(ctx context.Context, field graphql.CollectedField, obj *leaderboard.Standing) (ret graphql.Marshaler) {
@@ -10215,43 +10213,10 @@ func (ec *executionContext) _Standing(ctx context.Context, sel ast.SelectionSet,
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tier":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Standing_tier(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Standing_tier(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "rank":
 			out.Values[i] = ec._Standing_rank(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

@@ -29,8 +29,7 @@ type Resolver struct {
 	// ErasureService erases players (erasePlayer).
 	ErasureService leaderboard.ErasureService
 	// CohortService reads the cohorts of league boards; without one, no
-	// standing has a cohort and tiers are the boards' (resolver tests of
-	// other fields).
+	// standing has a cohort (resolver tests of other fields).
 	CohortService leaderboard.CohortService
 	Logger        *slog.Logger
 	// Observer is told what the API did, for metrics.

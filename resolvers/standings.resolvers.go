@@ -75,10 +75,6 @@ func (r *standingResolver) Period(ctx context.Context, obj *leaderboard.Standing
 	return standingPeriod(obj), nil
 }
 
-func (r *standingResolver) Tier(ctx context.Context, obj *leaderboard.Standing) (*string, error) {
-	return r.standingTier(ctx, obj)
-}
-
 func (r *standingResolver) Neighbours(ctx context.Context, obj *leaderboard.Standing, above *int, below *int) ([]leaderboard.RankEntry, error) {
 	a, err := intArg("above", above, leaderboard.DefaultNeighbours, 0, leaderboard.MaxNeighbours)
 	if err != nil {

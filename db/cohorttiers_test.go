@@ -1,0 +1,111 @@
+package db_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// Every read of a closed league board's final standing tiers it within the
+// cohort: e is fifth of 6 on the board (83 %: no tier) but first of its
+// cohort of 2 (top), c third of 6 (50 %: top) but third of its cohort of 4
+// (none). PeriodStanding, PeriodGroup, the period loaded for memory,
+// UnclaimedRewards and ClaimReward (the stored claim) agree, and a
+// correction that moves nobody's cohort place changes no claim.
+func TestLeagues_EveryReadTiersWithinTheCohort(t *testing.T) {
+	clock := &weekClock{}
+	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	store := mustOpenDB(t, db.WithClock(clock.get), db.WithSettlement(true))
+	ctx := context.Background()
+	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
+		t.Fatal(err)
+	}
+	// Cohort 1-1: a b c d (scores 60 50 40 30); 1-2: e f (20 10).
+	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d", "e", "f"}, []int{60, 50, 40, 30, 20, 10}, nil)
+	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
+	const key = "2026-W45"
+	if _, err := store.ClosePeriod(ctx, "league", key); err != nil {
+		t.Fatal(err)
+	}
+	b, err := store.Board(ctx, "league")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a": "top", "b": "top", "c": "-", "d": "-", "e": "top", "f": "-"}
+	tierOf := func(tier *string) string {
+		if tier == nil {
+			return "-"
+		}
+		return *tier
+	}
+	check := func(what, player string, tier *string) {
+		t.Helper()
+		if got := tierOf(tier); got != want[player] {
+			t.Errorf("%s of %s: tier %s, want %s", what, player, got, want[player])
+		}
+	}
+	loaded, err := store.LoadClosedPeriod(ctx, b, key, func(int, time.Time) bool { return true })
+	if err != nil || loaded == nil {
+		t.Fatalf("load: %v, %v", loaded, err)
+	}
+	for player := range want {
+		s, err := store.PeriodStanding(ctx, b, key, player, 1, 1)
+		if err != nil || s == nil {
+			t.Fatalf("standing of %s: %v, %v", player, s, err)
+		}
+		check("PeriodStanding", player, s.Tier)
+		check("the loaded period's standing", player, loaded.Standing(b, player, 1, 1).Tier)
+	}
+	group, err := store.PeriodGroup(ctx, b, key, []string{"a", "b", "c", "d", "e", "f"})
+	if err != nil || len(group) != 6 {
+		t.Fatalf("group: %v, %v", group, err)
+	}
+	for _, s := range group {
+		check("PeriodGroup", s.Player.ID, s.Tier)
+	}
+	for _, player := range []string{"c", "e"} {
+		unclaimed, err := store.UnclaimedRewards(ctx, player, 10)
+		if err != nil || len(unclaimed) != 1 {
+			t.Fatalf("unclaimed of %s: %v, %v", player, unclaimed, err)
+		}
+		check("UnclaimedRewards", player, unclaimed[0].Tier)
+		for range 2 {
+			c, err := store.ClaimReward(ctx, "league", key, player, "g1")
+			if err != nil || c.Standing == nil {
+				t.Fatalf("claim of %s: %+v, %v", player, c, err)
+			}
+			check("ClaimReward", player, c.Standing.Tier)
+		}
+	}
+
+	// f's score drops, f stays last of its cohort and of the board: no
+	// claim's rank, score or cohort tier changes.
+	if _, err := store.CorrectScore(ctx, "league", key, "f", new(5), "cheat"); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var body string
+	const corrected = `SELECT body FROM outbox WHERE board_id = 'league' AND type = 'period.corrected'`
+	if err := conn.QueryRow(ctx, corrected).Scan(&body); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(body, "changedClaims") {
+		t.Fatalf("the correction changed claims: %s", body)
+	}
+	for _, player := range []string{"c", "e"} {
+		s, err := store.PeriodStanding(ctx, b, key, player, 0, 0)
+		if err != nil || s == nil {
+			t.Fatalf("standing of %s: %v, %v", player, s, err)
+		}
+		check("PeriodStanding after the correction", player, s.Tier)
+	}
+}
