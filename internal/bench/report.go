@@ -49,6 +49,10 @@ type Report struct {
 	Boards *BoardsResult
 	// Rewards is what the rewards suite measured; nil when it did not run.
 	Rewards *RewardsResult
+	// Groups and Leagues are what the opt-in groups and leagues suites
+	// measured; nil when they did not run.
+	Groups  *GroupsResult
+	Leagues *LeaguesResult
 	// Failures says what went wrong: failed operations, lost events.
 	Failures []string
 }
@@ -120,6 +124,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	r.writeBigBoards(p)
 	r.writeBoards(p)
 	r.writeRewards(p)
+	r.writeGroups(p)
+	r.writeLeagues(p)
 	if !r.NoMonths {
 		r.writeMemory(p)
 	}
