@@ -24,7 +24,7 @@ func groupsReport(players int, rate int, p99 time.Duration) *Report {
 			run  RunStats
 		}{{groupSmall, small}, {groupLarge, large}} {
 			g.Cases = append(g.Cases, GroupCase{Period: c.period, Closed: c.closed, Size: s.size,
-				M: &Measurement{System: SystemHTTP, Case: "groupStandings", Clients: groupClients, PerOp: 1, Unit: "req/s", Runs: []RunStats{s.run}}})
+				M: &Measurement{System: SystemHTTP, Case: "groupStandings of " + c.period, Clients: groupClients, PerOp: 1, Unit: "req/s", Runs: []RunStats{s.run}}})
 		}
 	}
 	return &Report{NoMonths: true, Repeat: 1, Groups: g}

@@ -96,3 +96,17 @@ func TestCohortAnswerCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteTable_GroupsAndLeagues(t *testing.T) {
+	r := leaguesReport(5000, 9000, 4*time.Millisecond, 20*time.Second)
+	r.Groups = groupsReport(5000, 3500, 20*time.Millisecond).Groups
+	var b bytes.Buffer
+	if err := r.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cohort(board, id)", "submitScores, same board without cohorts", "groupStandings of WEEK board, closed period"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, b.String())
+		}
+	}
+}

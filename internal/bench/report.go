@@ -406,6 +406,21 @@ func (r *Report) WriteTable(w io.Writer) error {
 				run.Close.Round(time.Millisecond), fixed(milliseconds(s.P50)), fixed(milliseconds(s.P99)), s.Errors+run.During.Errors)
 		}
 	}
+	var extra []*Measurement
+	if g := r.Groups; g != nil {
+		for _, c := range g.Cases {
+			extra = append(extra, c.M)
+		}
+	}
+	if l := r.Leagues; l != nil {
+		extra = append(extra, l.Writes, l.PlainWrites, l.Reads)
+	}
+	for _, m := range extra {
+		if m != nil && len(m.Runs) > 0 {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s %s\t%s\t%s\t%d\t\n", m.Case, m.System, m.Clients,
+				thousands(m.Rate().Median), m.Unit, fixed(m.P50().Median), fixed(m.P99().Median), m.Errors())
+		}
+	}
 	if b := r.Boards; b != nil {
 		for i, run := range b.Creates {
 			fmt.Fprintf(tw, "createBoard run %d (%d new)\tHTTP\t%d\t%s /s\t%s\t%s\t%d\t\n", i+1, run.Boards, run.Stats.Clients,
