@@ -56,7 +56,8 @@ func run() error {
 	flags.IntVar(&cfg.ClaimClients, "claim-clients", 8, "rewards suite: game servers claiming at once")
 	flags.IntVar(&cfg.HistoryPeriods, "history-periods", 1000, "rewards suite: closed periods of the players unclaimedRewards reads")
 	flags.IntVar(&cfg.HistoryPlayers, "history-players", 1000, "rewards suite: players of each of those periods (10000 for 10M standings)")
-	flags.StringSliceVar(&cfg.Suites, "suites", bench.AllSuites, "measurements to run, of "+strings.Join(bench.AllSuites, ","))
+	flags.StringSliceVar(&cfg.Suites, "suites", bench.AllSuites, "measurements to run, of "+
+		strings.Join(bench.AllSuites, ",")+"; opt-in, named only: "+strings.Join(bench.OptInSuites, ","))
 	cpuProfile := flags.String("cpuprofile", "", "write a CPU profile of the whole run (service, load generator and all) to this file, for go tool pprof")
 	if err := flags.Parse(os.Args[1:]); err != nil {
 		return err

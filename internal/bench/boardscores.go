@@ -99,26 +99,18 @@ func (r *runner) boardScores(ctx context.Context, b *BoardsResult) error {
 	if r.cfg.Players < r.cfg.StormPlayers {
 		return fmt.Errorf("--players (%d) must be at least --storm-players (%d): the boards' players are main's", r.cfg.Players, r.cfg.StormPlayers)
 	}
-	if r.report.NoMonths {
-		// The storm runs beside main's open month, which a boards-only run
-		// has not seeded; its players are also the boards' players.
-		took := r.step(fmt.Sprintf("seed %s with %s players for the storm's reads (db.SeedPeriod, COPY), then ANALYZE", r.open, thousands(float64(r.cfg.Players))))
-		if _, err := r.service.DB.SeedPeriod(ctx, leaderboard.MainBoard, r.open.String(), r.cfg.Players,
-			db.SeedOptions{RandomSeed: 1}); err != nil {
-			return err
-		}
-		if _, err := r.pool.Exec(ctx, `ANALYZE`); err != nil {
-			return fmt.Errorf("analyze after the seed: %w", err)
-		}
-		took()
-		s.BigBoardSeeded = true
+	// The storm runs beside main's open month, which a boards-only run
+	// has not seeded; its players are also the boards' players.
+	seeded, err := r.seedOpenMonth(ctx, "for the storm's reads")
+	if err != nil {
+		return err
 	}
+	s.BigBoardSeeded = seeded
 	if r.cfg.StormBoards > 0 {
 		if err := r.storms(ctx, s); err != nil {
 			return err
 		}
 	}
-	var err error
 	if s.RelationsAfter, err = r.relations(ctx); err != nil {
 		return err
 	}

@@ -49,6 +49,10 @@ type Report struct {
 	Boards *BoardsResult
 	// Rewards is what the rewards suite measured; nil when it did not run.
 	Rewards *RewardsResult
+	// Groups and Leagues are what the opt-in groups and leagues suites
+	// measured; nil when they did not run.
+	Groups  *GroupsResult
+	Leagues *LeaguesResult
 	// Failures says what went wrong: failed operations, lost events.
 	Failures []string
 }
@@ -120,6 +124,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	r.writeBigBoards(p)
 	r.writeBoards(p)
 	r.writeRewards(p)
+	r.writeGroups(p)
+	r.writeLeagues(p)
 	if !r.NoMonths {
 		r.writeMemory(p)
 	}
@@ -398,6 +404,21 @@ func (r *Report) WriteTable(w io.Writer) error {
 			s := run.Reads
 			fmt.Fprintf(tw, "%s, closePeriod %d, then reads\tHTTP\t%d\t%s\t%s\t%s\t%d\t\n", b.Kind.Name, i+1, s.Clients,
 				run.Close.Round(time.Millisecond), fixed(milliseconds(s.P50)), fixed(milliseconds(s.P99)), s.Errors+run.During.Errors)
+		}
+	}
+	var extra []*Measurement
+	if g := r.Groups; g != nil {
+		for _, c := range g.Cases {
+			extra = append(extra, c.M)
+		}
+	}
+	if l := r.Leagues; l != nil {
+		extra = append(extra, l.Writes, l.PlainWrites, l.Reads)
+	}
+	for _, m := range extra {
+		if m != nil && len(m.Runs) > 0 {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s %s\t%s\t%s\t%d\t\n", m.Case, m.System, m.Clients,
+				thousands(m.Rate().Median), m.Unit, fixed(m.P50().Median), fixed(m.P99().Median), m.Errors())
 		}
 	}
 	if b := r.Boards; b != nil {

@@ -74,14 +74,24 @@ const (
 	SuiteBigBoards  = "big-boards"  // a WEEK and a DAY board of Players players: read open, closed, read closed
 	SuiteBoards     = "boards"      // createBoard, the catalogue, the midnight storm, writes and reads on boards
 	SuiteRewards    = "rewards"     // claimReward and unclaimedRewards
+	SuiteGroups     = "groups"      // groupStandings on main's open month and a WEEK board, open and closed
+	SuiteLeagues    = "leagues"     // a league board's writes, cohort reads and close with promotion
 )
 
 // AllSuites are the suites of a whole run, in the order they run.
 var AllSuites = []string{SuiteReads, SuiteSubmits, SuiteRedis, SuiteAfterClose, SuiteBigBoards, SuiteBoards, SuiteRewards}
 
-// runs reports whether the configuration asks for suite.
+// OptInSuites run only when Suites names them: each seeds and fills
+// periods of its own, which would make the default run much longer.
+var OptInSuites = []string{SuiteGroups, SuiteLeagues}
+
+// runs reports whether the configuration asks for suite: every suite of
+// AllSuites when Suites is empty.
 func (cfg Config) runs(suite string) bool {
-	return len(cfg.Suites) == 0 || slices.Contains(cfg.Suites, suite)
+	if len(cfg.Suites) == 0 {
+		return slices.Contains(AllSuites, suite)
+	}
+	return slices.Contains(cfg.Suites, suite)
 }
 
 // measuresMonths reports whether any suite asked for measures the seeded
@@ -126,6 +136,8 @@ type runner struct {
 	gql                     *GraphQL
 	closed, open            leaderboard.Month
 	adminToken, serverToken string
+	// openSeeded is true once main's open month holds its players.
+	openSeeded bool
 }
 
 func (r *runner) run(ctx context.Context) (err error) {
@@ -171,6 +183,8 @@ func (r *runner) run(ctx context.Context) (err error) {
 		{SuiteBigBoards, r.bigBoards},
 		{SuiteBoards, r.boards},
 		{SuiteRewards, r.rewards},
+		{SuiteGroups, r.groups},
+		{SuiteLeagues, r.leagues},
 	} {
 		if !r.cfg.runs(suite.name) {
 			continue
@@ -280,6 +294,7 @@ func (r *runner) seed(ctx context.Context) error {
 		}
 		took()
 	}
+	r.openSeeded = true
 	// A month fills over weeks, flushed by checkpoints as it goes; the seed
 	// writes two in minutes. Flushed now, they are not flushed during the
 	// close, which is measured next.
@@ -289,6 +304,25 @@ func (r *runner) seed(ctx context.Context) error {
 	}
 	took()
 	return nil
+}
+
+// seedOpenMonth seeds main's open month with Players players, then
+// analyzes, unless it holds them already; it reports whether it seeded.
+func (r *runner) seedOpenMonth(ctx context.Context, why string) (bool, error) {
+	if r.openSeeded {
+		return false, nil
+	}
+	took := r.step(fmt.Sprintf("seed %s with %s players %s (db.SeedPeriod, COPY), then ANALYZE", r.open, thousands(float64(r.cfg.Players)), why))
+	if _, err := r.service.DB.SeedPeriod(ctx, leaderboard.MainBoard, r.open.String(), r.cfg.Players,
+		db.SeedOptions{RandomSeed: 1}); err != nil {
+		return false, err
+	}
+	if _, err := r.pool.Exec(ctx, `ANALYZE`); err != nil {
+		return false, fmt.Errorf("analyze after the seed: %w", err)
+	}
+	took()
+	r.openSeeded = true
+	return true, nil
 }
 
 // closeMonth closes the closed month, timed, with one client reading it,

@@ -39,7 +39,9 @@ func (r *Report) Targets() []Verdict {
 	}
 	out = append(out, r.bigBoardTargets()...)
 	out = append(out, r.boardTargets()...)
-	return append(out, r.rewardTargets()...)
+	out = append(out, r.rewardTargets()...)
+	out = append(out, r.groupTargets()...)
+	return append(out, r.leagueTargets()...)
 }
 
 // monthTargets sets the targets of the seeded months.
