@@ -47,10 +47,10 @@ func TestDropOldPeriods_RacingACorrectionLosesNoMessage(t *testing.T) {
 				dropped := r.drop(kind.retain)
 				r.waitForWaiters(t, 2)
 				r.release(t)
-				if c := <-corrected; c.err != nil {
+				if c := within(t, corrected); c.err != nil {
 					t.Fatalf("correction: %v", c.err)
 				}
-				if d := <-dropped; d.err != nil || len(d.periods) != 0 {
+				if d := within(t, dropped); d.err != nil || len(d.periods) != 0 {
 					t.Fatalf("retention dropped %+v, %v; want nothing while the correction's message is pending", d.periods, d.err)
 				}
 				if got := r.messages(t); got != "closed:delivered corrected:pending" {
@@ -73,10 +73,10 @@ func TestDropOldPeriods_RacingACorrectionLosesNoMessage(t *testing.T) {
 				corrected := r.correct()
 				r.waitForWaiters(t, 2)
 				r.release(t)
-				if d := <-dropped; d.err != nil || len(d.periods) != 1 || d.periods[0].Key != kind.key {
+				if d := within(t, dropped); d.err != nil || len(d.periods) != 1 || d.periods[0].Key != kind.key {
 					t.Fatalf("retention dropped %+v, %v; want %s", d.periods, d.err, kind.key)
 				}
-				c := <-corrected
+				c := within(t, corrected)
 				if le := (*leaderboard.Error)(nil); !errors.As(c.err, &le) || le.Code != leaderboard.ENOTFOUND {
 					t.Fatalf("correction of a dropped period: %+v, %v; want ENOTFOUND", c.correction, c.err)
 				}
@@ -175,6 +175,18 @@ func (r *retentionRace) waitForWaiters(t *testing.T, n int) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// within returns what ch yields, failing the test after 30 s.
+func within[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	var v T
+	select {
+	case v = <-ch:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no answer after 30 s")
+	}
+	return v
 }
 
 type correctResult struct {
