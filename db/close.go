@@ -54,6 +54,9 @@ func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks lead
 	closedVersion := 0
 	ran, err = db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
 		phase(hooks, m, leaderboard.PhaseStopping, 0)
+		if err := db.closePhase.start(ctx, "stop"); err != nil {
+			return err
+		}
 		// Submissions hold the month's write lock shared while they write,
 		// so the stop waits for those in flight, and every event acknowledged
 		// as applied is in the scores the ranks are built from; those that
@@ -72,6 +75,9 @@ func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks lead
 		if err != nil {
 			return err
 		}
+		if err := db.closePhase.start(ctx, "vacuum"); err != nil {
+			return err
+		}
 		if err := vacuumScores(ctx, conn, m); err != nil {
 			return err
 		}
@@ -81,6 +87,9 @@ func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks lead
 			return err
 		})
 	})
+	if err == nil && ran {
+		err = db.closePhase.start(ctx, "closed")
+	}
 	if err != nil || !ran {
 		return nil, ran, interpretCloseError(m, err)
 	}
@@ -170,6 +179,9 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 	if err := longJob(ctx, tx); err != nil {
 		return 0, err
 	}
+	if err := db.closePhase.start(ctx, "lock"); err != nil {
+		return 0, err
+	}
 	const lockMonth = `SELECT status, ranks_version FROM months WHERE month = $1 FOR UPDATE`
 	var (
 		status  string
@@ -187,12 +199,18 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 		return 0, nil
 	}
 	version++
-	ranks, err := db.buildFinalRanks(ctx, tx, m, version, hooks)
+	ranks, err := db.buildFinalRanks(ctx, tx, m, version, hooks, db.closePhase)
 	if err != nil {
 		return 0, err
 	}
 	phase(hooks, m, leaderboard.PhaseAttach, ranks.participants)
+	if err := db.closePhase.start(ctx, "attach"); err != nil {
+		return 0, err
+	}
 	if err := attachFinalRanks(ctx, tx, m, version); err != nil {
+		return 0, err
+	}
+	if err := db.closePhase.start(ctx, "mark"); err != nil {
 		return 0, err
 	}
 	closedAt := db.now()
@@ -212,7 +230,7 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 		return 0, err
 	}
 	phase(hooks, m, leaderboard.PhaseDone, ranks.participants)
-	return version, nil
+	return version, db.closePhase.start(ctx, "commit")
 }
 
 // builtRanks is what building a month's final ranks found.
@@ -233,7 +251,9 @@ func finalRanksTable(m leaderboard.Month, version int) string {
 // hooks.Ranks. The month's scores are read once, in rank order and numbered
 // by ROW_NUMBER(), into memory (readRankedRows); the table, its digest, the
 // message's top 100 and what hooks.Ranks builds all come from that one read.
-func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, hooks leaderboard.CloseHooks) (*builtRanks, error) {
+// phases hears its steps start (a close's; a correction's are not named).
+func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, hooks leaderboard.CloseHooks,
+	phases closePhases) (*builtRanks, error) {
 	table := finalRanksTable(m, version)
 	// The primary key's build sorts rows already in rank order: with 64 MB,
 	// in runs merged from disk, it took 3.0-4.4 s at ten million players
@@ -254,6 +274,9 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 		names = db.readNamesAhead(ctx, m)
 		defer names.stop()
 	}
+	if err := phases.start(ctx, "read"); err != nil {
+		return nil, err
+	}
 	src, err := monthSource(ctx, tx, partitionName("scores", m))
 	if err != nil {
 		return nil, errorf("read the scores of %s: %w", m, err)
@@ -261,6 +284,9 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 	rows, err := readRankedRows(ctx, tx, src)
 	if err != nil {
 		return nil, errorf("read the scores of %s: %w", m, err)
+	}
+	if err := phases.start(ctx, "digest"); err != nil {
+		return nil, err
 	}
 	ranks := &builtRanks{participants: int64(rows.len())}
 	ranks.digest, ranks.top = digestRows(rows)
@@ -276,11 +302,14 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 	// statement, pgx closes the connection, and with it the session of the
 	// close lock, which the next try could then find still held. A failed
 	// hand-over stops the copy, or the indexing before its next statement.
-	handed.Go(func() error { return indexFinalRanks(ctx, handCtx, tx, m, table, rows, hooks) })
+	handed.Go(func() error { return indexFinalRanks(ctx, handCtx, tx, m, table, rows, hooks, phases) })
 	if err := handed.Wait(); err != nil {
 		return nil, errorf("build final ranks: %w", err)
 	}
 	phase(hooks, m, leaderboard.PhaseDigest, ranks.participants)
+	if err := phases.start(ctx, "names"); err != nil {
+		return nil, err
+	}
 	topped, err := topNames(ctx, tx, rows, len(ranks.top))
 	if err != nil {
 		return nil, errorf("build final ranks: %w", err)
@@ -295,7 +324,10 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 // in tx, then gives it its primary key and statistics. At the end of stop it
 // fails the copy, or stops before its next statement.
 func indexFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, table string, rows *rankedRows,
-	hooks leaderboard.CloseHooks) error {
+	hooks leaderboard.CloseHooks, phases closePhases) error {
+	if err := phases.start(ctx, "write"); err != nil {
+		return err
+	}
 	copied, err := copyFinalRanks(ctx, stop, tx, monthTarget(m, table), rows)
 	if err != nil {
 		return err
@@ -304,6 +336,9 @@ func indexFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, 
 		return fmt.Errorf("copied %d of %d ranks", copied, rows.len())
 	}
 	phase(hooks, m, leaderboard.PhaseIndexing, copied)
+	if err := phases.start(ctx, "index"); err != nil {
+		return err
+	}
 	// The rows are in rank order already, which one process sorts faster
 	// than three (2.4 s against 3.6 s at ten million). The key matches the
 	// parent's, so ATTACH adopts it. Statistics come now, not from
@@ -410,6 +445,24 @@ func phase(hooks leaderboard.CloseHooks, m leaderboard.Month, p leaderboard.Clos
 	if hooks.Phase != nil {
 		hooks.Phase(m, p, rows)
 	}
+}
+
+// closePhases hears each phase of a close start, by name, in order: main's
+// month close (TryCloseMonth) stop, vacuum, lock, read, digest, write,
+// index, names, attach, mark, commit and closed; a board's period close
+// (closePeriod) stop, partition, lock, read, write, names, digest, cohorts,
+// mark, commit and closed. closed comes once the close committed. An error
+// it returns ends the close there, as a crash would; it may also end ctx.
+// Tests set it (db.closePhase) to time the phases and to kill a close at
+// each; it is nil in production.
+type closePhases func(ctx context.Context, name string) error
+
+// start tells p, when set, that phase name starts.
+func (p closePhases) start(ctx context.Context, name string) error {
+	if p == nil {
+		return nil
+	}
+	return p(ctx, name)
 }
 
 // digest is the sha256 of a month's standings: one line

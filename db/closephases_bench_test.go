@@ -15,9 +15,10 @@ import (
 
 // BenchmarkClosePhases seeds main's month and a DAY board's day (ASC,
 // SUBSCORE_ASC, 0..2,000,000,000) with the same players, then closes both,
-// main first, and reports each phase's seconds (board-<phase>-s,
-// main-<phase>-s) and the whole (board-close-s, main-close-s, ratio). The
-// players come from CLOSE_PHASES_PLAYERS (default 100000):
+// main first, through TryCloseMonth and ClosePeriod, timing each phase by
+// the phases the closes themselves name (db.PhaseClock); it prints each
+// phase's seconds and reports the wholes (board-close-s, main-close-s,
+// ratio). The players come from CLOSE_PHASES_PLAYERS (default 100000):
 // CLOSE_PHASES_PLAYERS=1000000 go test -run '^$' -bench ClosePhases -benchtime 1x -count 3 -timeout 60m ./db/
 func BenchmarkClosePhases(b *testing.B) {
 	players := 100_000
@@ -31,7 +32,8 @@ func BenchmarkClosePhases(b *testing.B) {
 	ctx := context.Background()
 	b.StopTimer()
 	for i := range b.N {
-		store := mustOpenDB(b, db.WithSettlement(true))
+		phases := &db.PhaseClock{}
+		store := mustOpenDB(b, db.WithSettlement(true), phases.Option())
 		id := fmt.Sprintf("phases-%d", i)
 		mustCreateBoard(b, store, leaderboard.BoardSpec{ID: id, Name: id, Reset: leaderboard.ResetDay,
 			Order: new(leaderboard.OrderAsc), TieBreak: new(leaderboard.TieBreakSubscoreAsc),
@@ -43,14 +45,14 @@ func BenchmarkClosePhases(b *testing.B) {
 		if _, err := store.SeedPeriod(ctx, id, "2026-11-20", players, db.SeedOptions{RandomSeed: 1}); err != nil {
 			b.Fatal(err)
 		}
-		mainTimes, err := store.MonthPhases(ctx, november)
-		if err != nil {
+		if _, ran, err := store.TryCloseMonth(ctx, november, leaderboard.CloseHooks{}); err != nil || !ran {
+			b.Fatalf("close of %s: ran %t, %v", november, ran, err)
+		}
+		mainTimes := phases.Take()
+		if _, err := store.ClosePeriod(ctx, id, "2026-11-20"); err != nil {
 			b.Fatal(err)
 		}
-		boardTimes, err := store.ClosePeriodPhases(ctx, id, "2026-11-20")
-		if err != nil {
-			b.Fatal(err)
-		}
+		boardTimes := phases.Take()
 		mainTotal, boardTotal := report(b, "main", mainTimes), report(b, "board", boardTimes)
 		fmt.Printf("run %d, %d players: board close %.2f s, main close %.2f s, ratio %.2f\n", i, players,
 			boardTotal.Seconds(), mainTotal.Seconds(), boardTotal.Seconds()/mainTotal.Seconds())

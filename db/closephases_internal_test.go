@@ -2,13 +2,17 @@ package db
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/gamebackend/leaderboard"
 )
+
+// WithClosePhase makes every close of the DB tell observe as each of its
+// phases starts (closePhases): a test times the phases, or ends a close at
+// one of them by returning an error or ending ctx. For tests.
+func WithClosePhase(observe func(ctx context.Context, name string) error) Option {
+	return func(db *DB) { db.closePhase = observe }
+}
 
 // ClosePhaseTimes are the wall times of a close's phases, by name, in the
 // order they ran.
@@ -27,7 +31,39 @@ func (t *ClosePhaseTimes) add(name string, d time.Duration) {
 	t.Times[name] += d
 }
 
-// clock times the steps of a close, one after another.
+// PhaseClock times the phases of the closes of a DB opened with its Option,
+// each from its start to the next phase's, the last (commit) to closed.
+// The closes it times run one at a time.
+type PhaseClock struct {
+	times   ClosePhaseTimes
+	current string
+	since   time.Time
+}
+
+// Option is WithClosePhase with the clock's observer.
+func (p *PhaseClock) Option() Option {
+	return WithClosePhase(func(_ context.Context, name string) error {
+		now := time.Now()
+		if p.current != "" {
+			p.times.add(p.current, now.Sub(p.since))
+		}
+		p.current, p.since = name, now
+		if name == "closed" {
+			p.current = ""
+		}
+		return nil
+	})
+}
+
+// Take returns the times of the closes since the last Take, and starts
+// afresh.
+func (p *PhaseClock) Take() *ClosePhaseTimes {
+	times := p.times
+	p.times, p.current = ClosePhaseTimes{}, ""
+	return &times
+}
+
+// clock times steps, one after another.
 type clock struct {
 	times *ClosePhaseTimes
 	last  time.Time
@@ -37,157 +73,6 @@ func (c *clock) lap(name string) {
 	now := time.Now()
 	c.times.add(name, now.Sub(c.last))
 	c.last = now
-}
-
-// ClosePeriodPhases closes period key of board, OPEN, as ClosePeriod does,
-// step by step with the close's own functions, and times each step; it
-// then times the same rows written into a table of their own without an
-// index (bare-write), which is not part of the close. For benchmarks.
-func (db *DB) ClosePeriodPhases(ctx context.Context, board, key string) (*ClosePhaseTimes, error) {
-	times := &ClosePhaseTimes{}
-	c := &clock{times: times, last: time.Now()}
-	b, row, err := db.periodToClose(ctx, board, key)
-	if err != nil {
-		return nil, err
-	}
-	if err := db.stopPeriod(ctx, b, row); err != nil {
-		return nil, err
-	}
-	c.lap("stop")
-	bucket := finalBucket(b, row.endsAt, db.now())
-	if err := db.ensureFinalRanksPartition(ctx, bucket); err != nil {
-		return nil, err
-	}
-	c.lap("partition")
-	var rows *rankedRows
-	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		if err := longJob(ctx, tx); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, periodCloseLockClass, row.id); err != nil {
-			return err
-		}
-		const lockRow = `SELECT status, starts_at, ends_at FROM periods WHERE board_id = $1 AND id = $2 FOR UPDATE`
-		var status string
-		if err := tx.QueryRow(ctx, lockRow, b.ID, row.id).Scan(&status, &row.startsAt, &row.endsAt); err != nil {
-			return err
-		}
-		c.lap("lock")
-		ranks, err := db.rankPeriodTimed(ctx, tx, b, row.id, bucket, c, &rows)
-		if err != nil {
-			return err
-		}
-		closedAt := db.now()
-		writes := &pgx.Batch{}
-		const markClosed = `UPDATE periods SET status = 'CLOSED', closed_at = $3, participants = $4, digest = $5,
-			ranks_version = 1, final_bucket = $6 WHERE board_id = $1 AND id = $2`
-		writes.Queue(markClosed, b.ID, row.id, closedAt, ranks.participants, ranks.digest, bucket)
-		if db.settlement {
-			msg, err := periodMessageOf(b, row, closedAt, ranks, nil)
-			if err != nil {
-				return err
-			}
-			queueMessage(writes, b.ID, row.id, msg)
-		}
-		if err := tx.SendBatch(ctx, writes).Close(); err != nil {
-			return err
-		}
-		c.lap("mark")
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	c.lap("commit")
-	return times, db.timeBareWrite(ctx, c, row.id, bucket, rows)
-}
-
-// timeBareWrite times rows copied into a table of their own, made in the
-// copy's transaction, without an index, then drops it.
-func (db *DB) timeBareWrite(ctx context.Context, c *clock, id int32, bucket time.Time, rows *rankedRows) error {
-	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		if err := longJob(ctx, tx); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE bench_bare_final_ranks (LIKE board_final_ranks)`); err != nil {
-			return err
-		}
-		target := periodTarget(id, bucket)
-		target.table, target.freeze = "bench_bare_final_ranks", true
-		c.last = time.Now()
-		if _, err := copyFinalRanks(ctx, ctx, tx, target, rows); err != nil {
-			return err
-		}
-		c.lap("bare-write (not in the close)")
-		_, err := tx.Exec(ctx, `DROP TABLE bench_bare_final_ranks`)
-		return err
-	})
-}
-
-// MonthPhases closes month m as TryCloseMonth does and times its phases
-// from its hooks; "read" is, after the close, the same read of the month's
-// rows in rank order, alone.
-func (db *DB) MonthPhases(ctx context.Context, m leaderboard.Month) (*ClosePhaseTimes, error) {
-	times := &ClosePhaseTimes{}
-	c := &clock{times: times, last: time.Now()}
-	var current leaderboard.ClosePhase
-	hooks := leaderboard.CloseHooks{Phase: func(_ leaderboard.Month, p leaderboard.ClosePhase, _ int64) {
-		if current != "" {
-			c.lap(string(current))
-		} else {
-			c.last = time.Now()
-		}
-		current = p
-	}}
-	if _, ran, err := db.TryCloseMonth(ctx, m, hooks); err != nil || !ran {
-		return nil, fmt.Errorf("close %s: ran %v, %w", m, ran, err)
-	}
-	c.lap("commit")
-	err := db.readTx(ctx, func(tx pgx.Tx) error {
-		if err := longJob(ctx, tx); err != nil {
-			return err
-		}
-		src, err := monthSource(ctx, tx, partitionName("scores", m))
-		if err != nil {
-			return err
-		}
-		c.last = time.Now()
-		_, err = readRankedRows(ctx, tx, src)
-		c.lap("read alone (in ranking)")
-		return err
-	})
-	return times, err
-}
-
-// rankPeriodTimed is rankPeriod, timed step by step; it leaves the rows it
-// read in *read.
-func (db *DB) rankPeriodTimed(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time,
-	c *clock, read **rankedRows) (*rankedPeriod, error) {
-	rows, err := readRankedRows(ctx, tx, periodSource(id, withBoardColumns, 0))
-	if err != nil {
-		return nil, err
-	}
-	*read = rows
-	c.lap("read")
-	if _, err := copyFinalRanks(ctx, ctx, tx, periodTarget(id, bucket), rows); err != nil {
-		return nil, err
-	}
-	c.lap("write")
-	names, err := topNames(ctx, tx, rows, messageTop)
-	if err != nil {
-		return nil, err
-	}
-	c.lap("names")
-	ranking := newPeriodRanking()
-	for i := range rows.len() {
-		var name *string
-		if i < len(names) {
-			name = names[i]
-		}
-		ranking.add(i+1, rows.id(i), int(rows.scores[i]), name, rows.metadataOf(i))
-	}
-	c.lap("digest")
-	return ranking.done(b), nil
 }
 
 // WriteVariants reads period key of board's rows in rank order, then

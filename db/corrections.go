@@ -158,7 +158,7 @@ func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playe
 func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, closedAt time.Time,
 	settlement bool, c *leaderboard.Correction) error {
 	next := version + 1
-	ranks, err := db.buildFinalRanks(ctx, tx, m, next, leaderboard.CloseHooks{})
+	ranks, err := db.buildFinalRanks(ctx, tx, m, next, leaderboard.CloseHooks{}, nil)
 	if err != nil {
 		return err
 	}

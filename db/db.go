@@ -67,6 +67,8 @@ type DB struct {
 	zoneWarned *sync.Map
 	// erasureKey keys the erasures' hash of a player's id (WithErasureKey).
 	erasureKey []byte
+	// closePhase hears each phase of a close start; nil but in tests.
+	closePhase closePhases
 }
 
 // Option configures a DB.

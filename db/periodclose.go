@@ -226,6 +226,9 @@ func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*le
 		return nil, false, err
 	}
 	if !try && row.status == leaderboard.PeriodOpen {
+		if err := db.closePhase.start(ctx, "stop"); err != nil {
+			return nil, false, err
+		}
 		if err := db.stopPeriod(ctx, b, row); err != nil {
 			return nil, false, err
 		}
@@ -235,7 +238,11 @@ func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*le
 		// board's period goes to the month the close starts in, also when
 		// the close commits in the next one.
 		bucket := finalBucket(b, row.endsAt, db.now())
-		if err := db.ensureFinalRanksPartition(ctx, bucket); err != nil {
+		err := db.closePhase.start(ctx, "partition")
+		if err == nil {
+			err = db.ensureFinalRanksPartition(ctx, bucket)
+		}
+		if err != nil {
 			return nil, false, errorf("close period %s of %s: %w", key, board, err)
 		}
 		ran := true
@@ -251,6 +258,9 @@ func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*le
 		}
 		if !ran {
 			return nil, false, nil
+		}
+		if err := db.closePhase.start(ctx, "closed"); err != nil {
+			return nil, false, errorf("close period %s of %s: %w", key, board, err)
 		}
 	}
 	p, err := db.period(ctx, b, key)
@@ -399,6 +409,9 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 	if err := longJob(ctx, tx); err != nil {
 		return false, err
 	}
+	if err := db.closePhase.start(ctx, "lock"); err != nil {
+		return false, err
+	}
 	lock := `SELECT true FROM pg_advisory_xact_lock($1, $2)`
 	if try {
 		lock = `SELECT pg_try_advisory_xact_lock($1, $2)`
@@ -419,11 +432,17 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 		return true, nil
 	}
 	closedAt := db.now()
-	ranks, err := rankPeriod(ctx, tx, b, row.id, bucket)
+	ranks, err := rankPeriod(ctx, tx, b, row.id, bucket, db.closePhase)
 	if err != nil {
 		return false, err
 	}
+	if err := db.closePhase.start(ctx, "cohorts"); err != nil {
+		return false, err
+	}
 	if err := closeCohorts(ctx, tx, b, row, ranks); err != nil {
+		return false, err
+	}
+	if err := db.closePhase.start(ctx, "mark"); err != nil {
 		return false, err
 	}
 	writes := &pgx.Batch{}
@@ -437,7 +456,10 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 		}
 		queueMessage(writes, b.ID, row.id, msg)
 	}
-	return true, tx.SendBatch(ctx, writes).Close()
+	if err := tx.SendBatch(ctx, writes).Close(); err != nil {
+		return false, err
+	}
+	return true, db.closePhase.start(ctx, "commit")
 }
 
 // rankedPeriod is what ranking a period found: its participants, digest and
@@ -460,11 +482,19 @@ type rankedPeriod struct {
 // board_final_ranks' two indexes row by row, the primary key appended to,
 // the player index (player_id, period_id) in random places, where a
 // month's close builds its table's key after the rows (docs/design.md,
-// "A large period's final ranks").
-func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time) (*rankedPeriod, error) {
+// "A large period's final ranks"). phases hears its steps start (a
+// close's; a correction's are not named).
+func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time,
+	phases closePhases) (*rankedPeriod, error) {
+	if err := phases.start(ctx, "read"); err != nil {
+		return nil, err
+	}
 	rows, err := readRankedRows(ctx, tx, periodSource(id, withBoardColumns, 0))
 	if err != nil {
 		return nil, fmt.Errorf("rank the scores: %w", err)
+	}
+	if err := phases.start(ctx, "write"); err != nil {
+		return nil, err
 	}
 	copied, err := copyFinalRanks(ctx, ctx, tx, periodTarget(id, bucket), rows)
 	if err != nil {
@@ -473,9 +503,15 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 	if copied != int64(rows.len()) {
 		return nil, fmt.Errorf("copied %d of %d ranks", copied, rows.len())
 	}
+	if err := phases.start(ctx, "names"); err != nil {
+		return nil, err
+	}
 	names, err := topNames(ctx, tx, rows, messageTop)
 	if err != nil {
 		return nil, fmt.Errorf("name the top ranks: %w", err)
+	}
+	if err := phases.start(ctx, "digest"); err != nil {
+		return nil, err
 	}
 	ranking := newPeriodRanking()
 	for i := range rows.len() {

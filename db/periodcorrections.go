@@ -195,7 +195,7 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	if _, err := tx.Exec(ctx, drop, *row.bucket, row.id); err != nil {
 		return err
 	}
-	ranks, err := rankPeriod(ctx, tx, b, row.id, *row.bucket)
+	ranks, err := rankPeriod(ctx, tx, b, row.id, *row.bucket, nil)
 	if err != nil {
 		return err
 	}

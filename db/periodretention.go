@@ -139,11 +139,7 @@ func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32) (bool, e
 	} else if err != nil {
 		return false, err
 	}
-	// Again under the lock: a correction committed since the look may have
-	// recorded a message that must still be delivered.
-	const pending = `SELECT EXISTS (SELECT 1 FROM outbox WHERE period_id = $1 AND delivered_at IS NULL)`
-	var undelivered bool
-	if err := tx.QueryRow(ctx, pending, id).Scan(&undelivered); err != nil || undelivered {
+	if pending, err := undelivered(ctx, tx, "period_id", id); err != nil || pending {
 		return false, err
 	}
 	// The claims in flight commit first and go with the row (a trigger,
@@ -156,6 +152,19 @@ func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32) (bool, e
 		SELECT id, final_bucket FROM periods WHERE board_id = $1 AND id = $2`, board, id)
 	writes.Queue(`DELETE FROM periods WHERE board_id = $1 AND id = $2`, board, id)
 	return true, tx.SendBatch(ctx, writes).Close()
+}
+
+// undelivered is the check of a drop, main's month's (dropMonth) or another
+// board's period's (dropPeriod), made after it locked the row FOR UPDATE:
+// whether a message of the month or period, whose outbox column ("month"
+// or "period_id") holds key, is still to be delivered. Its messages go
+// with its row, and a correction that committed since retention's look may
+// have recorded one: the drop then waits for a later run.
+func undelivered(ctx context.Context, tx pgx.Tx, column string, key any) (bool, error) {
+	q := `SELECT EXISTS (SELECT 1 FROM outbox WHERE ` + column + ` = $1 AND delivered_at IS NULL)`
+	var pending bool
+	err := tx.QueryRow(ctx, q, key).Scan(&pending)
+	return pending, err
 }
 
 // purgeDroppedPeriods deletes the rows of every period queued in

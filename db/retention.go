@@ -68,10 +68,7 @@ func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (bool, error
 	} else if err != nil {
 		return false, err
 	}
-	// Again under the lock: the month's messages go with its row.
-	const pending = `SELECT EXISTS (SELECT 1 FROM outbox WHERE month = $1 AND delivered_at IS NULL)`
-	var undelivered bool
-	if err := tx.QueryRow(ctx, pending, m.Date()).Scan(&undelivered); err != nil || undelivered {
+	if pending, err := undelivered(ctx, tx, "month", m.Date()); err != nil || pending {
 		return false, err
 	}
 	scores := pgx.Identifier{partitionName("scores", m)}.Sanitize()
