@@ -22,7 +22,7 @@ type ErasureResult struct {
 	Players int
 	// Board holds the closed periods, the days before today; OpenBoards
 	// boards have today's period open.
-	Board                    string
+	Board                     string
 	ClosedPeriods, OpenBoards int
 	// Seed is the SQL setup of the periods; Close their closes.
 	Seed, Close time.Duration
