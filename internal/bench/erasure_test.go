@@ -17,7 +17,7 @@ func erasureReport(closed, open int, p99 time.Duration, walls ...time.Duration) 
 			Runs: []RunStats{{Clients: 8, Ops: 20_000, Elapsed: 10 * time.Second, P50: time.Millisecond, P99: 5 * time.Millisecond}}}}
 	for i, wall := range walls {
 		e.Runs = append(e.Runs, ErasureRun{Player: "player-0000000" + string(rune('1'+i)), Wall: wall, Polled: wall > 5*time.Second,
-			Periods: closed + open, Corrected: closed,
+			Held: closed + open, Closed: closed, Periods: closed + open, Corrected: closed,
 			Reads: RunStats{Clients: 8, Ops: 1000, Elapsed: wall, P50: p99 / 4, P99: p99, Max: 2 * p99}})
 	}
 	return &Report{NoMonths: true, Repeat: len(walls), Warmup: 2 * time.Second, Erasure: e}
@@ -44,6 +44,16 @@ func TestErasureTargets(t *testing.T) {
 	missed.Erasure.Runs[0].Left = 1
 	if v := missed.erasureTargets(); v[0].Verdict != "not met" || !strings.Contains(v[0].Measured, "NOT every period erased") {
 		t.Errorf("an erasure that left a score meets the target: %+v", v[0])
+	}
+	short := erasureReport(1000, 10, 40*time.Millisecond, 20*time.Second)
+	short.Erasure.Runs[0].Held, short.Erasure.Runs[0].Periods = 1009, 1009
+	if v := short.erasureTargets(); v[0].Verdict != "not met" {
+		t.Errorf("a player missing from a period meets the target: %+v", v[0])
+	}
+	months := erasureReport(1000, 10, 40*time.Millisecond, 20*time.Second)
+	months.Erasure.Runs[0].Held, months.Erasure.Runs[0].Periods = 1012, 1012
+	if v := months.erasureTargets(); v[0].Verdict != "met" {
+		t.Errorf("an erasure that also took the player out of two months misses the target: %+v", v[0])
 	}
 	failed := erasureReport(1000, 10, 40*time.Millisecond, 20*time.Second)
 	failed.Erasure.Runs[0].Reads.Errors = 1

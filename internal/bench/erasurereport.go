@@ -34,11 +34,18 @@ func (e *ErasureResult) ReadP99() Spread {
 	return SpreadOf(values)
 }
 
-// complete reports whether every erasure took the player out of every
-// period, and re-ranked every closed one.
+// complete reports whether the erasure took the player out of every
+// period that held them, at least the suite's, and re-ranked every closed
+// one.
+func (run ErasureRun) complete() bool {
+	return run.Periods == run.Held && run.Corrected == run.Closed && run.Left == 0
+}
+
+// complete reports whether every erasure was complete and found the
+// player in every one of the suite's periods.
 func (e *ErasureResult) complete() bool {
 	for _, run := range e.Runs {
-		if run.Periods != e.ClosedPeriods+e.OpenBoards || run.Corrected != e.ClosedPeriods || run.Left != 0 {
+		if !run.complete() || run.Held < e.ClosedPeriods+e.OpenBoards || run.Closed < e.ClosedPeriods {
 			return false
 		}
 	}
@@ -120,6 +127,8 @@ func (r *Report) writeErasure(p printer) {
 	p("DONE. Meanwhile %d clients read `standing` (±%d neighbours) of other players in random periods among all of those,",
 		e.Readers, Neighbours)
 	p("closed ones final and open ones live, each answer checked, from %s before the call to the erasure's end.", r.Warmup)
+	p("Periods and Corrected are the erasure's audit counts: every period that held the player (main's months and other")
+	p("suites' boards too, when the run seeded the player there) and the CLOSED ones among them, ranked again.")
 	p("")
 	p("| Run | Player | erasePlayer s | Answered | Periods | Corrected | Reads | Reads p50 ms | Reads p99 ms | Slowest ms | Errors |")
 	p("| ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
