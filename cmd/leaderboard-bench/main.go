@@ -56,6 +56,10 @@ func run() error {
 	flags.IntVar(&cfg.ClaimClients, "claim-clients", 8, "rewards suite: game servers claiming at once")
 	flags.IntVar(&cfg.HistoryPeriods, "history-periods", 1000, "rewards suite: closed periods of the players unclaimedRewards reads")
 	flags.IntVar(&cfg.HistoryPlayers, "history-players", 1000, "rewards suite: players of each of those periods (10000 for 10M standings)")
+	flags.IntVar(&cfg.ErasurePlayers, "erasure-players", 2000, "erasure suite: players of each period, every one in all of them")
+	flags.IntVar(&cfg.ErasureClosed, "erasure-closed", 1000, "erasure suite: closed periods (days of one board) of the erased players")
+	flags.IntVar(&cfg.ErasureOpen, "erasure-open", 10, "erasure suite: open periods (today's of as many boards) of the erased players")
+	flags.IntVar(&cfg.ErasureReaders, "erasure-readers", 8, "erasure suite: clients reading standings in those periods meanwhile")
 	flags.StringSliceVar(&cfg.Suites, "suites", bench.AllSuites, "measurements to run, of "+
 		strings.Join(bench.AllSuites, ",")+"; opt-in, named only: "+strings.Join(bench.OptInSuites, ","))
 	cpuProfile := flags.String("cpuprofile", "", "write a CPU profile of the whole run (service, load generator and all) to this file, for go tool pprof")
@@ -75,6 +79,9 @@ func run() error {
 	}
 	if cfg.RewardPlayers < 1 || cfg.Claims < 1 || cfg.ClaimClients < 1 || cfg.HistoryPeriods < 0 || cfg.HistoryPlayers < 1 {
 		return fmt.Errorf("--reward-players, --claims, --claim-clients and --history-players must be positive, --history-periods not negative")
+	}
+	if cfg.ErasurePlayers < 1 || cfg.ErasureClosed < 1 || cfg.ErasureOpen < 1 || cfg.ErasureReaders < 1 {
+		return fmt.Errorf("--erasure-players, --erasure-closed, --erasure-open and --erasure-readers must be positive")
 	}
 	cfg.DatabaseURL = os.Getenv("BENCH_DATABASE_URL")
 	cfg.Command = strings.Join(append([]string{"go run ./cmd/leaderboard-bench"}, os.Args[1:]...), " ")

@@ -31,13 +31,6 @@ func groupsReport(players int, rate int, p99 time.Duration) *Report {
 }
 
 func TestGroupTargets_ClosedHeldToTheHigherRate(t *testing.T) {
-	verdicts := func(r *Report) []string {
-		var out []string
-		for _, v := range r.groupTargets() {
-			out = append(out, v.Verdict)
-		}
-		return out
-	}
 	for _, c := range []struct {
 		name string
 		r    *Report
@@ -48,7 +41,7 @@ func TestGroupTargets_ClosedHeldToTheHigherRate(t *testing.T) {
 		{"SlowLargeGroups", groupsReport(targetGroupPlayers, 3500, 30*time.Millisecond), "met not met met not met met not met"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := strings.Join(verdicts(c.r), " "); got != c.want {
+			if got := verdictsText(c.r.groupTargets()); got != c.want {
 				t.Fatalf("verdicts %q, want %q", got, c.want)
 			}
 		})

@@ -36,11 +36,7 @@ func TestLeagueTargets(t *testing.T) {
 		{"SlowReadsAndClose", leaguesReport(targetLeaguePlayers, 9000, 6*time.Millisecond, 31*time.Second), "met not met not met"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var got []string
-			for _, v := range c.r.leagueTargets() {
-				got = append(got, v.Verdict)
-			}
-			if strings.Join(got, " ") != c.want {
+			if got := verdictsText(c.r.leagueTargets()); got != c.want {
 				t.Fatalf("verdicts %q, want %q", got, c.want)
 			}
 		})

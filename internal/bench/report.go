@@ -53,6 +53,9 @@ type Report struct {
 	// measured; nil when they did not run.
 	Groups  *GroupsResult
 	Leagues *LeaguesResult
+	// Erasure is what the opt-in erasure suite measured; nil when it did
+	// not run.
+	Erasure *ErasureResult
 	// Failures says what went wrong: failed operations, lost events.
 	Failures []string
 }
@@ -126,6 +129,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	r.writeRewards(p)
 	r.writeGroups(p)
 	r.writeLeagues(p)
+	r.writeErasure(p)
 	if !r.NoMonths {
 		r.writeMemory(p)
 	}
@@ -415,10 +419,21 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if l := r.Leagues; l != nil {
 		extra = append(extra, l.Writes, l.PlainWrites, l.Reads)
 	}
+	if e := r.Erasure; e != nil {
+		extra = append(extra, e.Baseline)
+	}
 	for _, m := range extra {
 		if m != nil && len(m.Runs) > 0 {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s %s\t%s\t%s\t%d\t\n", m.Case, m.System, m.Clients,
 				thousands(m.Rate().Median), m.Unit, fixed(m.P50().Median), fixed(m.P99().Median), m.Errors())
+		}
+	}
+	if e := r.Erasure; e != nil {
+		for i, run := range e.Runs {
+			s := run.Reads
+			fmt.Fprintf(tw, "erasePlayer %d (%d closed + %d open periods), reads meanwhile\tHTTP\t%d\t%s\t%s\t%s\t%d\t\n", i+1,
+				e.ClosedPeriods, e.OpenBoards, s.Clients, run.Wall.Round(time.Millisecond), fixed(milliseconds(s.P50)),
+				fixed(milliseconds(s.P99)), s.Errors)
 		}
 	}
 	if b := r.Boards; b != nil {

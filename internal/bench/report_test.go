@@ -179,3 +179,12 @@ func TestWriteMarkdown_ClosePolled(t *testing.T) {
 		}
 	}
 }
+
+// verdictsText is the verdicts of vs, in order, separated by spaces.
+func verdictsText(vs []Verdict) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Verdict
+	}
+	return strings.Join(out, " ")
+}

@@ -51,6 +51,10 @@ type Config struct {
 	// standings in HistoryPeriods closed periods besides.
 	RewardPlayers, Claims, ClaimClients int
 	HistoryPeriods, HistoryPlayers      int
+	// The erasure suite: erasePlayer, Repeat times, of a player present in
+	// ErasureClosed closed periods and ErasureOpen open ones of
+	// ErasurePlayers players each, while ErasureReaders clients read them.
+	ErasurePlayers, ErasureClosed, ErasureOpen, ErasureReaders int
 	// Suites are the measurements to run, of AllSuites; all when empty.
 	Suites []string
 	// Dir is the benchmark's own folder: its PostgreSQL lives in
@@ -76,6 +80,7 @@ const (
 	SuiteRewards    = "rewards"     // claimReward and unclaimedRewards
 	SuiteGroups     = "groups"      // groupStandings on main's open month and a WEEK board, open and closed
 	SuiteLeagues    = "leagues"     // a league board's writes, cohort reads and close with promotion
+	SuiteErasure    = "erasure"     // erasePlayer of a player in many closed and open periods, with reads meanwhile
 )
 
 // AllSuites are the suites of a whole run, in the order they run.
@@ -83,7 +88,7 @@ var AllSuites = []string{SuiteReads, SuiteSubmits, SuiteRedis, SuiteAfterClose, 
 
 // OptInSuites run only when Suites names them: each seeds and fills
 // periods of its own, which would make the default run much longer.
-var OptInSuites = []string{SuiteGroups, SuiteLeagues}
+var OptInSuites = []string{SuiteGroups, SuiteLeagues, SuiteErasure}
 
 // runs reports whether the configuration asks for suite: every suite of
 // AllSuites when Suites is empty.
@@ -185,6 +190,7 @@ func (r *runner) run(ctx context.Context) (err error) {
 		{SuiteRewards, r.rewards},
 		{SuiteGroups, r.groups},
 		{SuiteLeagues, r.leagues},
+		{SuiteErasure, r.erasure},
 	} {
 		if !r.cfg.runs(suite.name) {
 			continue
@@ -264,6 +270,9 @@ func (r *runner) startService(ctx context.Context, url string) error {
 	}
 	config.ListenAddr, config.DatabaseURL, config.Timezone = "127.0.0.1:0", url, eventTimeZone.String()
 	config.AdminToken, config.ServerToken, config.JWTSecret = r.adminToken, r.serverToken, randomToken()
+	if config.ErasureKey == "" {
+		config.ErasureKey = randomToken() // erasePlayer is off without one
+	}
 	config.DemoPlayers = 0
 	// The benchmark measures the service, not its limits, and closes its
 	// months itself, to time the close.

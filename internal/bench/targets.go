@@ -41,7 +41,8 @@ func (r *Report) Targets() []Verdict {
 	out = append(out, r.boardTargets()...)
 	out = append(out, r.rewardTargets()...)
 	out = append(out, r.groupTargets()...)
-	return append(out, r.leagueTargets()...)
+	out = append(out, r.leagueTargets()...)
+	return append(out, r.erasureTargets()...)
 }
 
 // monthTargets sets the targets of the seeded months.
