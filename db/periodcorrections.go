@@ -199,7 +199,7 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	if err != nil {
 		return err
 	}
-	if err := rerankCohorts(ctx, tx, b, &row.periodRow, ranks); err != nil {
+	if err := rerankCohorts(ctx, tx, b, &row.periodRow, *row.bucket, ranks); err != nil {
 		return err
 	}
 	writes := &pgx.Batch{}
