@@ -2,6 +2,9 @@ package db_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +110,64 @@ func TestLeagues_EveryReadTiersWithinTheCohort(t *testing.T) {
 			t.Fatalf("standing of %s: %v, %v", player, s, err)
 		}
 		check("PeriodStanding after the correction", player, s.Tier)
+	}
+}
+
+// A correction's changedClaims tier the claimed standings within the cohort
+// as ranked again: with a removed, c is second of 5 on the board (40 %:
+// top) but second of 3 in its cohort (none), and e fourth of 5 (80 %: none)
+// but still first of its cohort of 2 (top).
+func TestLeagues_CorrectionChangedClaimsTierWithinTheCohort(t *testing.T) {
+	clock := &weekClock{}
+	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	store := mustOpenDB(t, db.WithClock(clock.get), db.WithSettlement(true))
+	ctx := context.Background()
+	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
+		t.Fatal(err)
+	}
+	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d", "e", "f"}, []int{60, 50, 40, 30, 20, 10}, nil)
+	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
+	const key = "2026-W45"
+	if _, err := store.ClosePeriod(ctx, "league", key); err != nil {
+		t.Fatal(err)
+	}
+	for _, player := range []string{"c", "e"} {
+		if _, err := store.ClaimReward(ctx, "league", key, player, "g-"+player); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := store.CorrectScore(ctx, "league", key, "a", nil, "cheat"); err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		ChangedClaims []struct {
+			PlayerID string `json:"playerId"`
+			After    *struct {
+				Rank int     `json:"rank"`
+				Tier *string `json:"tier"`
+			} `json:"after"`
+		} `json:"changedClaims"`
+	}
+	rows := mustQuery(t, `SELECT body FROM outbox WHERE board_id = 'league' AND type = 'period.corrected'`)
+	if len(rows) != 1 {
+		t.Fatalf("corrected messages: %v", rows)
+	}
+	if err := json.Unmarshal([]byte(rows[0][0]), &body); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"c": "2 -", "e": "4 top"}
+	got := map[string]string{}
+	for _, c := range body.ChangedClaims {
+		if c.After == nil {
+			t.Fatalf("claim of %s removed: %s", c.PlayerID, rows[0][0])
+		}
+		tier := "-"
+		if c.After.Tier != nil {
+			tier = *c.After.Tier
+		}
+		got[c.PlayerID] = fmt.Sprintf("%d %s", c.After.Rank, tier)
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("changedClaims after: %v, want %v (%s)", got, want, rows[0][0])
 	}
 }

@@ -710,6 +710,12 @@ func (db *DB) clearPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 	writes := &pgx.Batch{}
 	writes.Queue(`DELETE FROM board_scores WHERE period_id = $1`, row.id)
 	writes.Queue(`DELETE FROM period_rank_counts WHERE period_id = $1`, row.id)
+	if b.HasCohorts() {
+		// The cohorts go with the scores: the players who come back fill
+		// new cohorts from the first, in their new arrival order.
+		writes.Queue(`DELETE FROM cohort_members WHERE period_id = $1`, row.id)
+		writes.Queue(`DELETE FROM period_cohort_fill WHERE period_id = $1`, row.id)
+	}
 	const record = `INSERT INTO corrections (board_id, period_id, player_id, score_before, score_after, reason, at)
 		VALUES ($1, $2, NULL, NULL, NULL, $3, $4)`
 	writes.Queue(record, b.ID, row.id, reason, now)
