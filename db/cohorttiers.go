@@ -50,6 +50,18 @@ func cohortPlaces(ctx context.Context, q rowQuerier, board, key string, players 
 	return places, err
 }
 
+// cohortSnapshot runs read, the statements of a read of b's standings, on
+// the pool; on a board with cohorts, in one read-only transaction, so that
+// a standing's rank and its place in its cohort (tierInCohorts) come from
+// one snapshot: a correction committed between two statements would pair
+// the rank of one version of the period with the tier of another.
+func (db *DB) cohortSnapshot(ctx context.Context, b *leaderboard.Board, read func(rowQuerier) error) error {
+	if !b.HasCohorts() {
+		return read(db.pool)
+	}
+	return db.readTx(ctx, func(tx pgx.Tx) error { return read(tx) })
+}
+
 // tierOfPlace returns b's tier of cohort place p; nil for no place.
 func tierOfPlace(b *leaderboard.Board, p cohortPlace) *string {
 	return b.TierOf(int(p.rank), int(p.size))
