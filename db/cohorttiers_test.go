@@ -171,3 +171,69 @@ func TestLeagues_CorrectionChangedClaimsTierWithinTheCohort(t *testing.T) {
 		t.Fatalf("changedClaims after: %v, want %v (%s)", got, want, rows[0][0])
 	}
 }
+
+// A closed league board's standing reads its rank and its cohort tier from
+// one snapshot: while corrections move f between last (e fifth of 6, first
+// of its cohort of 2: top) and first (e sixth, second of 2: no tier), every
+// read of e's standing and group pairs the rank with its own version's tier.
+func TestLeagues_StandingTierAndRankFromOneSnapshot(t *testing.T) {
+	clock := &weekClock{}
+	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	store := mustOpenDB(t, db.WithClock(clock.get))
+	ctx := context.Background()
+	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
+		t.Fatal(err)
+	}
+	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d", "e", "f"}, []int{60, 50, 40, 30, 20, 10}, nil)
+	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
+	const key = "2026-W45"
+	if _, err := store.ClosePeriod(ctx, "league", key); err != nil {
+		t.Fatal(err)
+	}
+	b := mustBoard(t, store, "league")
+	valid := map[string]bool{"5 top": true, "6 -": true}
+	pair := func(rank int, tier *string) string {
+		if tier == nil {
+			return fmt.Sprintf("%d -", rank)
+		}
+		return fmt.Sprintf("%d %s", rank, *tier)
+	}
+	done := make(chan struct{})
+	var reads, mixed int
+	go func() {
+		defer close(done)
+		for i := 0; i < 40; i++ {
+			score := 100
+			if i%2 == 1 {
+				score = 10
+			}
+			if _, err := store.CorrectScore(ctx, "league", key, "f", &score, "toggle"); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		s, err := store.PeriodStanding(ctx, b, key, "e", 0, 0)
+		if err != nil || s == nil {
+			t.Fatalf("standing: %v, %v", s, err)
+		}
+		group, err := store.PeriodGroup(ctx, b, key, []string{"e"})
+		if err != nil || len(group) != 1 {
+			t.Fatalf("group: %v, %v", group, err)
+		}
+		for _, p := range []string{pair(s.Rank, s.Tier), pair(group[0].Rank, group[0].Tier)} {
+			reads++
+			if !valid[p] {
+				mixed++
+				t.Errorf("e read as %q: a rank and a tier of two versions", p)
+			}
+		}
+	}
+	t.Logf("%d reads, %d mixed", reads, mixed)
+}

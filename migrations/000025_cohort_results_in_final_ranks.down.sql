@@ -9,6 +9,9 @@ UPDATE cohort_members m SET cohort_rank = f.cohort_rank, cohort_size = f.cohort_
 FROM periods p JOIN board_final_ranks f ON f.bucket = p.final_bucket AND f.period_id = p.id
 WHERE p.id = m.period_id AND f.player_id = m.player_id AND f.cohort_rank IS NOT NULL;
 
+ALTER TABLE board_player_leagues ADD CONSTRAINT board_player_leagues_board_id_fkey
+    FOREIGN KEY (board_id) REFERENCES boards (id) ON DELETE CASCADE;
+
 ALTER TABLE board_final_ranks
     DROP COLUMN cohort_rank,
     DROP COLUMN cohort_size,
