@@ -21,20 +21,9 @@ import (
 // UnclaimedRewards and ClaimReward (the stored claim) agree, and a
 // correction that moves nobody's cohort place changes no claim.
 func TestLeagues_EveryReadTiersWithinTheCohort(t *testing.T) {
-	clock := &weekClock{}
-	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
-	store := mustOpenDB(t, db.WithClock(clock.get), db.WithSettlement(true))
+	store := closedLeagueOfSix(t)
 	ctx := context.Background()
-	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
-		t.Fatal(err)
-	}
-	// Cohort 1-1: a b c d (scores 60 50 40 30); 1-2: e f (20 10).
-	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d", "e", "f"}, []int{60, 50, 40, 30, 20, 10}, nil)
-	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
 	const key = "2026-W45"
-	if _, err := store.ClosePeriod(ctx, "league", key); err != nil {
-		t.Fatal(err)
-	}
 	b, err := store.Board(ctx, "league")
 	if err != nil {
 		t.Fatal(err)
@@ -118,19 +107,9 @@ func TestLeagues_EveryReadTiersWithinTheCohort(t *testing.T) {
 // top) but second of 3 in its cohort (none), and e fourth of 5 (80 %: none)
 // but still first of its cohort of 2 (top).
 func TestLeagues_CorrectionChangedClaimsTierWithinTheCohort(t *testing.T) {
-	clock := &weekClock{}
-	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
-	store := mustOpenDB(t, db.WithClock(clock.get), db.WithSettlement(true))
+	store := closedLeagueOfSix(t)
 	ctx := context.Background()
-	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
-		t.Fatal(err)
-	}
-	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d", "e", "f"}, []int{60, 50, 40, 30, 20, 10}, nil)
-	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
 	const key = "2026-W45"
-	if _, err := store.ClosePeriod(ctx, "league", key); err != nil {
-		t.Fatal(err)
-	}
 	for _, player := range []string{"c", "e"} {
 		if _, err := store.ClaimReward(ctx, "league", key, player, "g-"+player); err != nil {
 			t.Fatal(err)
@@ -177,19 +156,9 @@ func TestLeagues_CorrectionChangedClaimsTierWithinTheCohort(t *testing.T) {
 // of its cohort of 2: top) and first (e sixth, second of 2: no tier), every
 // read of e's standing and group pairs the rank with its own version's tier.
 func TestLeagues_StandingTierAndRankFromOneSnapshot(t *testing.T) {
-	clock := &weekClock{}
-	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
-	store := mustOpenDB(t, db.WithClock(clock.get))
+	store := closedLeagueOfSix(t)
 	ctx := context.Background()
-	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
-		t.Fatal(err)
-	}
-	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d", "e", "f"}, []int{60, 50, 40, 30, 20, 10}, nil)
-	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
 	const key = "2026-W45"
-	if _, err := store.ClosePeriod(ctx, "league", key); err != nil {
-		t.Fatal(err)
-	}
 	b := mustBoard(t, store, "league")
 	valid := map[string]bool{"5 top": true, "6 -": true}
 	pair := func(rank int, tier *string) string {
@@ -236,4 +205,24 @@ func TestLeagues_StandingTierAndRankFromOneSnapshot(t *testing.T) {
 		}
 	}
 	t.Logf("%d reads, %d mixed", reads, mixed)
+}
+
+// closedLeagueOfSix returns a store, with settlement, whose league board
+// "league" (cohorts of 4) has week 2026-W45 closed: cohort 1-1 holds a b c
+// d (scores 60 50 40 30), 1-2 e f (20 10).
+func closedLeagueOfSix(t *testing.T) *db.DB {
+	t.Helper()
+	clock := &weekClock{}
+	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	store := mustOpenDB(t, db.WithClock(clock.get), db.WithSettlement(true))
+	ctx := context.Background()
+	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
+		t.Fatal(err)
+	}
+	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d", "e", "f"}, []int{60, 50, 40, 30, 20, 10}, nil)
+	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
+	if _, err := store.ClosePeriod(ctx, "league", "2026-W45"); err != nil {
+		t.Fatal(err)
+	}
+	return store
 }

@@ -276,15 +276,9 @@ func cohortOf(t *testing.T, store *db.DB, board, key, player string) string {
 // the filling cohort, counted, so the next player fills the cohort and
 // the one after opens a new one.
 func TestLeagues_AdminGivenFirstScoreJoinsACohort(t *testing.T) {
-	clock := &weekClock{}
-	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
-	store := mustOpenDB(t, db.WithClock(clock.get))
+	store := openLeagueOfThree(t)
 	ctx := context.Background()
-	if _, err := store.CreateBoard(ctx, leagueBoard("league", 2)); err != nil {
-		t.Fatal(err)
-	}
 	const key = "2026-W45"
-	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c"}, []int{30, 20, 10}, nil)
 	if _, err := store.CorrectScore(ctx, "league", key, "d", new(40), "granted"); err != nil {
 		t.Fatal(err)
 	}
@@ -301,15 +295,9 @@ func TestLeagues_AdminGivenFirstScoreJoinsACohort(t *testing.T) {
 // its scores, and the players who come back fill cohorts from the first,
 // in their new order of arrival.
 func TestLeagues_ClearPeriodRemovesItsCohorts(t *testing.T) {
-	clock := &weekClock{}
-	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
-	store := mustOpenDB(t, db.WithClock(clock.get))
+	store := openLeagueOfThree(t)
 	ctx := context.Background()
-	if _, err := store.CreateBoard(ctx, leagueBoard("league", 2)); err != nil {
-		t.Fatal(err)
-	}
 	const key = "2026-W45"
-	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c"}, []int{30, 20, 10}, nil)
 	if _, err := store.ClearPeriod(ctx, "league", key, "season reset"); err != nil {
 		t.Fatal(err)
 	}
@@ -326,4 +314,19 @@ func TestLeagues_ClearPeriodRemovesItsCohorts(t *testing.T) {
 			t.Errorf("cohort of %s: %s, want %s", player, got, w)
 		}
 	}
+}
+
+// openLeagueOfThree returns a store whose league board "league" (cohorts of
+// 2) has a b c (scores 30 20 10) in its open week 2026-W45: a b in cohort
+// 1-1, c in 1-2.
+func openLeagueOfThree(t *testing.T) *db.DB {
+	t.Helper()
+	clock := &weekClock{}
+	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	store := mustOpenDB(t, db.WithClock(clock.get))
+	if _, err := store.CreateBoard(context.Background(), leagueBoard("league", 2)); err != nil {
+		t.Fatal(err)
+	}
+	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c"}, []int{30, 20, 10}, nil)
+	return store
 }
