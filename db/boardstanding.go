@@ -150,21 +150,26 @@ SELECT 1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
 func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
 	above = min(max(above, 0), leaderboard.MaxNeighbours)
 	below = min(max(below, 0), leaderboard.MaxNeighbours)
-	s, err := db.queryBoardStanding(ctx, b, key, playerID, above, below)
-	if err == nil {
-		err = tierInCohorts(ctx, db.pool, b, key, s)
-	}
+	var s *leaderboard.Standing
+	err := db.cohortSnapshot(ctx, b, func(q rowQuerier) error {
+		var err error
+		if s, err = db.queryBoardStanding(ctx, q, b, key, playerID, above, below); err == nil {
+			err = tierInCohorts(ctx, q, b, key, s)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, errorf("read standing of %q in period %s of %s: %w", playerID, key, b.ID, err)
 	}
 	return s, nil
 }
 
-func (db *DB) queryBoardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
+func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboard.Board, key, playerID string, above,
+	below int) (*leaderboard.Standing, error) {
 	l := rankLevelsOf(b)
-	q := boardStandingSQL[boardStatement{withMetadata: leaderboard.MetadataWanted(ctx), levels: len(l.shifts),
+	sql := boardStandingSQL[boardStatement{withMetadata: leaderboard.MetadataWanted(ctx), levels: len(l.shifts),
 		above: limitFor(neighbourLimits, above), below: limitFor(neighbourLimits, below)}]
-	rows, err := db.pool.Query(ctx, q, b.ID, key, playerID, l.origin)
+	rows, err := q.Query(ctx, sql, b.ID, key, playerID, l.origin)
 	if err != nil {
 		return nil, err
 	}

@@ -442,7 +442,7 @@ func (db *DB) applyBoardBatch(ctx context.Context, b *boardBatch) ([]leaderboard
 		}
 		assignBoardSeqs(rows, *seqs)
 		writes := &pgx.Batch{}
-		if err := assignCohorts(ctx, tx, writes, b, newCohortPlayers(b, periods, rows, accepted)); err != nil {
+		if err := assignCohorts(ctx, tx, writes, b.boards, newCohortPlayers(b, periods, rows, accepted)); err != nil {
 			return err
 		}
 		queueBoardWrites(writes, b, periods, rows, accepted)

@@ -549,13 +549,14 @@ func (db *DB) ClaimedAt(ctx context.Context, board, key, playerID string) (*time
 // full page, that page is exact: the periods after the $3 come after each
 // of them in the order. When it does not, unclaimedBoardSQL answers.
 const unclaimedWalkSQL = `SELECT m.board_id, m.key, m.starts_at, m.ended, m.participants,
-		f.rank, f.score, f.subscore, f.reached_at, f.metadata
+		f.rank, f.score, f.subscore, f.reached_at, f.metadata, f.cohort_rank, f.cohort_size
 	FROM (SELECT p.id, p.final_bucket, p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
 			p.participants
 		FROM periods p WHERE p.status = 'CLOSED'
 		ORDER BY ended DESC, p.board_id, p.key
 		LIMIT $3) m
-	CROSS JOIN LATERAL (SELECT f.rank, f.score, f.subscore, f.reached_at, f.metadata FROM board_final_ranks f
+	CROSS JOIN LATERAL (SELECT f.rank, f.score, f.subscore, f.reached_at, f.metadata, f.cohort_rank, f.cohort_size
+		FROM board_final_ranks f
 		WHERE f.bucket = m.final_bucket AND f.period_id = m.id AND f.player_id = $1 LIMIT 1) f
 	WHERE NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = m.board_id AND c.period_key = m.key AND c.player_id = $1)
 	ORDER BY m.ended DESC, m.board_id, m.key
@@ -572,7 +573,7 @@ const unclaimedWalkPeriods = 10
 // each partition, then a probe of periods by id and one of claims by key
 // per standing, and a sort of them all.
 const unclaimedBoardSQL = `SELECT p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
-		p.participants, r.rank, r.score, r.subscore, r.reached_at, r.metadata
+		p.participants, r.rank, r.score, r.subscore, r.reached_at, r.metadata, r.cohort_rank, r.cohort_size
 	FROM board_final_ranks r JOIN periods p ON p.id = r.period_id AND p.final_bucket = r.bucket
 	WHERE r.player_id = $1 AND p.status = 'CLOSED'
 		AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = p.board_id AND c.period_key = p.key AND c.player_id = $1)
@@ -597,6 +598,9 @@ type unclaimed struct {
 	standing leaderboard.Standing
 	ended    time.Time
 	startsAt time.Time // a board's period's start, for its Month
+	// place is the standing's place in its cohort, read with it, on a
+	// board with cohorts.
+	place cohortPlace
 }
 
 // UnclaimedRewards returns up to first of playerID's final standings in the
@@ -680,8 +684,8 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 		}
 		if b != nil {
 			s.Tier = b.TierOf(s.Rank, s.Total)
-			if err := tierInCohorts(ctx, db.pool, b, s.Period, &s); err != nil {
-				return nil, err
+			if b.HasCohorts() {
+				s.Tier = tierOfPlace(b, u.place)
 			}
 			if s.Board != leaderboard.MainBoard {
 				s.Month = leaderboard.MonthOf(u.startsAt, b.Location)
@@ -698,12 +702,16 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 func scanUnclaimedOfBoard(playerID string) pgx.RowToFunc[unclaimed] {
 	return func(row pgx.CollectableRow) (unclaimed, error) {
 		var (
-			u        unclaimed
-			metadata []byte
+			u           unclaimed
+			metadata    []byte
+			place, size *int32
 		)
 		s := &u.standing
 		err := row.Scan(&s.Board, &s.Period, &u.startsAt, &u.ended, &s.Total, &s.Rank, &s.Score, &s.Subscore,
-			&s.ReachedAt, &metadata)
+			&s.ReachedAt, &metadata, &place, &size)
+		if place != nil && size != nil {
+			u.place = cohortPlace{rank: *place, size: *size}
+		}
 		s.Player.ID, s.Final = playerID, true
 		if metadata != nil {
 			s.Metadata = json.RawMessage(metadata)

@@ -131,8 +131,9 @@ func (p *ClosedPeriod) readPlaces(ctx context.Context, tx pgx.Tx, b *leaderboard
 	if !b.HasCohorts() {
 		return nil
 	}
-	const q = `SELECT player_id, cohort_rank, cohort_size FROM cohort_members
-		WHERE period_id = $1 AND cohort_rank IS NOT NULL`
+	const q = `SELECT f.player_id, f.cohort_rank, f.cohort_size FROM periods p
+		JOIN board_final_ranks f ON f.bucket = p.final_bucket AND f.period_id = p.id
+		WHERE p.id = $1 AND f.cohort_rank IS NOT NULL`
 	rows, err := tx.Query(ctx, q, p.id)
 	if err != nil {
 		return err

@@ -63,18 +63,21 @@ type periodLeague struct {
 	league   int16
 }
 
-// assignCohorts places the new players of b in cohorts, locking the fill
+// assignCohorts places new players of boards in cohorts, locking the fill
 // rows of their leagues, and queues the members' rows and the fills' new
-// counts on writes. A player already in a cohort of the period (their
-// scores were cleared since) keeps it.
-func assignCohorts(ctx context.Context, tx pgx.Tx, writes *pgx.Batch, b *boardBatch, players []newCohortPlayer) error {
+// counts on writes. A player already in a cohort of the period (a
+// correction removed their score since) keeps it. An admin's score for a player with
+// no standing in an open period joins a cohort the same way
+// (correctBoardRow).
+func assignCohorts(ctx context.Context, tx pgx.Tx, writes *pgx.Batch, boards map[string]*leaderboard.Board,
+	players []newCohortPlayer) error {
 	if len(players) == 0 {
 		return nil
 	}
 	n := len(players)
-	indexes, boards, ids, periodIDs := make([]int32, n), make([]string, n), make([]string, n), make([]int32, n)
+	indexes, boardIDs, ids, periodIDs := make([]int32, n), make([]string, n), make([]string, n), make([]int32, n)
 	for i, p := range players {
-		indexes[i], boards[i], ids[i], periodIDs[i] = int32(i), p.key.board, p.key.player, p.periodID
+		indexes[i], boardIDs[i], ids[i], periodIDs[i] = int32(i), p.key.board, p.key.player, p.periodID
 	}
 	// One statement reads each player's league and whether they are in a
 	// cohort already, then locks their leagues' fill rows, making those
@@ -93,7 +96,7 @@ func assignCohorts(ctx context.Context, tx pgx.Tx, writes *pgx.Batch, b *boardBa
 		)
 		SELECT i, period_id, league, member, 0, 0 FROM k
 		UNION ALL SELECT -1, period_id, league, false, cohort, size FROM fill`
-	rows, err := tx.Query(ctx, q, indexes, boards, ids, periodIDs)
+	rows, err := tx.Query(ctx, q, indexes, boardIDs, ids, periodIDs)
 	if err != nil {
 		return errorf("lock cohorts: %w", err)
 	}
@@ -121,7 +124,7 @@ func assignCohorts(ctx context.Context, tx pgx.Tx, writes *pgx.Batch, b *boardBa
 			continue
 		}
 		f := fills[periodLeague{periodID: p.periodID, league: leagues[i]}]
-		if f.size >= int32(*b.boards[p.key.board].CohortSize) {
+		if f.size >= int32(*boards[p.key.board].CohortSize) {
 			f.cohort, f.size = f.cohort+1, 0
 		}
 		f.size++

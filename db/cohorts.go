@@ -63,10 +63,11 @@ func (db *DB) CohortOf(ctx context.Context, b *leaderboard.Board, key, player st
 		return nil, nil
 	}
 	const q = `WITH me AS (
-			SELECT m.period_id, m.league, m.cohort, m.next_league, s.sort_score, s.sort_subscore, s.reached_at, s.seq
+			SELECT m.period_id, m.league, m.cohort, f.next_league, s.sort_score, s.sort_subscore, s.reached_at, s.seq
 			FROM periods p
 			JOIN cohort_members m ON m.period_id = p.id AND m.player_id = $3
 			JOIN board_scores s ON s.period_id = m.period_id AND s.player_id = m.player_id
+			LEFT JOIN board_final_ranks f ON f.bucket = p.final_bucket AND f.period_id = p.id AND f.player_id = $3
 			WHERE p.board_id = $1 AND p.key = $2
 		)
 		SELECT me.league, me.cohort, me.next_league,

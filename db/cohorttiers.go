@@ -10,8 +10,8 @@ import (
 
 // Tiers apply within the cohort on a board with cohorts: a final
 // standing's tier is the board's tier of the player's rank in their cohort
-// over the cohort's size, which the period's close keeps in cohort_members
-// (closeCohorts). Every read of a final standing of such a board tiers it
+// over the cohort's size, which the period's close keeps in its final
+// ranks (closeCohorts). Every read of a final standing of such a board tiers it
 // here, so that standing, groupStandings, claimReward, the claims'
 // corrections, the export and the period.closed message agree. A board
 // without cohorts reads nothing more.
@@ -22,9 +22,9 @@ type cohortPlace struct{ rank, size int32 }
 
 // cohortPlacesSQL reads the cohort places of players $3 in period $2 of
 // board $1.
-const cohortPlacesSQL = `SELECT m.player_id, m.cohort_rank, m.cohort_size FROM periods p
-	JOIN cohort_members m ON m.period_id = p.id
-	WHERE p.board_id = $1 AND p.key = $2 AND m.player_id = ANY($3) AND m.cohort_rank IS NOT NULL`
+const cohortPlacesSQL = `SELECT f.player_id, f.cohort_rank, f.cohort_size FROM periods p
+	JOIN board_final_ranks f ON f.bucket = p.final_bucket AND f.period_id = p.id
+	WHERE p.board_id = $1 AND p.key = $2 AND f.player_id = ANY($3) AND f.cohort_rank IS NOT NULL`
 
 // rowQuerier is what cohortPlaces reads with: the pool or a transaction.
 type rowQuerier interface {
@@ -48,6 +48,18 @@ func cohortPlaces(ctx context.Context, q rowQuerier, board, key string, players 
 		return nil
 	})
 	return places, err
+}
+
+// cohortSnapshot runs read, the statements of a read of b's standings, on
+// the pool; on a board with cohorts, in one read-only transaction, so that
+// a standing's rank and its place in its cohort (tierInCohorts) come from
+// one snapshot: a correction committed between two statements would pair
+// the rank of one version of the period with the tier of another.
+func (db *DB) cohortSnapshot(ctx context.Context, b *leaderboard.Board, read func(rowQuerier) error) error {
+	if !b.HasCohorts() {
+		return read(db.pool)
+	}
+	return db.readTx(ctx, func(tx pgx.Tx) error { return read(tx) })
 }
 
 // tierOfPlace returns b's tier of cohort place p; nil for no place.

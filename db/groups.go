@@ -131,20 +131,42 @@ FROM me`
 	return qs
 }()
 
-// boardGroup reads a group of period key of b in one statement. Once the
-// period is CLOSED its rows are its final standings (Final, with the
+// boardGroup reads a group of period key of b in one statement (on a board
+// with cohorts, with its tiers within the cohorts, in one snapshot). Once
+// the period is CLOSED its rows are its final standings (Final, with the
 // board's tier).
 func (db *DB) boardGroup(ctx context.Context, b *leaderboard.Board, key string, playerIDs []string) ([]leaderboard.Standing, error) {
+	var group []leaderboard.Standing
+	err := db.cohortSnapshot(ctx, b, func(q rowQuerier) error {
+		var err error
+		if group, err = queryBoardGroup(ctx, q, b, key, playerIDs); err != nil || !b.HasCohorts() {
+			return err
+		}
+		final := make([]*leaderboard.Standing, len(group))
+		for i := range group {
+			final[i] = &group[i]
+		}
+		return tierInCohorts(ctx, q, b, key, final...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	leaderboard.SortByRank(group)
+	return group, nil
+}
+
+// queryBoardGroup runs boardGroup's statement with q.
+func queryBoardGroup(ctx context.Context, q rowQuerier, b *leaderboard.Board, key string, playerIDs []string) ([]leaderboard.Standing, error) {
 	l := rankLevelsOf(b)
 	metadata := 0
 	if leaderboard.MetadataWanted(ctx) {
 		metadata = 1
 	}
-	rows, err := db.pool.Query(ctx, boardGroupSQL[[2]int{len(l.shifts), metadata}], b.ID, key, playerIDs, l.origin)
+	rows, err := q.Query(ctx, boardGroupSQL[[2]int{len(l.shifts), metadata}], b.ID, key, playerIDs, l.origin)
 	if err != nil {
 		return nil, err
 	}
-	group, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (leaderboard.Standing, error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (leaderboard.Standing, error) {
 		var (
 			r           boardEntry
 			metadata    []byte
@@ -165,18 +187,4 @@ func (db *DB) boardGroup(ctx context.Context, b *leaderboard.Board, key string, 
 		}
 		return s, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	if b.HasCohorts() {
-		final := make([]*leaderboard.Standing, len(group))
-		for i := range group {
-			final[i] = &group[i]
-		}
-		if err := tierInCohorts(ctx, db.pool, b, key, final...); err != nil {
-			return nil, err
-		}
-	}
-	leaderboard.SortByRank(group)
-	return group, nil
 }

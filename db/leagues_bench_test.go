@@ -3,6 +3,8 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -61,15 +63,19 @@ func BenchmarkSubmit_LeagueBoardAgainstPlain(b *testing.B) {
 	}
 }
 
-// BenchmarkLeagues_CloseAndCohortReadsAtScale seeds a period of 200,000
-// players into a WEEK board with cohorts of 30 in five leagues (members
+// BenchmarkLeagues_CloseAndCohortReadsAtScale seeds a period of
+// LEADERBOARD_BENCH_PLAYERS players (default 200,000; at least 30,000) into a WEEK board with cohorts of 30 in five leagues (members
 // placed by SQL as arrival order would place them, spread over the
 // leagues) and into the same board without cohorts, reads 2,000 cohorts
 // and standings' cohorts, then closes both and reports each close's time.
 // Run with
-// go test -run '^$' -bench Leagues_CloseAndCohortReads -benchtime 1x ./db/
+// go test -run '^$' -bench Leagues_CloseAndCohortReads -benchtime 1x -timeout 60m ./db/
 func BenchmarkLeagues_CloseAndCohortReadsAtScale(b *testing.B) {
-	const players, reads = 200_000, 2000
+	const reads = 2000
+	players := 200_000
+	if n, err := strconv.Atoi(os.Getenv("LEADERBOARD_BENCH_PLAYERS")); err == nil && n >= 30_000 {
+		players = n
+	}
 	clock := &weekClock{}
 	clock.set(testNow)
 	store := mustOpenDB(b, db.WithClock(clock.get))
@@ -101,7 +107,7 @@ func BenchmarkLeagues_CloseAndCohortReadsAtScale(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for i := range reads {
-		c, err := store.Cohort(ctx, board, "2026-W47", leaderboard.CohortID(i%5, i%1300+1))
+		c, err := store.Cohort(ctx, board, "2026-W47", leaderboard.CohortID(i%5, i%(players/150)+1))
 		if err != nil || c == nil || c.Size != 30 {
 			b.Fatalf("cohort: %+v, %v", c, err)
 		}

@@ -256,3 +256,77 @@ func TestCohort_TablesAreTheBoardsOrderWithinEachCohort(t *testing.T) {
 		t.Errorf("main: %+v, %v", ref, err)
 	}
 }
+
+// cohortOf returns the id and size of player's cohort in period key of
+// board, "-" for none.
+func cohortOf(t *testing.T, store *db.DB, board, key, player string) string {
+	t.Helper()
+	ref, err := store.CohortOf(context.Background(), mustBoard(t, store, board), key, player)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%s/%d", ref.ID, ref.Size)
+}
+
+// A score an admin gives a player with no standing in an open period of a
+// league board joins a cohort, as a first applied event does: the next in
+// the filling cohort, counted, so the next player fills the cohort and
+// the one after opens a new one.
+func TestLeagues_AdminGivenFirstScoreJoinsACohort(t *testing.T) {
+	store := openLeagueOfThree(t)
+	ctx := context.Background()
+	const key = "2026-W45"
+	if _, err := store.CorrectScore(ctx, "league", key, "d", new(40), "granted"); err != nil {
+		t.Fatal(err)
+	}
+	submitLeagueScores(t, store, "league", "w45", []string{"e"}, []int{5}, nil)
+	want := map[string]string{"a": "1-1/2", "b": "1-1/2", "c": "1-2/2", "d": "1-2/2", "e": "1-3/1"}
+	for player, w := range want {
+		if got := cohortOf(t, store, "league", key, player); got != w {
+			t.Errorf("cohort of %s: %s, want %s", player, got, w)
+		}
+	}
+}
+
+// A cleared period keeps no cohorts: its memberships and fill rows go with
+// its scores, and the players who come back fill cohorts from the first,
+// in their new order of arrival.
+func TestLeagues_ClearPeriodRemovesItsCohorts(t *testing.T) {
+	store := openLeagueOfThree(t)
+	ctx := context.Background()
+	const key = "2026-W45"
+	if _, err := store.ClearPeriod(ctx, "league", key, "season reset"); err != nil {
+		t.Fatal(err)
+	}
+	const count = `SELECT (SELECT count(*) FROM cohort_members m JOIN periods p ON p.id = m.period_id
+			WHERE p.board_id = 'league'),
+		(SELECT count(*) FROM period_cohort_fill f JOIN periods p ON p.id = f.period_id WHERE p.board_id = 'league')`
+	if rows := mustQuery(t, count); rows[0][0] != "0" || rows[0][1] != "0" {
+		t.Fatalf("after the clear: %v members and fill rows", rows[0])
+	}
+	submitLeagueScores(t, store, "league", "again", []string{"c", "a"}, []int{10, 30}, nil)
+	want := map[string]string{"a": "1-1/2", "b": "-", "c": "1-1/2"}
+	for player, w := range want {
+		if got := cohortOf(t, store, "league", key, player); got != w {
+			t.Errorf("cohort of %s: %s, want %s", player, got, w)
+		}
+	}
+}
+
+// openLeagueOfThree returns a store whose league board "league" (cohorts of
+// 2) has a b c (scores 30 20 10) in its open week 2026-W45: a b in cohort
+// 1-1, c in 1-2.
+func openLeagueOfThree(t *testing.T) *db.DB {
+	t.Helper()
+	clock := &weekClock{}
+	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	store := mustOpenDB(t, db.WithClock(clock.get))
+	if _, err := store.CreateBoard(context.Background(), leagueBoard("league", 2)); err != nil {
+		t.Fatal(err)
+	}
+	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c"}, []int{30, 20, 10}, nil)
+	return store
+}

@@ -439,7 +439,7 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 	if err := db.closePhase.start(ctx, "cohorts"); err != nil {
 		return false, err
 	}
-	if err := closeCohorts(ctx, tx, b, row, ranks); err != nil {
+	if err := closeCohorts(ctx, tx, b, row, bucket, ranks); err != nil {
 		return false, err
 	}
 	if err := db.closePhase.start(ctx, "mark"); err != nil {
@@ -468,7 +468,8 @@ type rankedPeriod struct {
 	participants int
 	digest       string
 	top          []periodEntry
-	// cohorts is set by the close of a board with cohorts (closeCohorts).
+	// cohorts is set by the close of a board with cohorts: its moves by
+	// rankPeriod (placeInCohorts) or closeCohorts, its count by closeCohorts.
 	cohorts *cohortSummary
 }
 
@@ -496,7 +497,14 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 	if err := phases.start(ctx, "write"); err != nil {
 		return nil, err
 	}
-	copied, err := copyFinalRanks(ctx, ctx, tx, periodTarget(id, bucket), rows)
+	target := periodTarget(id, bucket)
+	var summary *cohortSummary
+	if b.HasCohorts() {
+		if target.cohorts, summary, err = placeInCohorts(ctx, tx, b, id, rows); err != nil {
+			return nil, fmt.Errorf("place the ranks in their cohorts: %w", err)
+		}
+	}
+	copied, err := copyFinalRanks(ctx, ctx, tx, target, rows)
 	if err != nil {
 		return nil, fmt.Errorf("copy the final ranks: %w", err)
 	}
@@ -521,7 +529,9 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 		}
 		ranking.add(i+1, rows.id(i), int(rows.scores[i]), name, rows.metadataOf(i))
 	}
-	return ranking.done(b), nil
+	ranked := ranking.done(b)
+	ranked.cohorts = summary
+	return ranked, nil
 }
 
 // periodRanking gathers a period's final ranks as they are read back, in
@@ -700,6 +710,12 @@ func (db *DB) clearPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 	writes := &pgx.Batch{}
 	writes.Queue(`DELETE FROM board_scores WHERE period_id = $1`, row.id)
 	writes.Queue(`DELETE FROM period_rank_counts WHERE period_id = $1`, row.id)
+	if b.HasCohorts() {
+		// The cohorts go with the scores: the players who come back fill
+		// new cohorts from the first, in their new arrival order.
+		writes.Queue(`DELETE FROM cohort_members WHERE period_id = $1`, row.id)
+		writes.Queue(`DELETE FROM period_cohort_fill WHERE period_id = $1`, row.id)
+	}
 	const record = `INSERT INTO corrections (board_id, period_id, player_id, score_before, score_after, reason, at)
 		VALUES ($1, $2, NULL, NULL, NULL, $3, $4)`
 	writes.Queue(record, b.ID, row.id, reason, now)

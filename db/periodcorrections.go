@@ -149,6 +149,15 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 		return nil, err
 	}
 	writes := &pgx.Batch{}
+	if before == nil && score != nil && b.HasCohorts() && row.status == leaderboard.PeriodOpen {
+		// A first standing given by an admin joins a cohort, as a first
+		// applied event does.
+		player := newCohortPlayer{key: boardRowKey{periodRef: periodRef{board: b.ID, key: row.key}, player: playerID},
+			periodID: row.id}
+		if err := assignCohorts(ctx, tx, writes, map[string]*leaderboard.Board{b.ID: b}, []newCohortPlayer{player}); err != nil {
+			return nil, err
+		}
+	}
 	// The row's counters move with it (rankcounts.go).
 	counts := map[rankCell]int32{}
 	if before != nil && (score == nil || *score != *before) {
@@ -199,7 +208,7 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	if err != nil {
 		return err
 	}
-	if err := rerankCohorts(ctx, tx, b, &row.periodRow, ranks); err != nil {
+	if err := rerankCohorts(ctx, tx, b, &row.periodRow, *row.bucket, ranks); err != nil {
 		return err
 	}
 	writes := &pgx.Batch{}

@@ -50,10 +50,10 @@ func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key
 	// a board with cohorts, rank and participants are the cohort's.
 	percent, cohortColumns, cohortJoin := fmt.Sprintf("100 * f.rank::float8 / %d::float8", max(participants, 1)), "", ""
 	if b.HasCohorts() {
-		percent = "100 * m.cohort_rank::float8 / m.cohort_size::float8"
-		cohortColumns = fmt.Sprintf(`, (m.league + 1) || '-' || m.cohort AS cohort, %[1]s AS league, m.cohort_rank,
+		percent = "100 * f.cohort_rank::float8 / f.cohort_size::float8"
+		cohortColumns = fmt.Sprintf(`, (m.league + 1) || '-' || m.cohort AS cohort, %[1]s AS league, f.cohort_rank,
 			%[2]s AS next_league`, spreadsheetSafe("((bl.leagues -> m.league::int) ->> 'name')"),
-			spreadsheetSafe("((bl.leagues -> m.next_league::int) ->> 'name')"))
+			spreadsheetSafe("((bl.leagues -> f.next_league::int) ->> 'name')"))
 		cohortJoin = fmt.Sprintf(`LEFT JOIN cohort_members m ON m.period_id = %d AND m.player_id = f.player_id
 		CROSS JOIN (SELECT leagues FROM boards WHERE id = %s) bl`, id, board)
 	}

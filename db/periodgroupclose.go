@@ -225,7 +225,7 @@ func (db *DB) closeGroupTx(ctx context.Context, tx pgx.Tx, group []*groupPeriod)
 	for i, p := range mine {
 		r := ranks[i]
 		boardIDs[i], participants[i], digests[i] = p.board.ID, int32(r.participants), r.digest
-		if err := closeCohorts(ctx, tx, p.board, &p.row, r); err != nil {
+		if err := closeCohorts(ctx, tx, p.board, &p.row, p.bucket, r); err != nil {
 			return nil, nil, err
 		}
 		if db.settlement {

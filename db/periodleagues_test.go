@@ -268,19 +268,8 @@ func TestLeagues_GroupCloseMovesEarlyPlayersOfTheNextPeriod(t *testing.T) {
 // cohort and next league, and its tiers are the cohort's (rank / cohort
 // size); its period.closed message's top carries those tiers.
 func TestLeagues_ExportAndMessageTierWithinTheCohort(t *testing.T) {
-	clock := &weekClock{}
-	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
-	store := mustOpenDB(t, db.WithClock(clock.get), db.WithSettlement(true))
+	store := closedLeagueOfSix(t)
 	ctx := context.Background()
-	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
-		t.Fatal(err)
-	}
-	// Cohort 1-1: a b c d (scores 60 50 40 30); 1-2: e f (20 10).
-	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d", "e", "f"}, []int{60, 50, 40, 30, 20, 10}, nil)
-	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
-	if _, err := store.ClosePeriod(ctx, "league", "2026-W45"); err != nil {
-		t.Fatal(err)
-	}
 	var buf bytes.Buffer
 	if err := store.ExportStandings(ctx, "league", "2026-W45", leaderboard.PeriodExport, &buf); err != nil {
 		t.Fatal(err)

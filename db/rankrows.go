@@ -250,6 +250,9 @@ type finalTarget struct {
 	freeze  bool
 	fields  int    // the leading values'
 	leading []byte // in binary COPY, the same for every row
+	// cohorts, on a board with cohorts, are the rows' cohort results,
+	// copied as cohort_rank, cohort_size and next_league after the others.
+	cohorts *cohortResults
 }
 
 // monthTarget is the target of month m's final ranks table.
@@ -286,8 +289,12 @@ func copyFinalRanks(ctx, stop context.Context, tx pgx.Tx, target finalTarget, ro
 	if target.freeze {
 		options += `, FREEZE`
 	}
+	columns := target.columns
+	if target.cohorts != nil {
+		columns += `, cohort_rank, cohort_size, next_league`
+	}
 	tag, err := tx.Conn().PgConn().CopyFrom(ctx, pr,
-		`COPY `+target.table+` (`+target.columns+`) FROM STDIN WITH (`+options+`)`)
+		`COPY `+target.table+` (`+columns+`) FROM STDIN WITH (`+options+`)`)
 	pr.CloseWithError(io.ErrClosedPipe) // ends the writer if COPY stopped reading
 	if err != nil {
 		return 0, err
@@ -333,6 +340,9 @@ func writeCopyBinary(stop context.Context, w io.Writer, target finalTarget, rows
 	if board {
 		fields += 2
 	}
+	if target.cohorts != nil {
+		fields += 3
+	}
 	buf := append([]byte(nil), copyBinarySignature...)
 	for i := range rows.len() {
 		id := rows.id(i)
@@ -345,6 +355,9 @@ func writeCopyBinary(stop context.Context, w io.Writer, target finalTarget, rows
 		buf = appendField(buf, 8, uint64(rows.reachedAtMicros[i]-epochMicros))
 		if board {
 			buf = appendBoardFields(buf, rows, i)
+		}
+		if target.cohorts != nil {
+			buf = target.cohorts.appendFields(buf, i)
 		}
 		if len(buf) >= 1<<16 {
 			if err := stop.Err(); err != nil {
@@ -382,6 +395,21 @@ func appendBoardFields(buf []byte, rows *rankedRows, i int) []byte {
 	buf = binary.BigEndian.AppendUint32(buf, uint32(1+len(m)))
 	buf = append(buf, jsonbVersion)
 	return append(buf, m...)
+}
+
+// appendFields appends row i's cohort_rank, cohort_size and next_league,
+// NULL for a row in no cohort.
+func (p *cohortResults) appendFields(buf []byte, i int) []byte {
+	if p.ranks[i] == 0 {
+		for range 3 {
+			buf = binary.BigEndian.AppendUint32(buf, copyNull)
+		}
+		return buf
+	}
+	buf = appendField(buf, 4, uint64(uint32(p.ranks[i])))
+	buf = appendField(buf, 4, uint64(uint32(p.sizes[i])))
+	buf = binary.BigEndian.AppendUint32(buf, 2)
+	return binary.BigEndian.AppendUint16(buf, uint16(p.next[i]))
 }
 
 // appendField appends a field of size 4 or 8 bytes holding v's low bytes.

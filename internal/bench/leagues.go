@@ -302,8 +302,10 @@ func (r *runner) closeLeague(ctx context.Context, l *LeaguesResult) error {
 	}
 	l.Close = time.Since(start)
 	took()
-	const q = `SELECT count(*) FILTER (WHERE m.next_league > m.league), count(*) FILTER (WHERE m.next_league < m.league)
-		FROM cohort_members m JOIN periods p ON p.id = m.period_id WHERE p.board_id = $1 AND p.key = $2`
+	const q = `SELECT count(*) FILTER (WHERE f.next_league > m.league), count(*) FILTER (WHERE f.next_league < m.league)
+		FROM periods p JOIN cohort_members m ON m.period_id = p.id
+		JOIN board_final_ranks f ON f.bucket = p.final_bucket AND f.period_id = p.id AND f.player_id = m.player_id
+		WHERE p.board_id = $1 AND p.key = $2`
 	if err := r.pool.QueryRow(ctx, q, l.Board, l.Key).Scan(&l.Promoted, &l.Demoted); err != nil {
 		return fmt.Errorf("count the promoted: %w", err)
 	}
