@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -123,5 +124,38 @@ func TestCache_PeriodGroupsFromMemoryMatchDatabase(t *testing.T) {
 		if n := source.groups.Load() - before; n != 0 {
 			t.Errorf("%s: the source answered %d groups of a loaded period", b.ID, n)
 		}
+	}
+}
+
+// A table's two-pass lookup of a group finds the ranks the one-id lookup
+// finds, ids that share a slot with another and ids it does not hold
+// included.
+func TestTable_RanksOfIsRankOf(t *testing.T) {
+	const players = 5000
+	m, _ := leaderboard.NewMonth(2026, time.November)
+	f, err := Build(m, players, func(entry func(leaderboard.RankEntry) error, _ func(playerID, name string) error) error {
+		for i := range players {
+			if err := entry(leaderboard.RankEntry{Rank: i + 1, Score: players - i, Player: leaderboard.Player{ID: fmt.Sprint("p", i)}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	probed := 0
+	for _, ids := range randomGroups(rand.New(rand.NewPCG(38, 3)), "p", 2*players) {
+		for _, id := range ids {
+			if r := f.table.index[f.table.slot(id)]; r != 0 && f.table.ids.at(int(r)-1) != id {
+				probed++
+			}
+		}
+		if got, want := f.table.ranksOf(ids), leaderboard.GroupRanks(ids, f.table.rankOf); !slices.Equal(got, want) {
+			t.Fatalf("group of %d: %d ranks, want %d", len(ids), len(got), len(want))
+		}
+	}
+	if probed == 0 {
+		t.Fatal("no id shared its first slot with another: the probe on was not tried")
 	}
 }

@@ -21,6 +21,8 @@ import (
 type FrozenPeriod interface {
 	// Standing is the source's PeriodStanding of playerID in the period.
 	Standing(b *leaderboard.Board, playerID string, above, below int) *leaderboard.Standing
+	// Group is the source's PeriodGroup of playerIDs in the period.
+	Group(b *leaderboard.Board, playerIDs []string) []leaderboard.Standing
 	// Leaderboard is the source's PeriodLeaderboard of the period; ok is false
 	// for a cursor only the source answers (a malformed one, another
 	// period's).

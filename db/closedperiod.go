@@ -175,13 +175,8 @@ func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, be
 	above = min(max(above, 0), leaderboard.MaxNeighbours)
 	below = min(max(below, 0), leaderboard.MaxNeighbours)
 	first, last := max(1, rank-above), min(p.Players(), rank+below)
-	s := &leaderboard.Standing{RankEntry: p.entry(rank - 1), Board: b.ID, Period: p.key, Total: p.Players(),
-		Month: leaderboard.MonthOf(p.startsAt, b.Location), Final: true}
-	if p.places != nil {
-		s.Tier = tierOfPlace(b, p.places[rank-1])
-	} else {
-		s.Tier = b.TierOf(s.Rank, s.Total)
-	}
+	s := &leaderboard.Standing{}
+	p.standing(s, b, leaderboard.MonthOf(p.startsAt, b.Location), rank)
 	s.Above = make([]leaderboard.RankEntry, rank-first)
 	for i := range s.Above {
 		s.Above[i] = p.entry(first - 1 + i)
@@ -191,6 +186,29 @@ func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, be
 		s.Below[i] = p.entry(rank + i)
 	}
 	return s
+}
+
+// Group returns what PeriodGroup returns for playerIDs in the period of b:
+// the standings of those with a row in it, best first, without neighbours.
+func (p *ClosedPeriod) Group(b *leaderboard.Board, playerIDs []string) []leaderboard.Standing {
+	ranks := leaderboard.GroupRanks(playerIDs, func(playerID string) int { return int(p.ranks[playerID]) })
+	group, month := make([]leaderboard.Standing, len(ranks)), leaderboard.MonthOf(p.startsAt, b.Location)
+	for i, rank := range ranks {
+		p.standing(&group[i], b, month, rank)
+	}
+	return group
+}
+
+// standing sets s to the standing of rank in the period of b, of month,
+// without neighbours.
+func (p *ClosedPeriod) standing(s *leaderboard.Standing, b *leaderboard.Board, month leaderboard.Month, rank int) {
+	*s = leaderboard.Standing{RankEntry: p.entry(rank - 1), Board: b.ID, Period: p.key, Total: p.Players(),
+		Month: month, Final: true}
+	if p.places != nil {
+		s.Tier = tierOfPlace(b, p.places[rank-1])
+	} else {
+		s.Tier = b.TierOf(s.Rank, s.Total)
+	}
 }
 
 // Leaderboard returns what PeriodLeaderboard returns for the page of first

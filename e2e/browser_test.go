@@ -332,6 +332,24 @@ func TestBrowser_PickMonthLookUpPlayerSeeRanks(t *testing.T) {
 		t.Errorf("friends without a score: %q (%v), want \"never-played, also-unknown\"", missing, err)
 	}
 	writeScreenshot(t, ctx, "browser-friends", chromedp.Screenshot(chromedp.CSS("#friends-panel")))
+
+	// Friends none of whom has a score: the panel says so in words, with
+	// no table left from the group before.
+	step("rank friends none of whom played", chromedp.SetValue(chromedp.CSS("#friend-ids"), "never-played, also-unknown"),
+		chromedp.Click(chromedp.CSS(`#friends button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#friends-panel:not([aria-busy]) [data-testid="friends-none"]`)))
+	type noneView struct {
+		Said        string `json:"said"`
+		Asked       string `json:"asked"`
+		TableHidden bool   `json:"tableHidden"`
+	}
+	none, err := chromedp.Run(ctx, chromedp.Evaluate[noneView](`({said: document.querySelector('[data-testid="friends-none"]').innerText,
+		asked: document.querySelector('#friends-state .missing-ids')?.textContent ?? '', tableHidden: document.getElementById('friends-table').hidden})`))
+	if err != nil || !strings.HasPrefix(none.Said, "None of these 2 players has a score in ") || none.Asked != "never-played, also-unknown" ||
+		!none.TableHidden {
+		t.Errorf("friends none of whom played: %+v (%v), want \"None of these 2 players has a score in …\", the ids asked and no table", none, err)
+	}
+	writeScreenshot(t, ctx, "browser-friends-none", chromedp.Screenshot(chromedp.CSS("#friends-panel")))
 }
 
 // phoneView is what a phone shows of the page, scrolled to the top.

@@ -1,6 +1,7 @@
 package resolvers
 
 import (
+	"bytes"
 	"context"
 	"io"
 
@@ -99,9 +100,15 @@ func groupArgs(raw map[string]any) (map[string]any, bool) {
 // GroupStanding.
 func writeGroup(w io.Writer, sel selection, group []model.GroupStanding) {
 	io.WriteString(w, "[")
+	buf, _ := w.(*bytes.Buffer)
 	for i := range group {
 		if i > 0 {
 			io.WriteString(w, ",")
+		}
+		if i == 1 && buf != nil {
+			// The entries are of about one size: room for all of them at
+			// once, not the buffer doubled ten times on the way.
+			buf.Grow((len(group) - 1) * (buf.Len() + 1))
 		}
 		g := &group[i]
 		writeObject(w, sel, func(f selectedField) {

@@ -43,7 +43,8 @@ type HandlerOptions struct {
 // one of the domain's codes in extensions.code.
 func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	limits := opts.Limits.withDefaults()
-	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: r, Complexity: complexity(r.maxGroup())}))
+	schema := graph.NewExecutableSchema(graph.Config{Resolvers: r, Complexity: complexity(r.maxGroup())})
+	srv := handler.New(groupCosting{ExecutableSchema: schema, maxGroup: r.maxGroup()})
 	if opts.viaGqlgen {
 		srv.AddTransport(transport.POST{})
 	} else {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/auth"
+	"github.com/gamebackend/leaderboard/graph"
 	"github.com/gamebackend/leaderboard/loaders"
 )
 
@@ -198,4 +199,38 @@ func countTokens(t *testing.T, query string) int {
 			return n
 		}
 	}
+}
+
+// groupStandings costs what gqlgen's generated code makes of the cost
+// model, without unmarshalling the ids: for lists of every size around the
+// entries per cost and the limit, and for one id given as a list of one.
+func TestGroupCosting_CostsAsTheGeneratedCode(t *testing.T) {
+	generated := graph.NewExecutableSchema(graph.Config{Resolvers: &Resolver{}, Complexity: complexity(1000)})
+	costing := groupCosting{ExecutableSchema: generated, maxGroup: 1000}
+	var cases []map[string]any
+	for _, n := range []int{0, 1, 9, 10, 11, 999, 1000, 1001, 5000} {
+		list := make([]any, n)
+		for i := range list {
+			list[i] = fmt.Sprint("p", i)
+		}
+		cases = append(cases, map[string]any{"board": "main", "playerIds": list})
+	}
+	cases = append(cases, map[string]any{"playerIds": "p1"})
+	ctx := context.Background()
+	for _, args := range cases {
+		for _, child := range []int{1, 7} {
+			want, wantOK := generated.Complexity(ctx, "Query", "groupStandings", child, args)
+			got, ok := costing.Complexity(ctx, "Query", "groupStandings", child, args)
+			if got != want || ok != wantOK || !ok {
+				t.Errorf("%T of %d ids, child %d: cost %d %v, want %d %v", args["playerIds"], lenOf(args["playerIds"]), child, got, ok, want, wantOK)
+			}
+		}
+	}
+}
+
+func lenOf(v any) int {
+	if list, ok := v.([]any); ok {
+		return len(list)
+	}
+	return 1
 }

@@ -1133,19 +1133,21 @@ async function loadFriends() {
   try {
     const { groupStandings: group } = await graphql(QUERIES.group, { ...periodVars(), ids }, { signal });
     if (signal.aborted) return;
-    const ranked = new Set(group.map((g) => g.standing.player.id));
-    const missing = ids.filter((id) => !ranked.has(id));
-    const notes = [];
-    if (missing.length > 0) {
-      notes.push(noteEl(`No score ${inPeriod(board, info.key)}: `, el('span', { class: 'missing-ids' }, missing.join(', ')), '.'));
-    }
     if (group.length === 0) {
+      // Said in a sentence of its own, not as a list of ids without a
+      // score that reads like the start of an answer still to come.
+      const none = ids.length === 1 ? `This player has no score ${inPeriod(board, info.key)}.`
+        : `None of these ${numbers.format(ids.length)} players has a score ${inPeriod(board, info.key)}.`;
       clearFriends();
-      $('friends-state').replaceChildren(...notes);
-      announce(`None of the ${numbers.format(ids.length)} players has a score ${inPeriod(board, info.key)}.`);
+      $('friends-state').replaceChildren(el('p', { class: 'note empty', 'data-testid': 'friends-none' }, none),
+        noteEl('Asked for: ', el('span', { class: 'missing-ids' }, ids.join(', ')), '.'));
+      announce(none);
       return;
     }
-    $('friends-state').replaceChildren(...notes);
+    const ranked = new Set(group.map((g) => g.standing.player.id));
+    const missing = ids.filter((id) => !ranked.has(id));
+    $('friends-state').replaceChildren(...(missing.length === 0 ? []
+      : [noteEl(`No score ${inPeriod(board, info.key)}: `, el('span', { class: 'missing-ids' }, missing.join(', ')), '.')]));
     const caption = [`${countOf(group.length, 'friend', 'friends')} ranked ${inPeriod(board, info.key)}`];
     if (!group[0].standing.final) caption.push(' ', provisionalNote(board));
     $('friends-caption').replaceChildren(...caption);
