@@ -28,7 +28,7 @@ func (r *standingResolver) Cohort(ctx context.Context, obj *leaderboard.Standing
 	if err != nil || b == nil || !b.HasCohorts() {
 		return nil, err
 	}
-	ref, err := r.CohortService.CohortOf(ctx, b, standingPeriod(obj), obj.Player.ID)
+	ref, err := cohortOf(ctx, obj)
 	if ref != nil && !obj.Final {
 		// The cohort is read after the standing: a close that committed
 		// in between set the next league, which a standing (or a group,
