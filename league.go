@@ -142,4 +142,8 @@ type CohortService interface {
 	// CohortOf returns the cohort of player in period key of board, nil
 	// when the player has none (or the board has no cohorts).
 	CohortOf(ctx context.Context, board *Board, key, player string) (*CohortRef, error)
+	// CohortsOf returns the cohorts of players in period key of board, as
+	// CohortOf does for each, by player id; players without one are left
+	// out.
+	CohortsOf(ctx context.Context, board *Board, key string, players []string) (map[string]*CohortRef, error)
 }

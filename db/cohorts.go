@@ -59,38 +59,55 @@ func (db *DB) Cohort(ctx context.Context, b *leaderboard.Board, key, id string) 
 // the close set it the league the player plays next. Nil when b has no
 // cohorts or the player no score in the period.
 func (db *DB) CohortOf(ctx context.Context, b *leaderboard.Board, key, player string) (*leaderboard.CohortRef, error) {
-	if !b.HasCohorts() {
+	refs, err := db.CohortsOf(ctx, b, key, []string{player})
+	return refs[player], err
+}
+
+// CohortsOf returns the cohorts of players in period key of b, as CohortOf
+// does for each, in one statement: the cohorts of those with a score are
+// ranked once each. Players without a cohort are left out of the map.
+func (db *DB) CohortsOf(ctx context.Context, b *leaderboard.Board, key string, players []string) (map[string]*leaderboard.CohortRef, error) {
+	if !b.HasCohorts() || len(players) == 0 {
 		return nil, nil
 	}
-	const q = `WITH me AS (
-			SELECT m.period_id, m.league, m.cohort, f.next_league, s.sort_score, s.sort_subscore, s.reached_at, s.seq
+	const q = `WITH cohorts AS (
+			SELECT DISTINCT m.period_id, p.final_bucket, m.league, m.cohort
 			FROM periods p
-			JOIN cohort_members m ON m.period_id = p.id AND m.player_id = $3
-			JOIN board_scores s ON s.period_id = m.period_id AND s.player_id = m.player_id
-			LEFT JOIN board_final_ranks f ON f.bucket = p.final_bucket AND f.period_id = p.id AND f.player_id = $3
+			JOIN cohort_members m ON m.period_id = p.id AND m.player_id = ANY($3)
 			WHERE p.board_id = $1 AND p.key = $2
+		), ranked AS (
+			SELECT o.period_id, c.final_bucket, o.player_id, o.league, o.cohort,
+				ROW_NUMBER() OVER (PARTITION BY o.league, o.cohort ORDER BY ` + cohortOrder + `) AS rank,
+				count(*) OVER (PARTITION BY o.league, o.cohort) AS size
+			FROM cohorts c
+			JOIN cohort_members o ON o.period_id = c.period_id AND o.league = c.league AND o.cohort = c.cohort
+			JOIN board_scores s ON s.period_id = o.period_id AND s.player_id = o.player_id
 		)
-		SELECT me.league, me.cohort, me.next_league,
-			count(*) FILTER (WHERE (` + cohortOrder + `) < (me.sort_score, me.sort_subscore, me.reached_at, me.seq)) + 1,
-			count(*)
-		FROM me
-		JOIN cohort_members o ON o.period_id = me.period_id AND o.league = me.league AND o.cohort = me.cohort
-		JOIN board_scores s ON s.period_id = o.period_id AND s.player_id = o.player_id
-		GROUP BY me.league, me.cohort, me.next_league`
+		SELECT r.player_id, r.league, r.cohort, f.next_league, r.rank, r.size
+		FROM ranked r
+		LEFT JOIN board_final_ranks f ON f.bucket = r.final_bucket AND f.period_id = r.period_id AND f.player_id = r.player_id
+		WHERE r.player_id = ANY($3)`
+	rows, err := db.pool.Query(ctx, q, b.ID, key, players)
+	if err != nil {
+		return nil, errorf("read the cohorts of %d players in %s %s: %w", len(players), b.ID, key, err)
+	}
+	refs := make(map[string]*leaderboard.CohortRef, len(players))
 	var (
+		player         string
 		league, cohort int
 		next           *int16
-		ref            leaderboard.CohortRef
+		rank, size     int
 	)
-	err := db.pool.QueryRow(ctx, q, b.ID, key, player).Scan(&league, &cohort, &next, &ref.Rank, &ref.Size)
-	if noRows(err) {
-		return nil, nil
-	} else if err != nil {
-		return nil, errorf("read the cohort of %s in %s %s: %w", player, b.ID, key, err)
+	_, err = pgx.ForEachRow(rows, []any{&player, &league, &cohort, &next, &rank, &size}, func() error {
+		ref := &leaderboard.CohortRef{ID: leaderboard.CohortID(league, cohort), League: b.LeagueName(league), Rank: rank, Size: size}
+		if next != nil {
+			ref.NextLeague = b.LeagueName(int(*next))
+		}
+		refs[player] = ref
+		return nil
+	})
+	if err != nil {
+		return nil, errorf("read the cohorts of %d players in %s %s: %w", len(players), b.ID, key, err)
 	}
-	ref.ID, ref.League = leaderboard.CohortID(league, cohort), b.LeagueName(league)
-	if next != nil {
-		ref.NextLeague = b.LeagueName(int(*next))
-	}
-	return &ref, nil
+	return refs, nil
 }

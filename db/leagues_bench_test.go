@@ -94,13 +94,7 @@ func BenchmarkLeagues_CloseAndCohortReadsAtScale(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	mustQuery(b, `INSERT INTO cohort_members (period_id, player_id, league, cohort)
-		SELECT period_id, player_id, n % 5, (n / 5) / 30 + 1
-		FROM (SELECT s.period_id, s.player_id, ROW_NUMBER() OVER (ORDER BY s.seq) - 1 AS n
-			FROM board_scores s JOIN periods p ON p.id = s.period_id WHERE p.board_id = 'league') x`)
-	mustQuery(b, `INSERT INTO period_cohort_fill (period_id, league, cohort, size)
-		SELECT DISTINCT ON (period_id, league) period_id, league, cohort, count(*) FROM cohort_members
-		GROUP BY period_id, league, cohort ORDER BY period_id, league, cohort DESC`)
+	placeSeededPlayers(b, "league", 5)
 	mustQuery(b, `ANALYZE cohort_members`)
 	board := mustBoard(b, store, "league")
 	ids := mustQuery(b, `SELECT player_id FROM cohort_members ORDER BY player_id LIMIT 2000`)
@@ -129,4 +123,18 @@ func BenchmarkLeagues_CloseAndCohortReadsAtScale(b *testing.B) {
 		b.ReportMetric(time.Since(start).Seconds(), "s/close-"+id)
 	}
 	b.ReportMetric(float64(len(mustQuery(b, `SELECT 1 FROM board_player_leagues`))), "moved")
+}
+
+// placeSeededPlayers places the seeded players of board (cohorts of 30)
+// in cohorts as arrival order would, spread over leagues leagues.
+func placeSeededPlayers(tb testing.TB, board string, leagues int) {
+	tb.Helper()
+	mustQuery(tb, `INSERT INTO cohort_members (period_id, player_id, league, cohort)
+		SELECT period_id, player_id, n % $2, (n / $2) / 30 + 1
+		FROM (SELECT s.period_id, s.player_id, ROW_NUMBER() OVER (ORDER BY s.seq) - 1 AS n
+			FROM board_scores s JOIN periods p ON p.id = s.period_id WHERE p.board_id = $1) x`, board, leagues)
+	mustQuery(tb, `INSERT INTO period_cohort_fill (period_id, league, cohort, size)
+		SELECT DISTINCT ON (m.period_id, m.league) m.period_id, m.league, m.cohort, count(*)
+		FROM cohort_members m JOIN periods p ON p.id = m.period_id WHERE p.board_id = $1
+		GROUP BY m.period_id, m.league, m.cohort ORDER BY m.period_id, m.league, m.cohort DESC`, board)
 }

@@ -252,6 +252,18 @@ func TestCohort_TablesAreTheBoardsOrderWithinEachCohort(t *testing.T) {
 	if ref, err := store.CohortOf(ctx, b, "2026-W47", "stranger"); ref != nil || err != nil {
 		t.Errorf("CohortOf(stranger) = %+v, %v", ref, err)
 	}
+	// A group's cohorts in one statement answer as CohortOf does for each.
+	all, err := store.CohortsOf(ctx, b, "2026-W47", append([]string{"stranger"}, ids...))
+	if err != nil || len(all) != players {
+		t.Fatalf("CohortsOf: %d cohorts, %v; want %d", len(all), err, players)
+	}
+	for _, id := range ids {
+		one, err := store.CohortOf(ctx, b, "2026-W47", id)
+		if got := all[id]; err != nil || got == nil || got.ID != one.ID || got.Rank != one.Rank || got.Size != one.Size ||
+			*got.League != *one.League || got.NextLeague != nil {
+			t.Errorf("CohortsOf[%s] = %+v; CohortOf: %+v, %v", id, got, one, err)
+		}
+	}
 	if ref, err := store.CohortOf(ctx, mustBoard(t, store, leaderboard.MainBoard), "2026-11", "p01"); ref != nil || err != nil {
 		t.Errorf("main: %+v, %v", ref, err)
 	}

@@ -222,6 +222,14 @@ func rankCohortsSQL(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int
 			RETURNING r.league, f.next_league
 		)
 		SELECT league, next_league, count(*) FROM moved GROUP BY league, next_league`
+	// The period's rows are newer than the planner's statistics (its id
+	// lies past their histogram: a row or two estimated), and a nested loop
+	// of the members and their ranks would sort every cohort again for each
+	// member: quadratic. Hash joins keep the statement linear whatever the
+	// statistics say, for this statement only.
+	if _, err := tx.Exec(ctx, `SET LOCAL enable_nestloop = off`); err != nil {
+		return nil, err
+	}
 	rows, err := tx.Query(ctx, q, id, promote, demote, len(b.Leagues), bucket)
 	if err != nil {
 		return nil, err
@@ -232,7 +240,13 @@ func rankCohortsSQL(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int
 		summary.count(league, next, n)
 		return nil
 	})
-	return summary, err
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.Exec(ctx, `SET LOCAL enable_nestloop TO DEFAULT`); err != nil {
+		return nil, err
+	}
+	return summary, nil
 }
 
 // recordNextLeagues records, for every ranked member of period row of b,

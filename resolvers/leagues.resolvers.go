@@ -28,5 +28,12 @@ func (r *standingResolver) Cohort(ctx context.Context, obj *leaderboard.Standing
 	if err != nil || b == nil || !b.HasCohorts() {
 		return nil, err
 	}
-	return r.CohortService.CohortOf(ctx, b, standingPeriod(obj), obj.Player.ID)
+	ref, err := cohortOf(ctx, obj)
+	if ref != nil && !obj.Final {
+		// The cohort is read after the standing: a close that committed
+		// in between set the next league, which a standing (or a group,
+		// one snapshot) read before it must not show beside final: false.
+		ref.NextLeague = nil
+	}
+	return ref, err
 }
