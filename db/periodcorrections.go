@@ -17,9 +17,10 @@ import (
 // waits for the submissions in flight, which hold the row FOR SHARE, and a
 // close, which takes it FOR UPDATE too, runs wholly before or after it. On a
 // CLOSED period the transaction also deletes the period's final ranks and
-// ranks its corrected scores again into the same partition: a reader sees
-// the old ranks or the new ones, never a mix, and a period of a small board
-// is ranked in milliseconds.
+// ranks its corrected scores again into the same partition (a removal on a
+// board without cohorts deletes the player's rank and moves those below up
+// by one instead): a reader sees the old ranks or the new ones, never a mix,
+// and a period of a small board is ranked in milliseconds.
 
 // CorrectScore sets playerID's total in period key of board to
 // *score (within the board's bounds; the player's subscore and metadata
