@@ -284,6 +284,9 @@ func shiftOutFinalRank(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row
 	if err := tx.QueryRow(ctx, shift, *row.bucket, row.id, removed).Scan(&gone, &moved); err != nil {
 		return nil, fmt.Errorf("shift the final ranks: %w", err)
 	}
+	if gone == 0 {
+		return nil, nil // removed had no final rank: nothing was written
+	}
 	if gone != moved+1 {
 		return nil, fmt.Errorf("shifted %d of %d final ranks out of period %d", moved, gone, row.id)
 	}
