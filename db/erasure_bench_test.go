@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -23,12 +25,11 @@ const readEvery = 10 * time.Millisecond
 // as erase-s, while a reader asks for standings in those closed days,
 // reported as read-p99-ms. Medians of three with
 // go test -run '^$' -bench ErasePlayer -benchtime 1x -count 3 -timeout 30m ./db/
+// ERASE_PERIOD_PLAYERS and ERASE_CLOSED_DAYS change the players of a day
+// and the closed days.
 func BenchmarkErasePlayer_ThousandClosedAndTenOpenPeriods(b *testing.B) {
-	const (
-		closedDays = 1000
-		players    = 100
-		openBoards = 10
-	)
+	const openBoards = 10
+	closedDays, players := envInt(b, "ERASE_CLOSED_DAYS", 1000), envInt(b, "ERASE_PERIOD_PLAYERS", 100)
 	first := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)
 	now := first
 	store := mustOpenDB(b, db.WithClock(func() time.Time { return now }), db.WithSettlement(true),
@@ -54,7 +55,9 @@ func BenchmarkErasePlayer_ThousandClosedAndTenOpenPeriods(b *testing.B) {
 				events[i] = boardEvent(board.ID, fmt.Sprintf("e%d-%d-%d", n, d, i), player, leaderboard.ModeSet,
 					(i*7919+d)%1000, &now)
 			}
-			mustSubmit(b, store, events...)
+			for chunk := range slices.Chunk(events, 1000) { // a call's most
+				mustSubmit(b, store, chunk...)
+			}
 			key := now.Format(time.DateOnly)
 			if _, err := store.ClosePeriod(ctx, board.ID, key); err != nil {
 				b.Fatal(err)
@@ -107,4 +110,18 @@ func BenchmarkErasePlayer_ThousandClosedAndTenOpenPeriods(b *testing.B) {
 		b.ReportMetric(float64(reads[len(reads)*99/100].Microseconds())/1000, "read-p99-ms")
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// envInt returns the positive integer in environment variable name, or def
+// when it is unset.
+func envInt(tb testing.TB, name string, def int) int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		tb.Fatalf("%s=%q: want a positive integer", name, s)
+	}
+	return n
 }

@@ -514,6 +514,17 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 	if err := phases.start(ctx, "names"); err != nil {
 		return nil, err
 	}
+	ranked, err := rankingOf(ctx, tx, b, rows, phases)
+	if err != nil {
+		return nil, err
+	}
+	ranked.cohorts = summary
+	return ranked, nil
+}
+
+// rankingOf names the first messageTop of rows, a period's ranked rows, and
+// digests them, as rankPeriod's ranking.
+func rankingOf(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, rows *rankedRows, phases closePhases) (*rankedPeriod, error) {
 	names, err := topNames(ctx, tx, rows, messageTop)
 	if err != nil {
 		return nil, fmt.Errorf("name the top ranks: %w", err)
@@ -529,9 +540,7 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 		}
 		ranking.add(i+1, rows.id(i), int(rows.scores[i]), name, rows.metadataOf(i))
 	}
-	ranked := ranking.done(b)
-	ranked.cohorts = summary
-	return ranked, nil
+	return ranking.done(b), nil
 }
 
 // periodRanking gathers a period's final ranks as they are read back, in

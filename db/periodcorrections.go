@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -16,9 +17,10 @@ import (
 // waits for the submissions in flight, which hold the row FOR SHARE, and a
 // close, which takes it FOR UPDATE too, runs wholly before or after it. On a
 // CLOSED period the transaction also deletes the period's final ranks and
-// ranks its corrected scores again into the same partition: a reader sees
-// the old ranks or the new ones, never a mix, and a period of a small board
-// is ranked in milliseconds.
+// ranks its corrected scores again into the same partition (a removal on a
+// board without cohorts deletes the player's rank and moves those below up
+// by one instead): a reader sees the old ranks or the new ones, never a mix,
+// and a period of a small board is ranked in milliseconds.
 
 // CorrectScore sets playerID's total in period key of board to
 // *score (within the board's bounds; the player's subscore and metadata
@@ -82,8 +84,9 @@ func (db *DB) otherBoard(ctx context.Context, board, key string) (*leaderboard.B
 // closedPeriodRow is what a correction reads of a period's row.
 type closedPeriodRow struct {
 	periodRow
-	closedAt *time.Time
-	bucket   *time.Time // the partition of its final ranks, once CLOSED
+	closedAt     *time.Time
+	bucket       *time.Time // the partition of its final ranks, once CLOSED
+	participants *int       // its final ranks' count, once CLOSED
 }
 
 // correctPeriodTx corrects playerID's total in period key of b, as
@@ -96,13 +99,14 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 			return nil, err
 		}
 	}
-	const lockPeriod = `SELECT id, status, starts_at, ends_at, closed_at, final_bucket FROM periods
+	const lockPeriod = `SELECT id, status, starts_at, ends_at, closed_at, final_bucket, participants FROM periods
 		WHERE board_id = $1 AND key = $2 FOR UPDATE`
 	var (
 		row    = closedPeriodRow{periodRow: periodRow{key: key}}
 		status string
 	)
-	err := tx.QueryRow(ctx, lockPeriod, b.ID, key).Scan(&row.id, &status, &row.startsAt, &row.endsAt, &row.closedAt, &row.bucket)
+	err := tx.QueryRow(ctx, lockPeriod, b.ID, key).Scan(&row.id, &status, &row.startsAt, &row.endsAt, &row.closedAt, &row.bucket,
+		&row.participants)
 	if noRows(err) {
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "period %s of %s has no scores", key, b.ID)
 	} else if err != nil {
@@ -133,7 +137,11 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 	if row.status != leaderboard.PeriodClosed {
 		return c, nil
 	}
-	return c, db.rerankPeriod(ctx, tx, b, &row, c)
+	removed := ""
+	if score == nil {
+		removed = playerID
+	}
+	return c, db.rerankPeriod(ctx, tx, b, &row, c, removed)
 }
 
 // correctBoardRow sets or removes playerID's row in period row of b, and
@@ -194,19 +202,28 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 // rerankPeriod replaces closed period row of b's final ranks with its
 // corrected scores ranked again, in the transaction of correction c, and
 // records the new participants, digest and version, and the message with
-// the claims the correction changed.
-func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow, c *leaderboard.Correction) error {
+// the claims the correction changed. removed is the player c removed, ""
+// when it set a score: on a board without cohorts their rank alone goes and
+// the ranks below move up by one (shiftOutFinalRank), which is what ranking
+// the scores again writes, the rest of the rows kept.
+func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
+	c *leaderboard.Correction, removed string) error {
 	// The claims in flight commit first; those after read the new ranks.
 	if err := lockPeriodClaims(ctx, tx, row.id); err != nil {
 		return err
 	}
-	const drop = `DELETE FROM board_final_ranks WHERE bucket = $1 AND period_id = $2`
-	if _, err := tx.Exec(ctx, drop, *row.bucket, row.id); err != nil {
-		return err
-	}
-	ranks, err := rankPeriod(ctx, tx, b, row.id, *row.bucket, nil)
+	ranks, err := shiftOutFinalRank(ctx, tx, b, row, removed)
 	if err != nil {
 		return err
+	}
+	if ranks == nil {
+		const drop = `DELETE FROM board_final_ranks WHERE bucket = $1 AND period_id = $2`
+		if _, err := tx.Exec(ctx, drop, *row.bucket, row.id); err != nil {
+			return err
+		}
+		if ranks, err = rankPeriod(ctx, tx, b, row.id, *row.bucket, nil); err != nil {
+			return err
+		}
 	}
 	if err := rerankCohorts(ctx, tx, b, &row.periodRow, *row.bucket, ranks); err != nil {
 		return err
@@ -227,6 +244,53 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 		queueMessage(writes, b.ID, row.id, msg)
 	}
 	return tx.SendBatch(ctx, writes).Close()
+}
+
+// shiftOutFinalRank ranks closed period row of b again once removed's score
+// row went, when b has no cohorts and the removal is the only change: the
+// scores left, read and ranked as rankPeriod reads them, are one fewer than
+// the final ranks. It then deletes removed's final rank and moves every
+// rank below it up by one in one statement (the rows below deleted and
+// written again, rank order kept), and returns the ranking, as rankPeriod's.
+// It returns nil, having written nothing, otherwise: a full re-rank is due.
+func shiftOutFinalRank(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
+	removed string) (*rankedPeriod, error) {
+	if removed == "" || b.HasCohorts() || row.participants == nil {
+		return nil, nil
+	}
+	rows, err := readRankedRows(ctx, tx, periodSource(row.id, withBoardColumns, *row.participants))
+	if err != nil {
+		return nil, fmt.Errorf("rank the scores: %w", err)
+	}
+	if rows.len() != *row.participants-1 {
+		return nil, nil
+	}
+	// The sort takes every row deleted before the first is written again:
+	// no new rank meets an old one in the primary key.
+	table := pgx.Identifier{bucketPartition(*row.bucket)}.Sanitize()
+	shift := `WITH gone AS (
+			DELETE FROM ` + table + ` WHERE bucket = $1 AND period_id = $2 AND rank >= (
+				SELECT rank FROM ` + table + ` WHERE bucket = $1 AND period_id = $2 AND player_id = $3)
+			RETURNING *),
+		moved AS (
+			INSERT INTO ` + table + ` (bucket, period_id, rank, player_id, score, subscore, reached_at, metadata,
+				cohort_rank, cohort_size, next_league)
+			SELECT bucket, period_id, rank - 1, player_id, score, subscore, reached_at, metadata,
+				cohort_rank, cohort_size, next_league
+			FROM gone WHERE player_id <> $3 ORDER BY rank
+			RETURNING 1)
+		SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM moved)`
+	var gone, moved int64
+	if err := tx.QueryRow(ctx, shift, *row.bucket, row.id, removed).Scan(&gone, &moved); err != nil {
+		return nil, fmt.Errorf("shift the final ranks: %w", err)
+	}
+	if gone == 0 {
+		return nil, nil // removed had no final rank: nothing was written
+	}
+	if gone != moved+1 {
+		return nil, fmt.Errorf("shifted %d of %d final ranks out of period %d", moved, gone, row.id)
+	}
+	return rankingOf(ctx, tx, b, rows, nil)
 }
 
 // Corrections lists the corrections of period key of board, oldest first:

@@ -320,3 +320,71 @@ func TestCorrectPeriodScore_ReadersSeeTheOldOrTheNewFinalRanks(t *testing.T) {
 		t.Fatalf("reads saw %v", bad)
 	}
 }
+
+// TestCorrectPeriodScore_RemovalShiftsTheRanksAsAFullReRankWrites removes a
+// player from a closed period, whose rank alone goes (the ranks below move
+// up), and compares the final ranks and the period.corrected message with
+// those of a twin board without the player, ranked again in full by a
+// correction that keeps a total.
+func TestCorrectPeriodScore_RemovalShiftsTheRanksAsAFullReRankWrites(t *testing.T) {
+	now := testNow
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithSettlement(true))
+	ctx := context.Background()
+	const key = "2026-11-20"
+	for _, board := range []string{"shifted", "full"} {
+		mustCreateBoard(t, store, leaderboard.BoardSpec{ID: board, Name: "B", Reset: leaderboard.ResetDay,
+			TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(10, 1, 0)})
+		var events []leaderboard.ScoreEvent
+		for i := range 30 {
+			player := fmt.Sprintf("p%02d", i)
+			if i == 7 && board == "full" {
+				continue // the player the other board removes
+			}
+			// Ties by score, told apart by who reached them first.
+			events = append(events, boardEvent(board, "e"+player, player, leaderboard.ModeSet, (i*7)%10,
+				utc(11, 20, 9+i%5)))
+		}
+		mustSubmit(t, store, events...)
+		if _, err := store.ClosePeriod(ctx, board, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now = testNow.Add(time.Hour)
+	if _, err := store.CorrectScore(ctx, "shifted", key, "p07", nil, "cheating"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CorrectScore(ctx, "full", key, "p08", new(6), "checked"); err != nil {
+		t.Fatal(err)
+	}
+	ranks := func(board string) string {
+		return fmt.Sprint(mustQuery(t, `SELECT f.rank, f.player_id, f.score, f.subscore, f.reached_at, f.metadata
+			FROM board_final_ranks f JOIN periods p ON p.id = f.period_id WHERE p.board_id = $1 ORDER BY f.rank`, board))
+	}
+	if shifted, full := ranks("shifted"), ranks("full"); shifted != full || strings.Contains(shifted, "p07") || !strings.Contains(shifted, "p08") {
+		t.Fatalf("final ranks\n%s\nwant\n%s", shifted, full)
+	}
+	body := func(board string) string {
+		got := mustQuery(t, `SELECT body FROM outbox WHERE board_id = $1 AND type = 'period.corrected'`, board)
+		if len(got) != 1 {
+			t.Fatalf("%s's messages %v", board, got)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(got[0][0]), &m); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "id")
+		delete(m, "board")
+		delete(m, "correction")
+		out, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	if shifted, full := body("shifted"), body("full"); shifted != full || !strings.Contains(shifted, `"playerId":"p08"`) {
+		t.Fatalf("message\n%s\nwant\n%s", shifted, full)
+	}
+	if s := standingOf(t, store, "shifted", key, "p08"); s.Rank != standingOf(t, store, "full", key, "p08").Rank {
+		t.Fatalf("p08's standing %+v", s)
+	}
+}
