@@ -111,7 +111,13 @@ type killedClose struct {
 func openKilledClose(t *testing.T, id string, spec *leaderboard.BoardSpec,
 	observe func(context.Context, string) error) *killedClose {
 	t.Helper()
-	store := mustOpenDB(t, db.WithSettlement(true), db.WithClosePhase(observe))
+	return addKilledPeriod(t, mustOpenDB(t, db.WithSettlement(true), db.WithClosePhase(observe)), id, spec)
+}
+
+// addKilledPeriod makes in store the period of testNow of a board of spec
+// (main when nil), as openKilledClose describes.
+func addKilledPeriod(t *testing.T, store *db.DB, id string, spec *leaderboard.BoardSpec) *killedClose {
+	t.Helper()
 	p, seasons := openOraclePeriod(t, store, id, spec)
 	b := p.board()
 	ob := &oracleBoard{board: b, seasons: seasons, events: map[string]boardOracleEvent{},

@@ -68,6 +68,9 @@ func (db *DB) TryClosePeriods(ctx context.Context, due []leaderboard.Period) ([]
 	if len(group) > 0 {
 		var held []*groupPeriod
 		closed, held, err = db.closeGroup(ctx, group)
+		if err == nil {
+			err = db.closePhase.start(ctx, "group closed")
+		}
 		if err != nil {
 			return db.closeOneByOne(ctx, due, err)
 		}
@@ -88,12 +91,17 @@ func (db *DB) TryClosePeriods(ctx context.Context, due []leaderboard.Period) ([]
 
 // closeGroup closes group in one transaction, as closeGroupTx does.
 func (db *DB) closeGroup(ctx context.Context, group []*groupPeriod) (closed []leaderboard.Period, busy []*groupPeriod, err error) {
-	err = db.ensureGroupPartitions(ctx, group)
+	err = db.closePhase.start(ctx, "group partition")
+	if err == nil {
+		err = db.ensureGroupPartitions(ctx, group)
+	}
 	if err == nil {
 		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 			var err error
-			closed, busy, err = db.closeGroupTx(ctx, tx, group)
-			return err
+			if closed, busy, err = db.closeGroupTx(ctx, tx, group); err != nil {
+				return err
+			}
+			return db.closePhase.start(ctx, "group commit")
 		})
 	}
 	if err != nil {
@@ -202,6 +210,9 @@ func (db *DB) ensureGroupPartitions(ctx context.Context, group []*groupPeriod) e
 // flight holds (busy), left for ClosePeriod's wait.
 func (db *DB) closeGroupTx(ctx context.Context, tx pgx.Tx, group []*groupPeriod) (closed []leaderboard.Period,
 	busy []*groupPeriod, err error) {
+	if err := db.closePhase.start(ctx, "group lock"); err != nil {
+		return nil, nil, err
+	}
 	mine, busy, err := lockGroup(ctx, tx, group)
 	if err != nil || len(mine) == 0 {
 		return nil, busy, err
@@ -212,7 +223,13 @@ func (db *DB) closeGroupTx(ctx context.Context, tx pgx.Tx, group []*groupPeriod)
 		// p.bucket stays the one whose partition was made for the group.
 		ids[i], buckets[i] = p.row.id, p.bucket
 	}
+	if err := db.closePhase.start(ctx, "group rank"); err != nil {
+		return nil, nil, err
+	}
 	ranks, err := rankGroup(ctx, tx, mine, ids, buckets)
+	if err == nil {
+		err = db.closePhase.start(ctx, "group cohorts")
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -237,6 +254,9 @@ func (db *DB) closeGroupTx(ctx context.Context, tx pgx.Tx, group []*groupPeriod)
 		}
 		closed = append(closed, leaderboard.Period{Board: p.board.ID, Key: p.row.key, Status: leaderboard.PeriodClosed,
 			StartsAt: p.row.startsAt, EndsAt: p.row.endsAt, ClosedAt: &closedAt, Participants: r.participants, Digest: r.digest})
+	}
+	if err := db.closePhase.start(ctx, "group mark"); err != nil {
+		return nil, nil, err
 	}
 	writes := &pgx.Batch{}
 	const markClosed = `UPDATE periods p SET status = 'CLOSED', closed_at = $1, participants = u.participants,
