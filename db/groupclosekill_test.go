@@ -152,4 +152,3 @@ func (g *killedGroup) checkRankedOnce(t *testing.T) {
 		p.checkRankedOnce(t)
 	}
 }
-
