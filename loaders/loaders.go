@@ -1,7 +1,8 @@
 // Package loaders batches the per-field reads of one GraphQL request: every
 // live rank a submit's results ask for, on any board, is read in one call of
-// the RankService, however many results there are. (Players need no loader:
-// every rank entry is read with its player's name.)
+// the RankService, and every cohort the standings of a league board ask for
+// in one call of the CohortService a period, however many there are.
+// (Players need no loader: every rank entry is read with its player's name.)
 package loaders
 
 import (
@@ -19,24 +20,37 @@ import (
 // the fields of a list concurrently, so they all arrive well within it.
 const wait = time.Millisecond
 
+// Sources are the services the loaders read through.
+type Sources struct {
+	Ranks leaderboard.RankService
+	// Boards finds the board of a cohort's period; Cohorts reads the
+	// cohorts. Without Cohorts, no standing has a cohort.
+	Boards  leaderboard.BoardService
+	Cohorts leaderboard.CohortService
+}
+
 // Loaders holds one request's loaders.
 type Loaders struct {
 	liveRanks *dataloadgen.Loader[leaderboard.PeriodPlayer, int]
+	cohorts   *dataloadgen.Loader[leaderboard.PeriodPlayer, *leaderboard.CohortRef]
 }
 
-// New returns fresh loaders reading through the given service.
-func New(ranks leaderboard.RankService) *Loaders {
-	return &Loaders{liveRanks: dataloadgen.NewMappedLoader(ranks.LiveRanks, dataloadgen.WithWait(wait))}
+// New returns fresh loaders reading through sources.
+func New(sources Sources) *Loaders {
+	return &Loaders{
+		liveRanks: dataloadgen.NewMappedLoader(sources.Ranks.LiveRanks, dataloadgen.WithWait(wait)),
+		cohorts:   dataloadgen.NewMappedLoader(sources.cohortsOf, dataloadgen.WithWait(wait)),
+	}
 }
 
 type loadersKey struct{}
 
 // Middleware gives every request fresh loaders, so nothing is cached across
 // requests.
-func Middleware(ranks leaderboard.RankService) func(http.Handler) http.Handler {
+func Middleware(sources Sources) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx := context.WithValue(r.Context(), loadersKey{}, New(ranks))
+			ctx := context.WithValue(r.Context(), loadersKey{}, New(sources))
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
@@ -58,4 +72,45 @@ func (l *Loaders) LiveRank(ctx context.Context, key leaderboard.PeriodPlayer) (*
 		return nil, err
 	}
 	return &rank, nil
+}
+
+// Cohort returns the player's cohort in the board's period, or nil when
+// the player has none there.
+func (l *Loaders) Cohort(ctx context.Context, key leaderboard.PeriodPlayer) (*leaderboard.CohortRef, error) {
+	ref, err := l.cohorts.Load(ctx, key)
+	if errors.Is(err, dataloadgen.ErrNotFound) {
+		return nil, nil
+	}
+	return ref, err
+}
+
+// cohortsOf reads the cohorts of keys, one CohortsOf a board's period; keys
+// without a cohort are left out.
+func (s Sources) cohortsOf(ctx context.Context, keys []leaderboard.PeriodPlayer) (map[leaderboard.PeriodPlayer]*leaderboard.CohortRef, error) {
+	out := make(map[leaderboard.PeriodPlayer]*leaderboard.CohortRef, len(keys))
+	if s.Cohorts == nil {
+		return out, nil
+	}
+	type period struct{ board, key string }
+	players := map[period][]string{}
+	for _, k := range keys {
+		p := period{k.Board, k.Period}
+		players[p] = append(players[p], k.PlayerID)
+	}
+	for p, ids := range players {
+		b, err := s.Boards.Board(ctx, p.board)
+		if err != nil {
+			return nil, err
+		} else if b == nil {
+			continue
+		}
+		refs, err := s.Cohorts.CohortsOf(ctx, b, p.key, ids)
+		if err != nil {
+			return nil, err
+		}
+		for id, ref := range refs {
+			out[leaderboard.PeriodPlayer{Board: p.board, Period: p.key, PlayerID: id}] = ref
+		}
+	}
+	return out, nil
 }

@@ -62,7 +62,7 @@ func TestLiveRank_BatchesConcurrentLoadsOfEveryBoard(t *testing.T) {
 		t.Fatalf("the weekly board's result: %+v", results[1])
 	}
 	counting := &countingRanks{DB: store}
-	l := loaders.New(counting)
+	l := loaders.New(loaders.Sources{Ranks: counting})
 	var wg sync.WaitGroup
 	for i := range players + 1 { // and one who has no score
 		main := leaderboard.PeriodPlayer{Board: leaderboard.MainBoard, Period: month.String(), PlayerID: fmt.Sprint("p", i)}

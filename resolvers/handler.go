@@ -61,7 +61,6 @@ func NewHandler(r *Resolver, opts HandlerOptions) http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	srv.Use(extension.FixedComplexityLimit(limits.MaxCost))
 	srv.AroundResponses(observeOperations(r.Observer))
-	srv.AroundOperations(r.withCohortLoader)
 	if !opts.viaGqlgen {
 		srv.AroundRootFields(r.writeStandingsDirectly)
 		srv.AroundRootFields(r.writeSubmitsDirectly)

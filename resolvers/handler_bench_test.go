@@ -37,7 +37,7 @@ func BenchmarkStandingRequest(b *testing.B) {
 	store := &fakeStore{standing: standing}
 	r := &resolvers.Resolver{StandingService: store, BoardService: store, PeriodService: store, ScoreService: store,
 		Logger: slog.New(slog.DiscardHandler)}
-	h := loaders.Middleware(store)(resolvers.NewHandler(r, resolvers.HandlerOptions{}))
+	h := loaders.Middleware(loaders.Sources{Ranks: store})(resolvers.NewHandler(r, resolvers.HandlerOptions{}))
 	body, _ := json.Marshal(map[string]any{"query": `query Standing($month: Month!, $playerId: ID!) {
   standing(month: $month, playerId: $playerId) {
     rank score total final
@@ -75,7 +75,7 @@ func BenchmarkSubmitRequest(b *testing.B) {
 	r := &resolvers.Resolver{StandingService: store, BoardService: store, PeriodService: store, ScoreService: store,
 		Logger: slog.New(slog.DiscardHandler)}
 	h := auth.New(auth.Config{ServerToken: serverToken}).Middleware(
-		loaders.Middleware(store)(resolvers.NewHandler(r, resolvers.HandlerOptions{})))
+		loaders.Middleware(loaders.Sources{Ranks: store})(resolvers.NewHandler(r, resolvers.HandlerOptions{})))
 	body, _ := json.Marshal(map[string]any{"query": `mutation Submit($events: [ScoreEvent!]!) {
   submitScores(events: $events) { eventId status score }
 }`, "variables": map[string]any{"events": events}})

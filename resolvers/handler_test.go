@@ -88,7 +88,7 @@ func serve(t *testing.T, store *fakeStore, token, query string) (int, http.Heade
 	r := &resolvers.Resolver{StandingService: store, BoardService: store, PeriodService: store, ScoreService: store,
 		Logger: slog.New(slog.DiscardHandler)}
 	h := auth.New(auth.Config{ServerToken: serverToken}).Middleware(
-		loaders.Middleware(store)(resolvers.NewHandler(r, resolvers.HandlerOptions{})))
+		loaders.Middleware(loaders.Sources{Ranks: store})(resolvers.NewHandler(r, resolvers.HandlerOptions{})))
 	body, _ := json.Marshal(map[string]any{"query": query})
 	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
 	req.Header.Set("Content-Type", "application/json")

@@ -79,7 +79,7 @@ func TestStrictInput_FailsTheCallBeforeTheResolver(t *testing.T) {
 		handler := func(store *countingStore) http.Handler {
 			r := &Resolver{ScoreService: store, StandingService: standingStore{standing: testStanding()}, BoardService: mainBoard,
 				Logger: slog.New(slog.DiscardHandler)}
-			return auth.New(auth.Config{ServerToken: token}).Middleware(loaders.Middleware(store)(
+			return auth.New(auth.Config{ServerToken: token}).Middleware(loaders.Middleware(loaders.Sources{Ranks: store})(
 				NewHandler(r, HandlerOptions{viaGqlgen: viaGqlgen})))
 		}
 		for _, c := range refused {

@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/loaders"
 )
 
 func (r *queryResolver) Cohort(ctx context.Context, board string, period *string, id string) (*leaderboard.Cohort, error) {
@@ -28,7 +29,7 @@ func (r *standingResolver) Cohort(ctx context.Context, obj *leaderboard.Standing
 	if err != nil || b == nil || !b.HasCohorts() {
 		return nil, err
 	}
-	ref, err := cohortOf(ctx, obj)
+	ref, err := loaders.For(ctx).Cohort(ctx, leaderboard.PeriodPlayer{Board: id, Period: standingPeriod(obj), PlayerID: obj.Player.ID})
 	if ref != nil && !obj.Final {
 		// The cohort is read after the standing: a close that committed
 		// in between set the next league, which a standing (or a group,

@@ -3,13 +3,22 @@ package resolvers
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/loaders"
 )
+
+// leagueHandler is r's handler behind the request's loaders, as the server
+// wires it.
+func leagueHandler(r *Resolver) http.Handler {
+	sources := loaders.Sources{Ranks: echoStore{}, Boards: r.BoardService, Cohorts: r.CohortService}
+	return loaders.Middleware(sources)(NewHandler(r, HandlerOptions{}))
+}
 
 // closedCohorts answers every player's cohort as a CLOSED period's: its
 // next league is set, as it is once the close has committed.
@@ -36,7 +45,7 @@ func TestStandingCohort_NextLeagueOnlyOnAFinalStanding(t *testing.T) {
 		boards := leagueBoards(standing)
 		r := &Resolver{BoardService: boards, PeriodService: boards, StandingService: boards,
 			CohortService: closedCohorts{}, Logger: slog.New(slog.DiscardHandler)}
-		status, body := answer(t, NewHandler(r, HandlerOptions{}), "",
+		status, body := answer(t, leagueHandler(r), "",
 			`{ standing(board: "league", playerId: "p-a") { final cohort { id nextLeague } } }`, nil)
 		want := `"nextLeague":null`
 		if final {
@@ -91,7 +100,7 @@ func TestGroupStandings_CohortsAreReadInOneCall(t *testing.T) {
 	cohorts := &countedCohorts{}
 	r := &Resolver{BoardService: boards, PeriodService: boards, GroupService: leagueGroup{},
 		CohortService: cohorts, Logger: slog.New(slog.DiscardHandler)}
-	status, body := answer(t, NewHandler(r, HandlerOptions{}), "",
+	status, body := answer(t, leagueHandler(r), "",
 		`query($ids: [ID!]!) { groupStandings(board: "league", playerIds: $ids) { standing { cohort { id } } } }`,
 		map[string]any{"ids": ids(1000)})
 	if status != 200 || strings.Count(body, `"cohort":{"id":"1-1"}`) != 1000 {

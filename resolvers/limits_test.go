@@ -154,7 +154,7 @@ func TestLimits_AcceptTheDocumentedNumberAndRefuseOneMore(t *testing.T) {
 			t.Run(c.name+answeredBy(viaGqlgen), func(t *testing.T) {
 				store := &limitsStore{}
 				r := &Resolver{StandingService: store, BoardService: mainBoard, PeriodService: store, ScoreService: store, Logger: slog.New(slog.DiscardHandler)}
-				h := auth.New(auth.Config{ServerToken: token}).Middleware(loaders.Middleware(store)(
+				h := auth.New(auth.Config{ServerToken: token}).Middleware(loaders.Middleware(loaders.Sources{Ranks: store})(
 					NewHandler(r, HandlerOptions{viaGqlgen: viaGqlgen})))
 				bearer := ""
 				if c.useToken {

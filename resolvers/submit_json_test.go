@@ -74,7 +74,7 @@ func TestWriteSubmitsDirectly_AnswersAsGqlgen(t *testing.T) {
 	handlers := func(store echoStore) (direct, viaGqlgen http.Handler) {
 		r := &Resolver{ScoreService: store, Logger: slog.New(slog.DiscardHandler)}
 		wrap := func(h http.Handler) http.Handler {
-			return auth.New(auth.Config{ServerToken: token}).Middleware(loaders.Middleware(store)(h))
+			return auth.New(auth.Config{ServerToken: token}).Middleware(loaders.Middleware(loaders.Sources{Ranks: store})(h))
 		}
 		return wrap(NewHandler(r, HandlerOptions{})), wrap(NewHandler(r, HandlerOptions{viaGqlgen: true}))
 	}

@@ -143,7 +143,7 @@ func New(cfg Config) *Server {
 		Logger:            cfg.Logger,
 	}, resolvers.HandlerOptions{Introspection: cfg.Introspection || cfg.GraphiQL})
 
-	withLoaders := loaders.Middleware(cfg.Ranks)
+	withLoaders := loaders.Middleware(loaders.Sources{Ranks: cfg.Ranks, Boards: cfg.Boards, Cohorts: cfg.Cohorts})
 
 	mux := http.NewServeMux()
 	// Every route is rate limited, and authenticated within its limits,
