@@ -40,11 +40,11 @@ func (db *DB) BoardReadGenericPlans(ctx context.Context, b *leaderboard.Board, k
 		sql  string
 		args []any
 	}{
-		"standing": {boardStandingSQL[boardStatement{levels: len(l.shifts), above: 10, below: 10}],
+		"standing": {boardStandingSQL[boardStatement{shape: l.shape(), above: 10, below: 10}],
 			[]any{b.ID, key, playerID, l.origin}},
 		"top":      {top, []any{periodID}},
 		"next":     {next, []any{periodID, sortScore, sortSubscore, reachedAt, seq}},
-		"rowsUpTo": {rowsUpToSQL[len(l.shifts)], []any{periodID, sortScore, sortSubscore, reachedAt, seq, l.origin}},
+		"rowsUpTo": {rowsUpToSQL[l.shape()], []any{periodID, sortScore, sortSubscore, reachedAt, seq, l.origin}},
 		"total":    {periodTotalQuery, []any{periodID}},
 	}
 	generic := map[string]int64{}

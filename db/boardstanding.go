@@ -70,11 +70,11 @@ func scanBoardEntry(row pgx.CollectableRow) (boardEntry, error) {
 
 // boardStatement names one of the statements of boardStandingSQL: with
 // or without the rows' metadata (leaderboard.WithoutMetadata), for a board
-// with levels counter levels (the length of its rankLevels' shifts), with
+// of a rankShape, with
 // room for above and below neighbours, each one of neighbourLimits.
 type boardStatement struct {
 	withMetadata bool
-	levels       int
+	shape        rankShape
 	above, below int
 }
 
@@ -97,10 +97,10 @@ type boardStatement struct {
 var boardStandingSQL = func() map[boardStatement]string {
 	qs := map[boardStatement]string{}
 	for _, withMetadata := range []bool{false, true} {
-		for levels := 1; levels <= len(levelShifts); levels++ {
+		for _, shape := range rankShapes() {
 			for _, above := range neighbourLimits {
 				for _, below := range neighbourLimits {
-					k := boardStatement{withMetadata: withMetadata, levels: levels, above: above, below: below}
+					k := boardStatement{withMetadata: withMetadata, shape: shape, above: above, below: below}
 					qs[k] = boardStandingSQLOf(k)
 				}
 			}
@@ -118,7 +118,7 @@ func boardStandingSQLOf(k boardStatement) string {
 	SELECT s.*, ` + hourColumnsSQL + ` FROM p JOIN board_scores s ON s.period_id = p.id AND s.player_id = $3
 )
 SELECT 0, ` + strings.ReplaceAll(columns, "t.", "me.") + `,
-	` + periodRankSQL("me", "$4", shiftsOf(k.levels)) + `,
+	` + periodRankSQL("me", "$4", k.shape) + `,
 	(SELECT ` + periodTotalSQL + ` FROM p),
 	(SELECT starts_at FROM p), (SELECT status = 'CLOSED' FROM p)
 FROM me
@@ -167,7 +167,7 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboard.Board, key, playerID string, above,
 	below int) (*leaderboard.Standing, error) {
 	l := rankLevelsOf(b)
-	sql := boardStandingSQL[boardStatement{withMetadata: leaderboard.MetadataWanted(ctx), levels: len(l.shifts),
+	sql := boardStandingSQL[boardStatement{withMetadata: leaderboard.MetadataWanted(ctx), shape: l.shape(),
 		above: limitFor(neighbourLimits, above), below: limitFor(neighbourLimits, below)}]
 	rows, err := q.Query(ctx, sql, b.ID, key, playerID, l.origin)
 	if err != nil {
@@ -317,7 +317,7 @@ func boardPage(ctx context.Context, tx pgx.Tx, l rankLevels, periodID int32, fir
 	} else {
 		k := after.key
 		reads.Queue(next, periodID, k.sortScore, k.sortSubscore, k.reachedAt, k.seq).Query(collect)
-		reads.Queue(rowsUpToSQL[len(l.shifts)], periodID, k.sortScore, k.sortSubscore, k.reachedAt, k.seq,
+		reads.Queue(rowsUpToSQL[l.shape()], periodID, k.sortScore, k.sortSubscore, k.reachedAt, k.seq,
 			l.origin).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&before)
 		})
@@ -339,8 +339,7 @@ func boardPage(ctx context.Context, tx pgx.Tx, l rankLevels, periodID int32, fir
 // period comes through a materialized CTE, as in rowsUpToSQL.
 const periodTotalQuery = `WITH p AS MATERIALIZED (SELECT $1::int AS id) SELECT ` + periodTotalSQL + ` FROM p`
 
-// rowsUpToSQL holds, by the number of a board's counter levels (the length
-// of its rankLevels' shifts), the statement that counts the rows of period
+// rowsUpToSQL holds, by the rankShape of a board's counters, the statement that counts the rows of period
 // $1 up to the key of pageKeySQL, that key included, with the counters of
 // the board's rankLevels whose origin is $6: the rank of the key just after
 // it (seq + 1: sequence numbers are whole) less one. The key need not be a
@@ -349,12 +348,12 @@ const periodTotalQuery = `WITH p AS MATERIALIZED (SELECT $1::int AS id) SELECT `
 // was costed below the generic plan, which PostgreSQL then never kept (0.3
 // to 0.5 ms of planning a read at a million players); read from the CTE,
 // both plans are costed alike and the generic one is kept.
-var rowsUpToSQL = func() []string {
-	qs := make([]string, len(levelShifts)+1)
-	for levels := 1; levels < len(qs); levels++ {
-		qs[levels] = `WITH k0 AS MATERIALIZED (` + pageKeySQL + `),
+var rowsUpToSQL = func() map[rankShape]string {
+	qs := map[rankShape]string{}
+	for _, shape := range rankShapes() {
+		qs[shape] = `WITH k0 AS MATERIALIZED (` + pageKeySQL + `),
 	k AS (SELECT period_id, sort_score, sort_subscore, reached_at, seq + 1 AS seq, ` + hourColumnsSQL + ` FROM k0)
-SELECT ` + periodRankSQL("k", "$6", shiftsOf(levels)) + ` - 1 FROM k`
+SELECT ` + periodRankSQL("k", "$6", shape) + ` - 1 FROM k`
 	}
 	return qs
 }()

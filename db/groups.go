@@ -107,23 +107,29 @@ func (db *DB) monthGroupFrom(ctx context.Context, q string, m leaderboard.Month,
 	return group, status, nil
 }
 
-// boardGroupSQL holds, by the number of a board's counter levels and with or
+// boardGroupStatement names one of the statements of boardGroupSQL.
+type boardGroupStatement struct {
+	shape        rankShape
+	withMetadata bool
+}
+
+// boardGroupSQL holds, by the rankShape of a board's counters and with or
 // without the rows' metadata, the statement of a group in period $2 of
 // board $1: the row of each of players $3 that has one, with its rank
 // counted with the counters of the board's rankLevels whose origin is $4,
 // and the period's rows, start and status. Levels are written out as in
 // boardStandingSQL, so that its generic plan is kept.
-var boardGroupSQL = func() map[[2]int]string {
-	qs := map[[2]int]string{}
-	for levels := 1; levels <= len(levelShifts); levels++ {
+var boardGroupSQL = func() map[boardGroupStatement]string {
+	qs := map[boardGroupStatement]string{}
+	for _, shape := range rankShapes() {
 		for metadata, columns := range []string{entryColumns(false), entryColumns(true)} {
-			qs[[2]int{levels, metadata}] = `WITH p AS (
+			qs[boardGroupStatement{shape, metadata == 1}] = `WITH p AS (
 	SELECT id, starts_at, status FROM periods WHERE board_id = $1 AND key = $2
 ), me AS (
 	SELECT s.*, ` + hourColumnsSQL + ` FROM p JOIN board_scores s ON s.period_id = p.id AND s.player_id = ANY($3::text[])
 )
 SELECT ` + strings.ReplaceAll(columns, "t.", "me.") + `,
-	` + periodRankSQL("me", "$4", shiftsOf(levels)) + `,
+	` + periodRankSQL("me", "$4", shape) + `,
 	(SELECT ` + periodTotalSQL + ` FROM p), (SELECT starts_at FROM p), (SELECT status = 'CLOSED' FROM p)
 FROM me`
 		}
@@ -158,11 +164,8 @@ func (db *DB) boardGroup(ctx context.Context, b *leaderboard.Board, key string, 
 // queryBoardGroup runs boardGroup's statement with q.
 func queryBoardGroup(ctx context.Context, q rowQuerier, b *leaderboard.Board, key string, playerIDs []string) ([]leaderboard.Standing, error) {
 	l := rankLevelsOf(b)
-	metadata := 0
-	if leaderboard.MetadataWanted(ctx) {
-		metadata = 1
-	}
-	rows, err := q.Query(ctx, boardGroupSQL[[2]int{len(l.shifts), metadata}], b.ID, key, playerIDs, l.origin)
+	statement := boardGroupStatement{shape: l.shape(), withMetadata: leaderboard.MetadataWanted(ctx)}
+	rows, err := q.Query(ctx, boardGroupSQL[statement], b.ID, key, playerIDs, l.origin)
 	if err != nil {
 		return nil, err
 	}

@@ -76,9 +76,9 @@ func (db *DB) mainLiveRanks(ctx context.Context, keys []leaderboard.PeriodPlayer
 // boardLiveRanksQuery reads the live rank of each key (board $1[i], period
 // key $2[i], player $3[i]) that has a row in board_scores, with its index i
 // (from 1), in one statement: each row's rank is counted with its period's
-// counters, summed over levelShifts (the boards' levels differ), as
+// counters, summed over every level (everyShape: the boards' levels differ), as
 // boardStandingSQL counts it.
-var boardLiveRanksQuery = `SELECT k.i, ` + periodRankSQL("me", "o.origin", levelShifts) + `
+var boardLiveRanksQuery = `SELECT k.i, ` + periodRankSQL("me", "o.origin", everyShape) + `
 FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(board_id, key, player_id, i)
 JOIN periods p ON p.board_id = k.board_id AND p.key = k.key
 JOIN boards b ON b.id = p.board_id

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -371,6 +372,14 @@ func oracleEvents(b *leaderboard.Board, rng *rand.Rand) [][]leaderboard.ScoreEve
 		ev("next.down", leaderboard.ModeSet, mid-1, instant, new(5)),
 	)
 	calls = append(calls, around)
+	// At another score, subscores spread over every level of the subscore
+	// counters, in three hours.
+	var spread []leaderboard.ScoreEvent
+	for i, subscore := range spreadSubscores(rng) {
+		at := instant.Add(-time.Duration(i%3) * time.Hour)
+		spread = append(spread, ev(fmt.Sprintf("spread%03d", i), leaderboard.ModeSet, mid-2, at, new(subscore)))
+	}
+	calls = append(calls, spread)
 	// Random events over a hundred players, with retries.
 	var sent []leaderboard.ScoreEvent
 	for range 6 {
@@ -407,6 +416,20 @@ func oracleEvents(b *leaderboard.Board, rng *rand.Rand) [][]leaderboard.ScoreEve
 		calls = append(calls, call)
 	}
 	return calls
+}
+
+// spreadSubscores returns subscores at both ends of the Int range, on each
+// side of the bucket edges of every subscore level (2^8, 2^16, 2^24), and
+// random ones, some of them twice.
+func spreadSubscores(rng *rand.Rand) []int {
+	subscores := []int{math.MinInt32, math.MinInt32 + 1, math.MaxInt32 - 1, math.MaxInt32, 0}
+	for _, edge := range []int{1 << 8, 1 << 16, 1 << 24} {
+		subscores = append(subscores, edge-1, edge, edge+1, -edge-1, -edge, -edge+1)
+	}
+	for range 150 {
+		subscores = append(subscores, int(int32(rng.Uint32())))
+	}
+	return append(subscores, subscores[len(subscores)-10:]...)
 }
 
 // checkOracleBounds checks that the model holds the cases the suite is

@@ -34,8 +34,14 @@ import (
 //
 // so its cost does not grow with the rank, nor with a group tied at one
 // score (300,000 seeded players share one): a tie cell holds the players of
-// one score, subscore and hour. What it still grows with is the number of
-// distinct subscores tied at one score, which real tie-breaks keep small.
+// one score, subscore and hour. On a board with a tie-break, the earlier
+// subscores at the row's score are themselves counted in levels, as the
+// scores are: under each sort score, the players per bucket of the subscore
+// key (subscoreKey) at levels -2 to -5 (2^24, 2^16, 2^8 and single keys), so
+// that the tie cells summed are those of the row's own subscore only, and
+// tens of thousands of distinct subscores tied at one score (a board whose
+// score is a few stars and whose subscore is the time) cost a few hundred
+// counter rows, not one each.
 // Every write of board_scores moves the row's counters in the same
 // transaction: an answer read in one statement sees rows and counters from
 // one snapshot.
@@ -49,11 +55,49 @@ const tieHourBias = 1 << 25
 
 // rankLevels is how a board's periods are counted: the origin of u and the
 // levels used, the top first, down to 0 (a level above the board's whole
-// range would be one hot counter that every write updates).
+// range would be one hot counter that every write updates), and whether
+// the subscores are counted too (subscoreShifts): on a board with a
+// tie-break.
 type rankLevels struct {
-	origin int64
-	shifts []int32
+	origin    int64
+	shifts    []int32
+	subscores bool
 }
+
+// subscoreShifts are the levels of the subscore keys under each sort score,
+// the top first; subscoreLevel names their counters.
+var subscoreShifts = []int32{24, 16, 8, 0}
+
+// subscoreLevel returns the level of the counters of subscoreShifts[i]:
+// -2, -3, -4 and -5.
+func subscoreLevel(i int) int16 { return int16(tieLevel - 1 - i) }
+
+// rankShape is what the statements that sum a rank depend on of a board's
+// rankLevels: how many score levels it has, and whether it counts its
+// subscores. Each shape has statements of its own, written out, so that
+// PostgreSQL keeps their generic plans (boardStandingSQL).
+type rankShape struct {
+	levels    int
+	subscores bool
+}
+
+// shape returns l's rankShape.
+func (l rankLevels) shape() rankShape {
+	return rankShape{levels: len(l.shifts), subscores: l.subscores}
+}
+
+// rankShapes returns every rankShape a board may have.
+func rankShapes() []rankShape {
+	var shapes []rankShape
+	for levels := 1; levels <= len(levelShifts); levels++ {
+		shapes = append(shapes, rankShape{levels, false}, rankShape{levels, true})
+	}
+	return shapes
+}
+
+// everyShape is the shape that sums any board's rank: every score level
+// and the subscore levels, which add nothing on a board without them.
+var everyShape = rankShape{levels: len(levelShifts), subscores: true}
 
 // levelShifts are the levels a board may count with, the top first; a
 // board's rankLevels use the last of them, so their number names them. A
@@ -75,7 +119,7 @@ func rankLevelsOf(b *leaderboard.Board) rankLevels {
 		origin, _ = b.SortKey(b.MaxScore, nil)
 	}
 	span := int64(b.MaxScore) - int64(b.MinScore)
-	l := rankLevels{origin: origin, shifts: shiftsOf(1)}
+	l := rankLevels{origin: origin, shifts: shiftsOf(1), subscores: b.TieBreak != leaderboard.TieBreakNone}
 	for i, shift := range levelShifts {
 		if span>>shift > 0 {
 			l.shifts = levelShifts[i:]
@@ -93,21 +137,30 @@ type rankCell struct {
 	sub    int64
 }
 
-// tieSub returns a tie cell's sub: the sort subscore made non-negative (the
-// "no subscore" key, math.MaxInt64, after every other) in its upper bits,
-// the hour in its lower 27, as tieSubSQL computes it.
-func tieSub(sortSubscore int64, reachedAt time.Time) int64 {
-	sub := sortSubscore + 1<<31
+// subscoreKey returns the sort subscore made non-negative, in the same
+// order: the "no subscore" key, math.MaxInt64, after every other; as
+// subscoreKeySQL computes it.
+func subscoreKey(sortSubscore int64) int64 {
 	if sortSubscore == math.MaxInt64 {
-		sub = 1<<32 + 1
+		return 1<<32 + 1
 	}
-	return sub<<27 | int64(hourOf(reachedAt)+tieHourBias)
+	return sortSubscore + 1<<31
+}
+
+// tieSub returns a tie cell's sub: the subscore key in its upper bits, the
+// hour in its lower 27, as tieSubSQL computes it.
+func tieSub(sortSubscore int64, reachedAt time.Time) int64 {
+	return subscoreKey(sortSubscore)<<27 | int64(hourOf(reachedAt)+tieHourBias)
+}
+
+// subscoreKeySQL returns subscoreKey of the SQL expression sortSubscore.
+func subscoreKeySQL(sortSubscore string) string {
+	return `(CASE WHEN ` + sortSubscore + ` = 9223372036854775807 THEN 4294967297 ELSE ` + sortSubscore + ` + 2147483648 END)`
 }
 
 // tieSubSQL returns tieSub of the SQL expressions sortSubscore and hour.
 func tieSubSQL(sortSubscore, hour string) string {
-	return strings.NewReplacer("{s}", sortSubscore, "{h}", hour, "{bias}", strconv.Itoa(tieHourBias)).Replace(
-		`((CASE WHEN {s} = 9223372036854775807 THEN 4294967297 ELSE {s} + 2147483648 END) << 27 | ({h}::bigint + {bias}))`)
+	return `(` + subscoreKeySQL(sortSubscore) + ` << 27 | (` + hour + `::bigint + ` + strconv.Itoa(tieHourBias) + `))`
 }
 
 // addCells adds delta to every counter the row with sort key (sortScore,
@@ -119,6 +172,12 @@ func (l rankLevels) addCells(deltas map[rankCell]int32, period int32, sortScore,
 		deltas[rankCell{period: period, level: int16(shift), bucket: u >> shift}] += delta
 	}
 	deltas[rankCell{period: period, level: tieLevel, bucket: u, sub: tieSub(sortSubscore, reachedAt)}] += delta
+	if l.subscores {
+		key := subscoreKey(sortSubscore)
+		for i, shift := range subscoreShifts {
+			deltas[rankCell{period: period, level: subscoreLevel(i), bucket: u, sub: key >> shift}] += delta
+		}
+	}
 }
 
 // countBoardRow adds delta to the counters of row r of period id of b.
@@ -177,11 +236,15 @@ func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
 			UNION ALL
 			SELECT -1::smallint, s.sort_score - o.origin,
 				` + tieSubSQL("s.sort_subscore", "floor(extract(EPOCH FROM s.reached_at) / 3600)") + `
+			UNION ALL
+			SELECT (-1 - l.i)::smallint, s.sort_score - o.origin, ` + subscoreKeySQL("s.sort_subscore") + ` >> l.shift
+			FROM unnest($3::int[]) WITH ORDINALITY AS l(shift, i)
+			WHERE b.tiebreak <> 'NONE'
 		) AS c(level, bucket, sub)
 		WHERE s.period_id = ANY($1)
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
-	if _, err := tx.Exec(ctx, q, periods, levelShifts); err != nil {
+	if _, err := tx.Exec(ctx, q, periods, levelShifts, subscoreShifts); err != nil {
 		return errorf("fill rank counts: %w", err)
 	}
 	return nil
@@ -194,18 +257,18 @@ const originSQL = `CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigint ELSE 
 // periodRankSQL returns the SQL expression of the live rank of the row {t}
 // (a row of board_scores with the extra columns hour and hour_start, see
 // hourColumnsSQL) among its period's rows, counted with the counters of the
-// levels shifts (the top first) of a board's rankLevels whose origin is the
-// SQL expression origin (bigint). The levels are written out, a sum each,
+// levels of a board's rankLevels of shape (the top first), whose origin is
+// the SQL expression origin (bigint). The levels are written out, a sum each,
 // not unnested from an int[] parameter: a generic plan cannot know how long
 // the array is, and costed ten levels (see boardStandingSQL). The scan
 // inside the row's tie cell is written with equalities on the index's
 // leading columns: as one row-value range, the planner chose the primary
 // key and filtered the whole period (1.9 s at a million players instead of
 // 0.2 ms).
-func periodRankSQL(t, origin string, shifts []int32) string {
+func periodRankSQL(t, origin string, shape rankShape) string {
 	u := "(" + t + ".sort_score - " + origin + ")"
 	var levels strings.Builder
-	for i, shift := range shifts {
+	for i, shift := range shiftsOf(shape.levels) {
 		from := "0" // the top level: every bucket before the row's
 		if i > 0 {
 			from = fmt.Sprintf("(%s >> %d) << 8", u, shift+8)
@@ -214,10 +277,25 @@ func periodRankSQL(t, origin string, shifts []int32) string {
 	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
 		WHERE period_id = %s.period_id AND level = %d AND bucket >= %s AND bucket < %s >> %d)`, t, shift, from, u, shift)
 	}
-	return strings.NewReplacer("{t}", t, "{u}", u, "{levels}", levels.String(),
+	key := subscoreKeySQL(t + ".sort_subscore")
+	firstTie := "" // without subscore levels: every earlier tie cell of the score
+	if shape.subscores {
+		for i, shift := range subscoreShifts {
+			from := "" // the top level: every bucket before the row's
+			if i > 0 {
+				from = fmt.Sprintf("sub >= (%s >> %d) << 8 AND ", key, shift+8)
+			}
+			fmt.Fprintf(&levels, `
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = %s.period_id AND level = %d AND bucket = %s AND %ssub < %s >> %d)`,
+				t, subscoreLevel(i), u, from, key, shift)
+		}
+		firstTie = "sub >= " + key + " << 27 AND " // the row's own subscore's cells only
+	}
+	return strings.NewReplacer("{t}", t, "{u}", u, "{levels}", levels.String(), "{firstTie}", firstTie,
 		"{sub}", tieSubSQL(t+".sort_subscore", t+".hour")).Replace(`(1{levels}
 	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
-		WHERE period_id = {t}.period_id AND level = -1 AND bucket = {u} AND sub < {sub})
+		WHERE period_id = {t}.period_id AND level = -1 AND bucket = {u} AND {firstTie}sub < {sub})
 	+ (SELECT count(*) FROM board_scores s
 		WHERE s.period_id = {t}.period_id AND s.sort_score = {t}.sort_score AND s.sort_subscore = {t}.sort_subscore
 			AND s.reached_at >= {t}.hour_start AND (s.reached_at, s.seq) < ({t}.reached_at, {t}.seq)))`)
