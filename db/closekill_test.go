@@ -51,49 +51,80 @@ func TestClose_KilledAtEachPhaseResumesAndRanksOnce(t *testing.T) {
 				}
 				k.checkRankedOnce(t)
 			})
-			for _, at := range phases {
-				for _, cancel := range []bool{false, true} {
-					how := "failed"
-					if cancel {
-						how = "context ended"
-					}
-					t.Run(at+", "+how, func(t *testing.T) {
-						ctx, end := context.WithCancel(context.Background())
-						defer end()
-						killed := false
-						observe := func(_ context.Context, name string) error {
-							if name != at || killed {
-								return nil
-							}
-							killed = true
-							if cancel {
-								end() // the close goes on to its next statement, which fails
-								return nil
-							}
-							return errKilled
-						}
-						k := openKilledClose(t, kind.name, kind.spec, observe)
-						err := k.closeOnce(ctx)
-						switch {
-						case !killed:
-							t.Fatalf("the close never reached %s (%v)", at, err)
-						case err == nil:
-							t.Fatalf("a close killed at %s succeeded", at)
-						case !cancel && !errors.Is(err, errKilled):
-							t.Fatalf("a close killed at %s: %v, want the observer's error", at, err)
-						}
-						if at != "closed" {
-							k.checkUnclosed(t)
-						}
-						if err := k.closeOnce(context.Background()); err != nil {
-							t.Fatalf("the close after: %v", err)
-						}
-						k.checkRankedOnce(t)
-					})
+			forEachKill(t, phases, func(t *testing.T, kill *phaseKill) {
+				ctx := kill.context(t)
+				k := openKilledClose(t, kind.name, kind.spec, kill.observe)
+				err := k.closeOnce(ctx)
+				switch {
+				case !kill.killed:
+					t.Fatalf("the close never reached %s (%v)", kill.at, err)
+				case err == nil:
+					t.Fatalf("a close killed at %s succeeded", kill.at)
+				case !kill.cancel && !errors.Is(err, errKilled):
+					t.Fatalf("a close killed at %s: %v, want the observer's error", kill.at, err)
 				}
-			}
+				if kill.at != "closed" {
+					k.checkUnclosed(t)
+				}
+				if err := k.closeOnce(context.Background()); err != nil {
+					t.Fatalf("the close after: %v", err)
+				}
+				k.checkRankedOnce(t)
+			})
 		})
 	}
+}
+
+// phaseKill kills a close once, at phase at: by an error there, or, with
+// cancel, by ending the close's context there. after holds the phases
+// heard after the kill.
+type phaseKill struct {
+	at     string
+	cancel bool
+	end    context.CancelFunc
+	killed bool
+	after  []string
+}
+
+// forEachKill runs test, as a subtest of t, with a phaseKill at each of
+// phases, each way.
+func forEachKill(t *testing.T, phases []string, test func(t *testing.T, kill *phaseKill)) {
+	for _, at := range phases {
+		for _, cancel := range []bool{false, true} {
+			how := "failed"
+			if cancel {
+				how = "context ended"
+			}
+			t.Run(at+", "+how, func(t *testing.T) {
+				test(t, &phaseKill{at: at, cancel: cancel})
+			})
+		}
+	}
+}
+
+// context returns the context of the close to kill, ended at the end of
+// the test.
+func (k *phaseKill) context(t *testing.T) context.Context {
+	ctx, end := context.WithCancel(context.Background())
+	t.Cleanup(end)
+	k.end = end
+	return ctx
+}
+
+// observe is the close's phase observer.
+func (k *phaseKill) observe(_ context.Context, name string) error {
+	switch {
+	case k.killed:
+		k.after = append(k.after, name)
+	case name != k.at:
+	case k.cancel:
+		k.killed = true
+		k.end() // the close goes on to its next statement, which fails
+	default:
+		k.killed = true
+		return errKilled
+	}
+	return nil
 }
 
 // killedClose is a period of a board of one kind, its events submitted,

@@ -35,62 +35,37 @@ func TestTryClosePeriods_KilledAtEachPhaseResumesAndRanksOnce(t *testing.T) {
 		}
 		group.checkRankedOnce(t)
 	})
-	for _, at := range groupKillPhases {
-		for _, cancel := range []bool{false, true} {
-			how := "failed"
-			if cancel {
-				how = "context ended"
+	forEachKill(t, groupKillPhases, func(t *testing.T, kill *phaseKill) {
+		ctx := kill.context(t)
+		group := openKilledGroup(t, kill.observe)
+		closed, err := group.store.TryClosePeriods(ctx, group.due())
+		switch {
+		case !kill.killed:
+			t.Fatalf("the group close never reached %s (%v)", kill.at, err)
+		case kill.cancel && kill.at != "group closed":
+			// The fallback stops at the ended context: nothing closed.
+			if err == nil {
+				t.Fatalf("a group close whose context ended at %s closed %d periods without an error", kill.at, len(closed))
 			}
-			t.Run(at+", "+how, func(t *testing.T) {
-				ctx, end := context.WithCancel(context.Background())
-				defer end()
-				var killed bool
-				var after []string
-				group := openKilledGroup(t, func(_ context.Context, name string) error {
-					if killed {
-						after = append(after, name)
-						return nil
-					}
-					if name != at {
-						return nil
-					}
-					killed = true
-					if cancel {
-						end() // the close goes on to its next statement, which fails
-						return nil
-					}
-					return errKilled
-				})
-				closed, err := group.store.TryClosePeriods(ctx, group.due())
-				switch {
-				case !killed:
-					t.Fatalf("the group close never reached %s (%v)", at, err)
-				case cancel && at != "group closed":
-					// The fallback stops at the ended context: nothing closed.
-					if err == nil {
-						t.Fatalf("a group close whose context ended at %s closed %d periods without an error", at, len(closed))
-					}
-					group.checkUnclosed(t)
-					group.closeAll(t, context.Background())
-				case !cancel:
-					// The fallback closed each period on its own, in this call,
-					// but after the group's commit, when it finds them CLOSED.
-					if err != nil {
-						t.Fatalf("the periods' own closes after a group killed at %s: %v", at, err)
-					}
-					if ranOwn := slices.Contains(after, "commit"); ranOwn != (at != "group closed") {
-						t.Fatalf("after the group was killed at %s, phases %v", at, after)
-					}
-				}
-				group.checkRankedOnce(t)
-				// The scheduler's next round finds nothing left to close.
-				if again, err := group.store.TryClosePeriods(context.Background(), group.due()); err != nil || len(again) != 0 {
-					t.Fatalf("a second group close: %d closed, %v", len(again), err)
-				}
-				group.checkRankedOnce(t)
-			})
+			group.checkUnclosed(t)
+			group.closeAll(t, context.Background())
+		case !kill.cancel:
+			// The fallback closed each period on its own, in this call,
+			// but after the group's commit, when it finds them CLOSED.
+			if err != nil {
+				t.Fatalf("the periods' own closes after a group killed at %s: %v", kill.at, err)
+			}
+			if ranOwn := slices.Contains(kill.after, "commit"); ranOwn != (kill.at != "group closed") {
+				t.Fatalf("after the group was killed at %s, phases %v", kill.at, kill.after)
+			}
 		}
-	}
+		group.checkRankedOnce(t)
+		// The scheduler's next round finds nothing left to close.
+		if again, err := group.store.TryClosePeriods(context.Background(), group.due()); err != nil || len(again) != 0 {
+			t.Fatalf("a second group close: %d closed, %v", len(again), err)
+		}
+		group.checkRankedOnce(t)
+	})
 }
 
 // killedGroup is a period of each of groupKillKinds in one store, each
