@@ -452,8 +452,9 @@ func phase(hooks leaderboard.CloseHooks, m leaderboard.Month, p leaderboard.Clos
 // index, names, attach, mark, commit and closed; a board's period close
 // (closePeriod) stop, partition, lock, read, write, names, digest, cohorts,
 // mark, commit and closed; a group close of small periods (TryClosePeriods)
-// group partition, group lock, group rank, group cohorts, group mark, group
-// commit and group closed, then, if it failed, each period's own close.
+// group read, group partition, group lock, group rank, group cohorts, group
+// mark, group commit and group closed, then, if it failed, each period's own
+// close.
 // closed and group closed come once the close committed. An error
 // it returns ends the close there, as a crash would; it may also end ctx.
 // Tests set it (db.closePhase) to time the phases and to kill a close at

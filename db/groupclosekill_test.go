@@ -16,8 +16,8 @@ import (
 // periods for the next call, as the scheduler's next round.
 
 // groupKillPhases are the phases a group close names, in order.
-var groupKillPhases = []string{"group partition", "group lock", "group rank", "group cohorts", "group mark",
-	"group commit", "group closed"}
+var groupKillPhases = []string{"group read", "group partition", "group lock", "group rank", "group cohorts",
+	"group mark", "group commit", "group closed"}
 
 // groupKillKinds are the boards whose periods close in one group.
 var groupKillKinds = []string{"week.desc", "day.asc.subscore-asc", "day.desc.subscore-desc"}

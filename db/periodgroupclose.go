@@ -49,7 +49,11 @@ const groupMaxPlayers = 10_000
 // group's transaction fails, its periods are closed one by one, so that one
 // bad period cannot hold back the others; the error then says which failed.
 func (db *DB) TryClosePeriods(ctx context.Context, due []leaderboard.Period) ([]leaderboard.Period, error) {
-	loaded, err := db.loadGroup(ctx, due)
+	err := db.closePhase.start(ctx, "group read")
+	var loaded []*groupPeriod
+	if err == nil {
+		loaded, err = db.loadGroup(ctx, due)
+	}
 	if err != nil {
 		return db.closeOneByOne(ctx, due, fmt.Errorf("read the group: %w", err))
 	}
