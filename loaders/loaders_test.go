@@ -87,3 +87,60 @@ func TestLiveRank_BatchesConcurrentLoadsOfEveryBoard(t *testing.T) {
 		t.Errorf("%d calls for %d keys, want 1 call for %d", calls, keys, 2*(players+1))
 	}
 }
+
+// countingCohorts counts the reads of cohorts that reach the real store.
+type countingCohorts struct {
+	*db.DB
+	calls atomic.Int64
+}
+
+func (c *countingCohorts) CohortsOf(ctx context.Context, b *leaderboard.Board, key string, players []string) (map[string]*leaderboard.CohortRef, error) {
+	c.calls.Add(1)
+	return c.DB.CohortsOf(ctx, b, key, players)
+}
+
+// The cohorts of a request's standings, resolved concurrently as gqlgen
+// does, are read in one CohortsOf of their period; a player with no score
+// has no cohort.
+func TestCohort_BatchesConcurrentLoadsOfAPeriod(t *testing.T) {
+	store := pg.OpenDB(t)
+	ctx := context.Background()
+	league, err := store.CreateBoard(ctx, leaderboard.BoardSpec{ID: "league", Name: "League", Reset: leaderboard.ResetWeek,
+		StartsAt: new(time.Now().Add(-time.Hour)), CohortSize: new(5),
+		Leagues: []leaderboard.League{{Name: "bronze", Promote: 1}, {Name: "silver", Demote: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	occurred := time.Now().Add(-time.Minute)
+	const players = 10 // two full cohorts
+	var events []leaderboard.ScoreEvent
+	for i := range players {
+		events = append(events, leaderboard.ScoreEvent{EventID: fmt.Sprint("e", i), PlayerID: fmt.Sprint("p", i),
+			Mode: leaderboard.ModeSet, Value: 100 + i, OccurredAt: &occurred, Board: league.Board.ID})
+	}
+	results, err := store.SubmitScores(ctx, events)
+	if err != nil || results[0].Status != leaderboard.StatusApplied {
+		t.Fatalf("submit: %+v, %v", results, err)
+	}
+	counting := &countingCohorts{DB: store}
+	l := loaders.New(loaders.Sources{Ranks: store, Boards: store, Cohorts: counting})
+	var wg sync.WaitGroup
+	for i := range players + 1 { // and one who has no score
+		key := leaderboard.PeriodPlayer{Board: league.Board.ID, Period: results[0].Period, PlayerID: fmt.Sprint("p", i)}
+		wg.Go(func() {
+			ref, err := l.Cohort(ctx, key)
+			switch {
+			case err != nil:
+				t.Errorf("cohort of %+v: %v", key, err)
+			case i < players && (ref == nil || ref.ID == "" || ref.Size != 5):
+				t.Errorf("cohort of %+v: %+v, want one of 5", key, ref)
+			case i == players && ref != nil:
+				t.Errorf("cohort of a player with no score: %+v", ref)
+			}
+		})
+	}
+	wg.Wait()
+	if calls := counting.calls.Load(); calls != 1 {
+		t.Errorf("%d reads of the cohorts, want 1", calls)
+	}
+}
