@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -369,9 +368,13 @@ type boardCursor struct {
 
 // encode returns the cursor as the API shows it.
 func (c boardCursor) encode() string {
-	raw := fmt.Sprintf("b1:%d:%d:%d:%d:%d:%d", c.periodID, c.rank, c.key.sortScore, c.key.sortSubscore,
-		c.key.reachedAt.UnixNano(), c.key.seq)
-	return base64.RawURLEncoding.EncodeToString([]byte(raw))
+	var buf [2 + 6*21]byte // "b1" and six ":"-led int64s
+	raw := append(buf[:0], "b1"...)
+	for _, n := range [...]int64{int64(c.periodID), int64(c.rank), c.key.sortScore, c.key.sortSubscore,
+		c.key.reachedAt.UnixNano(), c.key.seq} {
+		raw = strconv.AppendInt(append(raw, ':'), n, 10)
+	}
+	return base64.RawURLEncoding.EncodeToString(raw)
 }
 
 // decodeBoardCursor reads a cursor that encode made; "" is none.
