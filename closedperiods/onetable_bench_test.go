@@ -1,7 +1,6 @@
 package closedperiods
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -19,33 +18,15 @@ const oneTablePlayers = 1_000_000
 // and ranked as db's BenchmarkOneTable period is, and returns its ids and the
 // heap it holds a player.
 func oneTableMonth(b *testing.B) ([]string, *table, float64) {
-	ids := make([]string, oneTablePlayers)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("player-%08d", i)
-	}
-	ranked := append([]string(nil), ids...)
-	rand.New(rand.NewPCG(1, 2)).Shuffle(len(ranked), func(i, j int) { ranked[i], ranked[j] = ranked[j], ranked[i] })
-	at := time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)
+	ids, ranks := benchMonth(oneTablePlayers)
 	m, _ := leaderboard.NewMonth(2026, time.November)
 	before := heapInUse()
-	f, err := Build(m, len(ids), func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		for i, id := range ranked {
-			if err := entry(leaderboard.RankEntry{Rank: i + 1, Score: 10000 - i/1000, ReachedAt: at, Player: leaderboard.Player{ID: id}}); err != nil {
-				return err
-			}
-		}
-		for _, id := range ids {
-			if err := name(id, "Name of "+id[7:]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	f, err := Build(m, len(ids), ranks)
 	if err != nil {
 		b.Fatal(err)
 	}
 	perPlayer := float64(heapInUse()-before) / oneTablePlayers
-	runtime.KeepAlive(ranked)
+	runtime.KeepAlive(ranks) // its ids are not the table's
 	return ids, f.table, perPlayer
 }
 

@@ -14,11 +14,11 @@ import (
 // are far larger than the CPU's caches, as a real month's are.
 const benchPlayers = 4_000_000
 
-// benchMonth returns the ids of a month of benchPlayers players and a rank
+// benchMonth returns the ids of a month of players players and a rank
 // stream handing them over as a close does: the ranks in rank order, then
 // every player's name in the players table's order, which is not the ranks'.
-func benchMonth() ([]string, leaderboard.RankStream) {
-	ids := make([]string, benchPlayers)
+func benchMonth(players int) ([]string, leaderboard.RankStream) {
+	ids := make([]string, players)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("player-%08d", i)
 	}
@@ -43,7 +43,7 @@ func benchMonth() ([]string, leaderboard.RankStream) {
 // BenchmarkBuild builds the table of a month of benchPlayers players.
 func BenchmarkBuild(b *testing.B) {
 	m, _ := leaderboard.NewMonth(2026, time.November)
-	_, ranks := benchMonth()
+	_, ranks := benchMonth(benchPlayers)
 	for b.Loop() {
 		if _, err := Build(m, benchPlayers, ranks); err != nil {
 			b.Fatal(err)
@@ -57,7 +57,7 @@ func BenchmarkBuild(b *testing.B) {
 // closed month's read.
 func BenchmarkStanding(b *testing.B) {
 	m, _ := leaderboard.NewMonth(2026, time.November)
-	ids, ranks := benchMonth()
+	ids, ranks := benchMonth(benchPlayers)
 	f, err := Build(m, benchPlayers, ranks)
 	if err != nil {
 		b.Fatal(err)
