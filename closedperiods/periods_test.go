@@ -176,9 +176,27 @@ func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Cache, b *leaderboard.
 	}
 }
 
+// removeSecond removes the player of rank 2 (of 3 when that is p1, whose
+// standing loads the period) from closed period key of b, and returns its id.
+func removeSecond(t *testing.T, store *db.DB, b *leaderboard.Board, key string) string {
+	t.Helper()
+	top, err := store.PeriodLeaderboard(context.Background(), b, key, 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed := top.Edges[1].Entry.Player.ID
+	if removed == "p1" {
+		removed = top.Edges[2].Entry.Player.ID
+	}
+	if _, err := store.CorrectScore(context.Background(), b.ID, key, removed, nil, "cheated"); err != nil {
+		t.Fatal(err)
+	}
+	return removed
+}
+
 // Every standing and page of a closed period served from memory equals the
-// database's, in both orders and every tie-break; a bad cursor gets the
-// database's error.
+// database's, in both orders and every tie-break, with a player removed
+// from the period by a correction; a bad cursor gets the database's error.
 func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
@@ -187,8 +205,12 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 	defer c.Close()
 	boards := closedBoards(t, store, now)
 	for _, b := range boards {
+		removed := removeSecond(t, store, b, key)
 		loadPeriod(t, c, b, key, "p1")
 		assertSameAsDatabase(t, store, c, b, key)
+		if got, err := c.PeriodStanding(context.Background(), b, key, removed, 1, 1); err != nil || got != nil {
+			t.Errorf("%s: the standing of removed %s is %+v, %v; want none", b.ID, removed, got, err)
+		}
 	}
 	// A cursor of another period is left to the database, which refuses it.
 	other, err := store.PeriodLeaderboard(context.Background(), boards[1], key, 1, "")
