@@ -11,28 +11,27 @@ import (
 )
 
 // oneTablePlayers is the size of BenchmarkOneTable's month, that of db's
-// BenchmarkOneTable period: the two kinds of closed table read side by side
-// (benchstat -col /kind).
+// BenchmarkOneTable period: the two kinds of closed table read side by side.
 const oneTablePlayers = 1_000_000
 
 // oneTableMonth builds the table of a month of oneTablePlayers players named
 // and ranked as db's BenchmarkOneTable period is, and returns its ids and the
-// heap it took a player.
+// heap it holds a player.
 func oneTableMonth(b *testing.B) ([]string, *table, float64) {
 	ids, ranks := benchMonth(oneTablePlayers)
 	m, _ := leaderboard.NewMonth(2026, time.November)
-	before := oneTableHeap()
+	before := heapInUse()
 	f, err := Build(m, len(ids), ranks)
 	if err != nil {
 		b.Fatal(err)
 	}
-	perPlayer := float64(oneTableHeap()-before) / oneTablePlayers
-	runtime.KeepAlive(ranks)
+	perPlayer := float64(heapInUse()-before) / oneTablePlayers
+	runtime.KeepAlive(ranks) // its ids are not the table's
 	return ids, f.table, perPlayer
 }
 
-// oneTableHeap is the heap's live bytes after a collection.
-func oneTableHeap() int64 {
+// heapInUse is the heap's live bytes after a collection.
+func heapInUse() int64 {
 	runtime.GC()
 	var s runtime.MemStats
 	runtime.ReadMemStats(&s)

@@ -36,14 +36,21 @@ func closedBoards(t *testing.T, store *db.DB, now time.Time) []*leaderboard.Boar
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(26, 3))
 	var boards []*leaderboard.Board
+	// The last board ranks scores of 0 to 2,000,000,000, tied at three
+	// values: far past a month's uint16 scores.
 	for i, rules := range []struct {
-		order leaderboard.SortOrder
-		tie   leaderboard.TieBreak
-	}{{leaderboard.OrderDesc, leaderboard.TieBreakNone}, {leaderboard.OrderAsc, leaderboard.TieBreakSubscoreDesc},
-		{leaderboard.OrderDesc, leaderboard.TieBreakSubscoreAsc}, {leaderboard.OrderAsc, leaderboard.TieBreakNone}} {
+		order    leaderboard.SortOrder
+		tie      leaderboard.TieBreak
+		min, max int
+		value    func() int
+	}{{leaderboard.OrderDesc, leaderboard.TieBreakNone, -5, 20, smallValue(rng)},
+		{leaderboard.OrderAsc, leaderboard.TieBreakSubscoreDesc, -5, 20, smallValue(rng)},
+		{leaderboard.OrderDesc, leaderboard.TieBreakSubscoreAsc, -5, 20, smallValue(rng)},
+		{leaderboard.OrderAsc, leaderboard.TieBreakNone, -5, 20, smallValue(rng)},
+		{leaderboard.OrderAsc, leaderboard.TieBreakSubscoreAsc, 0, 2_000_000_000, func() int { return rng.IntN(3) * 1_000_000_000 }}} {
 		id := strings.ToLower(fmt.Sprintf("b%d.%s", i, rules.order))
 		spec := leaderboard.BoardSpec{ID: id, Name: id, Reset: leaderboard.ResetDay, Order: &rules.order, TieBreak: &rules.tie,
-			MinScore: new(-5), MaxScore: new(20), TimeZone: new("Europe/Berlin"), StartsAt: new(now.Add(-48 * time.Hour)),
+			MinScore: new(rules.min), MaxScore: new(rules.max), TimeZone: new("Europe/Berlin"), StartsAt: new(now.Add(-48 * time.Hour)),
 			Tiers: []leaderboard.Tier{{Name: "gold", TopPercent: 10}, {Name: "silver", TopPercent: 50}}}
 		if _, err := store.CreateBoard(ctx, spec); err != nil {
 			t.Fatal(err)
@@ -52,7 +59,7 @@ func closedBoards(t *testing.T, store *db.DB, now time.Time) []*leaderboard.Boar
 		for n := range 120 {
 			at := now.Add(-time.Duration(rng.IntN(4)) * time.Minute)
 			e := leaderboard.ScoreEvent{Board: id, EventID: fmt.Sprint(n), PlayerID: fmt.Sprint("p", rng.IntN(40)),
-				Mode: leaderboard.ModeSet, Value: rng.IntN(6) - 2, OccurredAt: &at}
+				Mode: leaderboard.ModeSet, Value: rules.value(), OccurredAt: &at}
 			if rng.IntN(3) > 0 {
 				e.Subscore = new(rng.IntN(3))
 			}
@@ -78,6 +85,9 @@ func closedBoards(t *testing.T, store *db.DB, now time.Time) []*leaderboard.Boar
 	}
 	return boards
 }
+
+// smallValue returns a generator of scores of -2 to 3.
+func smallValue(rng *rand.Rand) func() int { return func() int { return rng.IntN(6) - 2 } }
 
 // openAgain opens the test database as another instance would, without
 // resetting it, on a clock stopped at now.
@@ -166,9 +176,27 @@ func assertSameAsDatabase(t *testing.T, store *db.DB, bs *Cache, b *leaderboard.
 	}
 }
 
+// removeSecond removes the player of rank 2 (of 3 when that is p1, whose
+// standing loads the period) from closed period key of b, and returns its id.
+func removeSecond(t *testing.T, store *db.DB, b *leaderboard.Board, key string) string {
+	t.Helper()
+	top, err := store.PeriodLeaderboard(context.Background(), b, key, 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed := top.Edges[1].Entry.Player.ID
+	if removed == "p1" {
+		removed = top.Edges[2].Entry.Player.ID
+	}
+	if _, err := store.CorrectScore(context.Background(), b.ID, key, removed, nil, "cheated"); err != nil {
+		t.Fatal(err)
+	}
+	return removed
+}
+
 // Every standing and page of a closed period served from memory equals the
-// database's, in both orders and every tie-break; a bad cursor gets the
-// database's error.
+// database's, in both orders and every tie-break, with a player removed
+// from the period by a correction; a bad cursor gets the database's error.
 func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
@@ -177,8 +205,12 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 	defer c.Close()
 	boards := closedBoards(t, store, now)
 	for _, b := range boards {
+		removed := removeSecond(t, store, b, key)
 		loadPeriod(t, c, b, key, "p1")
 		assertSameAsDatabase(t, store, c, b, key)
+		if got, err := c.PeriodStanding(context.Background(), b, key, removed, 1, 1); err != nil || got != nil {
+			t.Errorf("%s: the standing of removed %s is %+v, %v; want none", b.ID, removed, got, err)
+		}
 	}
 	// A cursor of another period is left to the database, which refuses it.
 	other, err := store.PeriodLeaderboard(context.Background(), boards[1], key, 1, "")

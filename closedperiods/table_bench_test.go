@@ -14,11 +14,11 @@ import (
 // are far larger than the CPU's caches, as a real month's are.
 const benchPlayers = 4_000_000
 
-// benchMonth returns the ids of a month of n players and a rank
+// benchMonth returns the ids of a month of players players and a rank
 // stream handing them over as a close does: the ranks in rank order, then
 // every player's name in the players table's order, which is not the ranks'.
-func benchMonth(n int) ([]string, leaderboard.RankStream) {
-	ids := make([]string, n)
+func benchMonth(players int) ([]string, leaderboard.RankStream) {
+	ids := make([]string, players)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("player-%08d", i)
 	}

@@ -60,10 +60,10 @@ func TestBuild_NamesInRankOrder(t *testing.T) {
 		if k == 0 {
 			continue
 		}
-		if start := table.names.offsets[k-1]; start < previous {
+		if start := table.names.Offsets[k-1]; start < previous {
 			t.Fatalf("the name of rank %d starts at byte %d, before the name of a higher rank (%d)", i+1, start, previous)
 		}
-		previous = table.names.offsets[k]
+		previous = table.names.Offsets[k]
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/internal/packed"
 )
 
 // Closed periods of the boards other than main, read whole for memory. A
@@ -41,7 +42,9 @@ type ClosedPeriod struct {
 	names    []byte
 	nameEnds []uint32
 	nameOf   []uint32
-	ranks    map[string]int32 // keys share rows' memory
+	// index finds a player's rank from its id, over rows' ids, whose
+	// memory it shares: the rank index of main's closed months.
+	index *packed.Index
 	// places[r-1] is the cohort place of the player of rank r, on a board
 	// with cohorts (tierInCohorts); nil on a board without.
 	places []cohortPlace
@@ -110,14 +113,11 @@ func (p *ClosedPeriod) read(ctx context.Context, tx pgx.Tx, participants int) er
 		return err
 	}
 	n := p.rows.len()
-	p.ranks = make(map[string]int32, n)
-	for i := range n {
-		p.ranks[bytesString(p.rows.id(i))] = int32(i + 1)
-	}
+	p.index = packed.IndexOf(p.rows.ids, p.rows.idEnds)
 	p.nameOf = make([]uint32, n)
 	players := fmt.Sprintf(`(SELECT player_id FROM board_scores WHERE period_id = %d)`, p.id)
 	return readNameBytes(ctx, tx, players, n, func(id, name []byte) error {
-		if rank := p.ranks[string(id)]; rank != 0 {
+		if rank := p.index.RankOf(bytesString(id)); rank != 0 {
 			p.names = append(p.names, name...)
 			p.nameEnds = append(p.nameEnds, uint32(len(p.names)))
 			p.nameOf[rank-1] = uint32(len(p.nameEnds))
@@ -144,7 +144,7 @@ func (p *ClosedPeriod) readPlaces(ctx context.Context, tx pgx.Tx, b *leaderboard
 		place  cohortPlace
 	)
 	_, err = pgx.ForEachRow(rows, []any{&player, &place.rank, &place.size}, func() error {
-		if rank := p.ranks[player]; rank != 0 {
+		if rank := p.index.RankOf(player); rank != 0 {
 			p.places[rank-1] = place
 		}
 		return nil
@@ -154,13 +154,15 @@ func (p *ClosedPeriod) readPlaces(ctx context.Context, tx pgx.Tx, b *leaderboard
 
 // entry returns row i as the database's reads answer it: its name, and its
 // time in time.Local, as pgx scans a timestamptz, so that the answers are
-// the same to the last field.
-func (p *ClosedPeriod) entry(i int) leaderboard.RankEntry {
+// the same to the last field. The name is a view of p's names, which are
+// never written once read, as the id is of its rows; it is put in *name,
+// so that the names of an answer are one allocation, as a closed month's.
+func (p *ClosedPeriod) entry(i int, name *string) leaderboard.RankEntry {
 	e := p.rows.entry(i)
 	e.ReachedAt = time.UnixMicro(p.rows.reachedAtMicros[i])
 	if k := p.nameOf[i]; k != 0 {
-		name := string(p.names[arenaStart(p.nameEnds, int(k-1)):p.nameEnds[k-1]])
-		e.Player.Name = &name
+		*name = bytesString(p.names[arenaStart(p.nameEnds, int(k-1)):p.nameEnds[k-1]])
+		e.Player.Name = name
 	}
 	return e
 }
@@ -168,7 +170,7 @@ func (p *ClosedPeriod) entry(i int) leaderboard.RankEntry {
 // Standing returns what PeriodStanding returns for playerID in the period of
 // b: nil when the player has no row in it.
 func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, below int) *leaderboard.Standing {
-	rank := int(p.ranks[playerID])
+	rank := p.index.RankOf(playerID)
 	if rank == 0 {
 		return nil
 	}
@@ -177,13 +179,14 @@ func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, be
 	first, last := max(1, rank-above), min(p.Players(), rank+below)
 	s := &leaderboard.Standing{}
 	p.standing(s, b, leaderboard.MonthOf(p.startsAt, b.Location), rank)
+	names := make([]string, last-first)
 	s.Above = make([]leaderboard.RankEntry, rank-first)
 	for i := range s.Above {
-		s.Above[i] = p.entry(first - 1 + i)
+		s.Above[i] = p.entry(first-1+i, &names[i])
 	}
 	s.Below = make([]leaderboard.RankEntry, last-rank)
 	for i := range s.Below {
-		s.Below[i] = p.entry(rank + i)
+		s.Below[i] = p.entry(rank+i, &names[rank-first+i])
 	}
 	return s
 }
@@ -191,7 +194,7 @@ func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, be
 // Group returns what PeriodGroup returns for playerIDs in the period of b:
 // the standings of those with a row in it, best first, without neighbours.
 func (p *ClosedPeriod) Group(b *leaderboard.Board, playerIDs []string) []leaderboard.Standing {
-	ranks := leaderboard.GroupRanks(playerIDs, func(playerID string) int { return int(p.ranks[playerID]) })
+	ranks := leaderboard.GroupRanks(playerIDs, p.index.RankOf)
 	group, month := make([]leaderboard.Standing, len(ranks)), leaderboard.MonthOf(p.startsAt, b.Location)
 	for i, rank := range ranks {
 		p.standing(&group[i], b, month, rank)
@@ -202,7 +205,7 @@ func (p *ClosedPeriod) Group(b *leaderboard.Board, playerIDs []string) []leaderb
 // standing sets s to the standing of rank in the period of b, of month,
 // without neighbours.
 func (p *ClosedPeriod) standing(s *leaderboard.Standing, b *leaderboard.Board, month leaderboard.Month, rank int) {
-	*s = leaderboard.Standing{RankEntry: p.entry(rank - 1), Board: b.ID, Period: p.key, Total: p.Players(),
+	*s = leaderboard.Standing{RankEntry: p.entry(rank-1, new(string)), Board: b.ID, Period: p.key, Total: p.Players(),
 		Month: month, Final: true}
 	if p.places != nil {
 		s.Tier = tierOfPlace(b, p.places[rank-1])
@@ -228,8 +231,9 @@ func (p *ClosedPeriod) Leaderboard(first int, after string) (page *leaderboard.P
 	first = max(first, 0)
 	to := min(from+first, p.Players())
 	page = &leaderboard.Page{Edges: make([]leaderboard.Edge, to-from), HasNextPage: to < p.Players(), Total: p.Players()}
+	names := make([]string, len(page.Edges))
 	for i := range page.Edges {
-		e := p.entry(from + i)
+		e := p.entry(from+i, &names[i])
 		cursor := boardCursor{periodID: p.id, rank: e.Rank, key: p.rows.key(from + i)}
 		page.Edges[i] = leaderboard.Edge{Cursor: cursor.encode(), Entry: e}
 	}
