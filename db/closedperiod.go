@@ -28,30 +28,20 @@ const periodsChannel = "leaderboard_periods"
 
 // ClosedPeriod is the whole of one CLOSED period of a board other than
 // main, as one snapshot had it: its rows in rank order with their players'
-// names of that moment, packed in columns as a close reads them
-// (rankedRows). It is read-only, so safe for concurrent use.
+// names of that moment, in a packed.Table, the one kind of table main's
+// closed months are held in too, with a board's columns (subscores,
+// metadata, cohort places, and the keys of its cursors). It is read-only,
+// so safe for concurrent use.
 type ClosedPeriod struct {
 	key      string
 	id       int32
 	startsAt time.Time
 	version  int
-	rows     *rankedRows // with withBoardColumns and withKeyColumns
-	// The name of the player of rank r is names' nameOf[r-1]-1st, none
-	// when nameOf[r-1] is 0: the names come apart from the rows, in no
-	// order.
-	names    []byte
-	nameEnds []uint32
-	nameOf   []uint32
-	// index finds a player's rank from its id, over rows' ids, whose
-	// memory it shares: the rank index of main's closed months.
-	index *packed.Index
-	// places[r-1] is the cohort place of the player of rank r, on a board
-	// with cohorts (tierInCohorts); nil on a board without.
-	places []cohortPlace
+	rows     *packed.Table
 }
 
 // Players returns how many players the period ranks.
-func (p *ClosedPeriod) Players() int { return p.rows.len() }
+func (p *ClosedPeriod) Players() int { return p.rows.Players() }
 
 // Version returns the ranks_version the period was read at.
 func (p *ClosedPeriod) Version() int { return p.version }
@@ -105,25 +95,37 @@ func (db *DB) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key st
 // a close reads a period's rows (readRankedRows: in heap order, sorted
 // here) and a closed month's names (readNameBytes), rather than one query
 // joining the names, scanned row by row into a struct a row
-// (docs/PERFORMANCE.md, issue 37).
+// (docs/PERFORMANCE.md, issue 37). The rows' columns become the table's,
+// not copied but for their keys; the times of its entries are in
+// time.Local, as pgx scans a timestamptz, so that the answers are the
+// database's to the last field.
 func (p *ClosedPeriod) read(ctx context.Context, tx pgx.Tx, participants int) error {
-	var err error
-	p.rows, err = readRankedRows(ctx, tx, periodSource(p.id, withBoardColumns|withKeyColumns, participants))
+	rows, err := readRankedRows(ctx, tx, periodSource(p.id, withBoardColumns|withKeyColumns, participants))
 	if err != nil {
 		return err
 	}
-	n := p.rows.len()
-	p.index = packed.IndexOf(p.rows.ids, p.rows.idEnds)
-	p.nameOf = make([]uint32, n)
+	p.rows = periodTable(rows)
 	players := fmt.Sprintf(`(SELECT player_id FROM board_scores WHERE period_id = %d)`, p.id)
-	return readNameBytes(ctx, tx, players, n, func(id, name []byte) error {
-		if rank := p.index.RankOf(bytesString(id)); rank != 0 {
-			p.names = append(p.names, name...)
-			p.nameEnds = append(p.nameEnds, uint32(len(p.names)))
-			p.nameOf[rank-1] = uint32(len(p.nameEnds))
-		}
-		return nil
+	err = readNameBytes(ctx, tx, players, rows.len(), func(id, name []byte) error {
+		return p.rows.SetName(bytesString(id), bytesString(name))
 	})
+	if err != nil {
+		return err
+	}
+	return p.rows.Complete()
+}
+
+// periodTable returns the table of rows, read with withBoardColumns and
+// withKeyColumns, to name: it takes over their columns, copying only the
+// keys (a binary search reads a row's three together).
+func periodTable(rows *rankedRows) *packed.Table {
+	keys := make([]packed.Key, rows.len())
+	for i := range keys {
+		keys[i] = packed.Key{SortScore: rows.sortScores[i], SortSubscore: rows.sortSubscores[i], Seq: rows.seqs[i]}
+	}
+	return packed.TableOf(packed.Columns{IDs: rows.ids, IDEnds: rows.idEnds, Scores: rows.scores,
+		ReachedAtMicros: rows.reachedAtMicros, Subscores: rows.subscores, HasSubscore: rows.hasSubscore,
+		Metadata: rows.metadata, MetadataEnds: rows.metadataEnds, Keys: keys}, time.Local)
 }
 
 // readPlaces reads the cohort places of p's players when b has cohorts.
@@ -138,80 +140,66 @@ func (p *ClosedPeriod) readPlaces(ctx context.Context, tx pgx.Tx, b *leaderboard
 	if err != nil {
 		return err
 	}
-	p.places = make([]cohortPlace, p.Players())
+	p.rows.AddPlaces()
 	var (
 		player string
-		place  cohortPlace
+		place  packed.Place
 	)
-	_, err = pgx.ForEachRow(rows, []any{&player, &place.rank, &place.size}, func() error {
-		if rank := p.index.RankOf(player); rank != 0 {
-			p.places[rank-1] = place
+	_, err = pgx.ForEachRow(rows, []any{&player, &place.Rank, &place.Size}, func() error {
+		if rank := p.rows.RankOf(player); rank != 0 {
+			p.rows.SetPlace(rank, place)
 		}
 		return nil
 	})
 	return err
 }
 
-// entry returns row i as the database's reads answer it: its name, and its
-// time in time.Local, as pgx scans a timestamptz, so that the answers are
-// the same to the last field. The name is a view of p's names, which are
-// never written once read, as the id is of its rows; it is put in *name,
-// so that the names of an answer are one allocation, as a closed month's.
-func (p *ClosedPeriod) entry(i int, name *string) leaderboard.RankEntry {
-	e := p.rows.entry(i)
-	e.ReachedAt = time.UnixMicro(p.rows.reachedAtMicros[i])
-	if k := p.nameOf[i]; k != 0 {
-		*name = bytesString(p.names[arenaStart(p.nameEnds, int(k-1)):p.nameEnds[k-1]])
-		e.Player.Name = name
-	}
-	return e
-}
-
 // Standing returns what PeriodStanding returns for playerID in the period of
 // b: nil when the player has no row in it.
 func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, below int) *leaderboard.Standing {
-	rank := p.index.RankOf(playerID)
+	rank := p.rows.RankOf(playerID)
 	if rank == 0 {
 		return nil
 	}
 	above = min(max(above, 0), leaderboard.MaxNeighbours)
 	below = min(max(below, 0), leaderboard.MaxNeighbours)
-	first, last := max(1, rank-above), min(p.Players(), rank+below)
+	entries, self := p.rows.Window(rank, above, below)
 	s := &leaderboard.Standing{}
-	p.standing(s, b, leaderboard.MonthOf(p.startsAt, b.Location), rank)
-	names := make([]string, last-first)
-	s.Above = make([]leaderboard.RankEntry, rank-first)
-	for i := range s.Above {
-		s.Above[i] = p.entry(first-1+i, &names[i])
-	}
-	s.Below = make([]leaderboard.RankEntry, last-rank)
-	for i := range s.Below {
-		s.Below[i] = p.entry(rank+i, &names[rank-first+i])
-	}
+	p.standing(s, b, leaderboard.MonthOf(p.startsAt, b.Location), entries[self])
+	// Never nil, as the database's reads answer them.
+	s.Above, s.Below = entries[:self:self], entries[self+1:]
 	return s
 }
 
 // Group returns what PeriodGroup returns for playerIDs in the period of b:
 // the standings of those with a row in it, best first, without neighbours.
 func (p *ClosedPeriod) Group(b *leaderboard.Board, playerIDs []string) []leaderboard.Standing {
-	ranks := leaderboard.GroupRanks(playerIDs, p.index.RankOf)
+	ranks := p.rows.RanksOf(playerIDs)
 	group, month := make([]leaderboard.Standing, len(ranks)), leaderboard.MonthOf(p.startsAt, b.Location)
+	names := make([]string, len(ranks))
 	for i, rank := range ranks {
-		p.standing(&group[i], b, month, rank)
+		p.standing(&group[i], b, month, p.rows.Entry(rank, &names[i]))
 	}
 	return group
 }
 
-// standing sets s to the standing of rank in the period of b, of month,
-// without neighbours.
-func (p *ClosedPeriod) standing(s *leaderboard.Standing, b *leaderboard.Board, month leaderboard.Month, rank int) {
-	*s = leaderboard.Standing{RankEntry: p.entry(rank-1, new(string)), Board: b.ID, Period: p.key, Total: p.Players(),
-		Month: month, Final: true}
-	if p.places != nil {
-		s.Tier = tierOfPlace(b, p.places[rank-1])
+// standing sets s to the standing of e's rank in the period of b, of
+// month, without neighbours.
+func (p *ClosedPeriod) standing(s *leaderboard.Standing, b *leaderboard.Board, month leaderboard.Month, e leaderboard.RankEntry) {
+	*s = leaderboard.Standing{RankEntry: e, Board: b.ID, Period: p.key, Total: p.Players(), Month: month, Final: true}
+	if place, ok := p.rows.PlaceOf(e.Rank); ok {
+		s.Tier = tierOfPlace(b, cohortPlace{rank: place.Rank, size: place.Size})
 	} else {
 		s.Tier = b.TierOf(s.Rank, s.Total)
 	}
+}
+
+// keyOf returns the key of rank in its board's order, as its cursor carries
+// it.
+func (p *ClosedPeriod) keyOf(rank int) boardKey {
+	k := p.rows.Key(rank)
+	return boardKey{sortScore: k.SortScore, sortSubscore: k.SortSubscore,
+		reachedAt: time.UnixMicro(p.rows.ReachedAtMicros(rank)).UTC(), seq: k.Seq}
 }
 
 // Leaderboard returns what PeriodLeaderboard returns for the page of first
@@ -226,18 +214,11 @@ func (p *ClosedPeriod) Leaderboard(first int, after string) (page *leaderboard.P
 	if cur != nil {
 		// The rank a cursor carries is not trusted: counted afresh, as
 		// boardPage does.
-		from = sort.Search(p.Players(), func(i int) bool { return p.rows.key(i).compare(cur.key) > 0 })
+		from = sort.Search(p.Players(), func(i int) bool { return p.keyOf(i+1).compare(cur.key) > 0 })
 	}
-	first = max(first, 0)
-	to := min(from+first, p.Players())
-	page = &leaderboard.Page{Edges: make([]leaderboard.Edge, to-from), HasNextPage: to < p.Players(), Total: p.Players()}
-	names := make([]string, len(page.Edges))
-	for i := range page.Edges {
-		e := p.entry(from+i, &names[i])
-		cursor := boardCursor{periodID: p.id, rank: e.Rank, key: p.rows.key(from + i)}
-		page.Edges[i] = leaderboard.Edge{Cursor: cursor.encode(), Entry: e}
-	}
-	return page, true
+	return p.rows.Page(from, first, func(rank int) string {
+		return boardCursor{periodID: p.id, rank: rank, key: p.keyOf(rank)}.encode()
+	}), true
 }
 
 // ClosedPeriodVersions calls fn with the ranks version of each of the

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gamebackend/leaderboard"
-	"github.com/gamebackend/leaderboard/internal/packed"
 )
 
 // oneTablePlayers is the size of BenchmarkOneTable's closed period, that of
@@ -44,13 +43,15 @@ func oneTablePeriod() ([]string, *ClosedPeriod, float64) {
 		rows.sortSubscores = append(rows.sortSubscores, 0)
 		rows.seqs = append(rows.seqs, int64(i))
 	}
-	p := &ClosedPeriod{key: "2026-11", id: 1, startsAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), version: 1, rows: rows,
-		index: packed.IndexOf(rows.ids, rows.idEnds), nameOf: make([]uint32, len(ids))}
+	p := &ClosedPeriod{key: "2026-11", id: 1, startsAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), version: 1,
+		rows: periodTable(rows)}
 	for _, id := range ids {
-		rank := p.index.RankOf(id)
-		p.names = append(p.names, "Name of "+id[7:]...)
-		p.nameEnds = append(p.nameEnds, uint32(len(p.names)))
-		p.nameOf[rank-1] = uint32(len(p.nameEnds))
+		if err := p.rows.SetName(id, "Name of "+id[7:]); err != nil {
+			panic(err)
+		}
+	}
+	if err := p.rows.Complete(); err != nil {
+		panic(err)
 	}
 	perPlayer := float64(heapInUse()-before) / oneTablePlayers
 	runtime.KeepAlive(ranked)
@@ -95,7 +96,7 @@ func BenchmarkOneTable(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			i := rng.IntN(p.Players())
-			after := boardCursor{periodID: p.id, rank: i + 1, key: p.rows.key(i)}.encode()
+			after := boardCursor{periodID: p.id, rank: i + 1, key: p.keyOf(i + 1)}.encode()
 			page, ok := p.Leaderboard(20, after)
 			if !ok || len(page.Edges) == 0 && i+1 < p.Players() {
 				b.Fatal("no page")

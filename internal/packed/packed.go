@@ -1,9 +1,10 @@
-// Package packed holds the columns that the frozen tables of closed periods
-// share, main's closed months and every other board's closed periods: the
-// players' ids back to back in an arena, and an open-addressing index from
-// id to rank, built and probed a batch at a time. A map from id to rank
-// costs about 40 bytes a player and a string header an id; the index costs
-// 8 to 16 (a uint32 slot, at most half full) and shares the ids' arena.
+// Package packed holds the one table kind that closed periods are held in
+// in memory, main's closed months and every other board's closed periods
+// (Table): rows in rank order, packed in columns, among them the players'
+// ids back to back in an arena, and an open-addressing index from id to
+// rank, built and probed a batch at a time. A map from id to rank costs
+// about 40 bytes a player and a string header an id; the index costs 8 to
+// 16 (a uint32 slot, at most half full) and shares the ids' arena.
 package packed
 
 import (
