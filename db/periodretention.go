@@ -224,6 +224,13 @@ func purgeBatch(ctx context.Context, tx pgx.Tx, id int32, batch int, from *int) 
 			if bucket == nil {
 				continue
 			}
+			if bucket.Equal(ownBucket) {
+				// Final ranks of their own go with their partition.
+				if _, err := tx.Exec(ctx, `DROP TABLE IF EXISTS `+finalRanksPartition(ownBucket, id)); err != nil {
+					return false, err
+				}
+				continue
+			}
 			q, args = deleteFinalRanks, append(args, *bucket)
 		}
 		tag, err := tx.Exec(ctx, q, args...)
