@@ -19,13 +19,14 @@ import (
 // the newest by their start; an older one goes once its settlement messages
 // were all delivered (or it has none: settlement off). A period's rows are
 // in the shared tables, keyed by its id: no partition is made per board or
-// period, so none is dropped per period (the board_final_ranks partition of
-// its month holds other boards' periods too). A 10M-player period is tens of
+// small period, so none is dropped for one (the board_final_ranks partition
+// of its month holds other boards' periods too). A 10M-player period is tens of
 // millions of rows, too many for one transaction: the drop is decided in a
 // short one that deletes the period's row and queues its id in
 // period_purges (migration 21), then its rows are deleted in batches of
 // Limits.RetentionBatch, each a transaction of its own under the requests'
-// statement timeout.
+// statement timeout. The one exception: a large period's final ranks in a
+// partition of their own (migration 27) go with their partition, dropped.
 
 // defaultRetentionBatch is Limits.RetentionBatch's default.
 const defaultRetentionBatch = 10_000
