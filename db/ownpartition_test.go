@@ -115,18 +115,7 @@ func TestOwnFinalRanks_MigrationDownMovesThemToTheirMonth(t *testing.T) {
 	store.Close()
 
 	const beforeOwnPartitions = 26
-	for {
-		version, _, err := db.SchemaVersion(pg.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if version == beforeOwnPartitions {
-			break
-		}
-		if _, dirty, err := db.Migrate(pg.URL, db.MigrateDownOne); err != nil || dirty {
-			t.Fatalf("migrate down from %d: dirty %t, %v", version, dirty, err)
-		}
-	}
+	migrateDownTo(t, beforeOwnPartitions)
 	for board, bucket := range map[string]string{"day": "2026-11-01", "none": "2026-12-01"} {
 		if got := mustQuery(t, `SELECT final_bucket::text FROM periods WHERE board_id = $1`, board)[0][0]; got != bucket {
 			t.Fatalf("%s's bucket after the downgrade %s, want %s", board, got, bucket)
@@ -138,9 +127,7 @@ func TestOwnFinalRanks_MigrationDownMovesThemToTheirMonth(t *testing.T) {
 	if got := mustQuery(t, `SELECT count(*) FROM pg_class WHERE relname LIKE 'board\_final\_ranks\_own%'`)[0][0]; got != "0" {
 		t.Fatalf("%s relations of final ranks of their own after the downgrade", got)
 	}
-	if _, dirty, err := db.Migrate(pg.URL, db.MigrateUp); err != nil || dirty {
-		t.Fatalf("migrate up: dirty %t, %v", dirty, err)
-	}
+	migrateUp(t)
 	for board, key := range keys {
 		if got := finalRanksOf(t, board, key); !slices.EqualFunc(got, before[board], slices.Equal) {
 			t.Fatalf("%s's final ranks after the upgrade %v, want %v", board, got, before[board])

@@ -513,12 +513,12 @@ type rankedPeriod struct {
 // With ownFrom set and at least that many players, the ranks go to a
 // partition of their own (ownBucket), as a month's close builds its table:
 // made in this transaction, so the copy writes its rows frozen, indexed
-// after its rows, then attached (ownFinalRanks). Appended to the month's
-// partition instead, PostgreSQL keeps board_final_ranks' two indexes row
-// by row, the player index (player_id, period_id) in random places: at a
-// million players three quarters of the close (docs/design.md, "A large
-// period's final ranks"). phases hears its steps start (a close's; a
-// correction's are not named).
+// after its rows, then attached (createOwnFinalRanks, attachOwnFinalRanks).
+// Appended to the month's partition instead, PostgreSQL keeps
+// board_final_ranks' two indexes row by row, the player index (player_id,
+// period_id) in random places: at a million players three quarters of the
+// close (docs/design.md, "A large period's final ranks"). phases hears its
+// steps start (a close's; a correction's are not named).
 func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time, ownFrom int,
 	phases closePhases) (*rankedPeriod, error) {
 	if err := phases.start(ctx, "read"); err != nil {
