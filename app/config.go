@@ -88,6 +88,10 @@ type Config struct {
 	// RetentionBatch is the most rows of a dropped period of a board that
 	// retention deletes in one transaction; 0 is the default, 10,000.
 	RetentionBatch int // LEADERBOARD_RETENTION_BATCH
+	// OwnPartitionPlayers is the fewest players of a period, closed on its
+	// own, whose final ranks get a partition of their own; 0 is the
+	// default, 100,000.
+	OwnPartitionPlayers int // LEADERBOARD_OWN_PARTITION_PLAYERS
 
 	// RateLimit is the requests a second of each client address on public
 	// reads (burst twice that); 0 turns it off.
@@ -163,40 +167,41 @@ func ConfigFromEnv() (Config, error) {
 		GraphiQL:        env.bool("LEADERBOARD_GRAPHIQL", false),
 		DemoPlayers:     env.int("LEADERBOARD_DEMO_PLAYERS", 0),
 		// Ten million demo players take about 620 MiB.
-		SnapshotPlayers:    env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
-		MaxGroup:           env.int("LEADERBOARD_MAX_GROUP", leaderboard.DefaultMaxGroup),
-		CloseGrace:         env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
-		AutoClose:          env.bool("LEADERBOARD_AUTO_CLOSE", true),
-		CloseWait:          env.duration("LEADERBOARD_CLOSE_WAIT", 10*time.Second),
-		CloseTimeout:       env.duration("LEADERBOARD_CLOSE_TIMEOUT", 30*time.Minute),
-		PeriodCloses:       env.int("LEADERBOARD_PERIOD_CLOSES", 2),
-		SchedulerInterval:  env.duration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
-		WebhookURL:         os.Getenv("LEADERBOARD_WEBHOOK_URL"),
-		WebhookSecret:      env.secret("LEADERBOARD_WEBHOOK_SECRET"),
-		WebhookTimeout:     env.duration("LEADERBOARD_WEBHOOK_TIMEOUT", 10*time.Second),
-		WebhookBackoff:     env.duration("LEADERBOARD_WEBHOOK_BACKOFF", time.Second),
-		WebhookMaxBackoff:  env.duration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
-		WebhookConcurrency: env.int("LEADERBOARD_WEBHOOK_CONCURRENCY", settlement.DefaultConcurrency),
-		RetainMonths:       env.int("LEADERBOARD_RETAIN_MONTHS", 0),
-		RetentionBatch:     env.int("LEADERBOARD_RETENTION_BATCH", 10_000),
-		RateLimit:          env.float("LEADERBOARD_RATE_LIMIT", 20),
-		ServerRateLimit:    env.float("LEADERBOARD_SERVER_RATE_LIMIT", 500),
-		PlayerRateLimit:    env.float("LEADERBOARD_PLAYER_RATE_LIMIT", 20),
-		TrustedProxies:     os.Getenv("LEADERBOARD_TRUSTED_PROXIES"),
-		RequestTimeout:     env.duration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
-		ShutdownTimeout:    env.duration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
-		DatabaseWait:       env.duration("LEADERBOARD_DATABASE_WAIT", 0),
-		MaxConns:           env.int("DATABASE_MAX_CONNS", 10),
-		ClosingReads:       env.int("LEADERBOARD_CLOSING_READS", 1),
-		ClosingReadWait:    env.duration("LEADERBOARD_CLOSING_READ_WAIT", time.Second),
-		StatementTimeout:   env.duration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
-		LockTimeout:        env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
-		SubmitWriters:      env.int("LEADERBOARD_SUBMIT_WRITERS", 2),
-		SubmitMergeEvents:  env.int("LEADERBOARD_SUBMIT_MERGE_EVENTS", 1000),
-		ClaimWriters:       env.int("LEADERBOARD_CLAIM_WRITERS", 1),
-		ErasureKey:         env.secret("LEADERBOARD_ERASURE_KEY"),
-		ErasureTimeout:     env.duration("LEADERBOARD_ERASURE_TIMEOUT", 10*time.Minute),
-		ErasureWorkers:     env.int("LEADERBOARD_ERASURE_WORKERS", 2),
+		SnapshotPlayers:     env.int("LEADERBOARD_SNAPSHOT_PLAYERS", 12_000_000),
+		MaxGroup:            env.int("LEADERBOARD_MAX_GROUP", leaderboard.DefaultMaxGroup),
+		CloseGrace:          env.duration("LEADERBOARD_CLOSE_GRACE", 15*time.Minute),
+		AutoClose:           env.bool("LEADERBOARD_AUTO_CLOSE", true),
+		CloseWait:           env.duration("LEADERBOARD_CLOSE_WAIT", 10*time.Second),
+		CloseTimeout:        env.duration("LEADERBOARD_CLOSE_TIMEOUT", 30*time.Minute),
+		PeriodCloses:        env.int("LEADERBOARD_PERIOD_CLOSES", 2),
+		SchedulerInterval:   env.duration("LEADERBOARD_SCHEDULER_INTERVAL", 30*time.Second),
+		WebhookURL:          os.Getenv("LEADERBOARD_WEBHOOK_URL"),
+		WebhookSecret:       env.secret("LEADERBOARD_WEBHOOK_SECRET"),
+		WebhookTimeout:      env.duration("LEADERBOARD_WEBHOOK_TIMEOUT", 10*time.Second),
+		WebhookBackoff:      env.duration("LEADERBOARD_WEBHOOK_BACKOFF", time.Second),
+		WebhookMaxBackoff:   env.duration("LEADERBOARD_WEBHOOK_MAX_BACKOFF", 10*time.Minute),
+		WebhookConcurrency:  env.int("LEADERBOARD_WEBHOOK_CONCURRENCY", settlement.DefaultConcurrency),
+		RetainMonths:        env.int("LEADERBOARD_RETAIN_MONTHS", 0),
+		RetentionBatch:      env.int("LEADERBOARD_RETENTION_BATCH", 10_000),
+		OwnPartitionPlayers: env.int("LEADERBOARD_OWN_PARTITION_PLAYERS", 100_000),
+		RateLimit:           env.float("LEADERBOARD_RATE_LIMIT", 20),
+		ServerRateLimit:     env.float("LEADERBOARD_SERVER_RATE_LIMIT", 500),
+		PlayerRateLimit:     env.float("LEADERBOARD_PLAYER_RATE_LIMIT", 20),
+		TrustedProxies:      os.Getenv("LEADERBOARD_TRUSTED_PROXIES"),
+		RequestTimeout:      env.duration("LEADERBOARD_REQUEST_TIMEOUT", 5*time.Second),
+		ShutdownTimeout:     env.duration("LEADERBOARD_SHUTDOWN_TIMEOUT", 10*time.Second),
+		DatabaseWait:        env.duration("LEADERBOARD_DATABASE_WAIT", 0),
+		MaxConns:            env.int("DATABASE_MAX_CONNS", 10),
+		ClosingReads:        env.int("LEADERBOARD_CLOSING_READS", 1),
+		ClosingReadWait:     env.duration("LEADERBOARD_CLOSING_READ_WAIT", time.Second),
+		StatementTimeout:    env.duration("LEADERBOARD_STATEMENT_TIMEOUT", 10*time.Second),
+		LockTimeout:         env.duration("LEADERBOARD_LOCK_TIMEOUT", 3*time.Second),
+		SubmitWriters:       env.int("LEADERBOARD_SUBMIT_WRITERS", 2),
+		SubmitMergeEvents:   env.int("LEADERBOARD_SUBMIT_MERGE_EVENTS", 1000),
+		ClaimWriters:        env.int("LEADERBOARD_CLAIM_WRITERS", 1),
+		ErasureKey:          env.secret("LEADERBOARD_ERASURE_KEY"),
+		ErasureTimeout:      env.duration("LEADERBOARD_ERASURE_TIMEOUT", 10*time.Minute),
+		ErasureWorkers:      env.int("LEADERBOARD_ERASURE_WORKERS", 2),
 		// A few refused tokens a second: a person mistyping is never held up,
 		// a program guessing is.
 		AuthFailureRateLimit: env.float("LEADERBOARD_AUTH_FAILURE_RATE_LIMIT", 2),
@@ -375,6 +380,8 @@ func (c *Config) bindServe(flags *pflag.FlagSet) {
 		"most players of closed months held in memory, about 64 bytes each; 0 reads them from the database (env LEADERBOARD_SNAPSHOT_PLAYERS)")
 	flags.IntVar(&c.RetentionBatch, "retention-batch", c.RetentionBatch,
 		"most rows of a dropped period of a board that retention deletes in one transaction (env LEADERBOARD_RETENTION_BATCH)")
+	flags.IntVar(&c.OwnPartitionPlayers, "own-partition-players", c.OwnPartitionPlayers,
+		"fewest players of a period whose final ranks get a partition of their own, indexed after its rows (env LEADERBOARD_OWN_PARTITION_PLAYERS)")
 	flags.BoolVar(&c.GraphiQL, "graphiql", c.GraphiQL,
 		"serve the GraphiQL explorer at /graphiql, with introspection (env LEADERBOARD_GRAPHIQL=true)")
 }

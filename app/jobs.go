@@ -230,7 +230,7 @@ func (c *Config) dbOptions(loc *time.Location, logger *slog.Logger) []db.Option 
 		db.WithReadURL(c.DatabaseReadURL),
 		db.WithLimits(db.Limits{MaxConns: int32(c.MaxConns), StatementTimeout: c.StatementTimeout, LockTimeout: c.LockTimeout,
 			SubmitWriters: c.SubmitWriters, SubmitMergeEvents: c.SubmitMergeEvents, ClaimWriters: c.ClaimWriters,
-			RetentionBatch: c.RetentionBatch, ErasureWorkers: c.ErasureWorkers}),
+			RetentionBatch: c.RetentionBatch, ErasureWorkers: c.ErasureWorkers, OwnPartitionPlayers: c.OwnPartitionPlayers}),
 		db.WithClosingReads(c.ClosingReads, c.ClosingReadWait),
 		db.WithErasureKey([]byte(c.ErasureKey)),
 	}

@@ -450,8 +450,9 @@ func phase(hooks leaderboard.CloseHooks, m leaderboard.Month, p leaderboard.Clos
 // closePhases hears each phase of a close start, by name, in order: main's
 // month close (TryCloseMonth) stop, vacuum, lock, read, digest, write,
 // index, names, attach, mark, commit and closed; a board's period close
-// (closePeriod) stop, partition, lock, read, write, names, digest, cohorts,
-// mark, commit and closed; a group close of small periods (TryClosePeriods)
+// (closePeriod) stop, partition, lock, read, write, (with final ranks of
+// their own: index, attach,) names, digest, cohorts, mark, commit and
+// closed; a group close of small periods (TryClosePeriods)
 // group read, group partition, group lock, group rank, group cohorts, group
 // mark, group commit and group closed, then, if it failed, each period's own
 // close.

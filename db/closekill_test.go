@@ -24,6 +24,8 @@ import (
 var closeKillPhases = map[string][]string{
 	"main":                 {"stop", "vacuum", "lock", "read", "digest", "write", "index", "names", "attach", "mark", "commit", "closed"},
 	"day.asc.subscore-asc": {"stop", "partition", "lock", "read", "write", "names", "digest", "cohorts", "mark", "commit", "closed"},
+	"day.asc.subscore-asc.own": {"stop", "partition", "lock", "read", "write", "index", "attach", "names", "digest", "cohorts",
+		"mark", "commit", "closed"},
 }
 
 // errKilled is what the phase observer fails a close with.
@@ -42,7 +44,7 @@ func TestClose_KilledAtEachPhaseResumesAndRanksOnce(t *testing.T) {
 					seen = append(seen, name)
 					return nil
 				}
-				k := openKilledClose(t, kind.name, kind.spec, observe)
+				k := openKilledClose(t, kind.name, kind.spec, kind.own, observe)
 				if err := k.closeOnce(context.Background()); err != nil {
 					t.Fatal(err)
 				}
@@ -53,7 +55,7 @@ func TestClose_KilledAtEachPhaseResumesAndRanksOnce(t *testing.T) {
 			})
 			forEachKill(t, phases, func(t *testing.T, kill *phaseKill) {
 				ctx := kill.context(t)
-				k := openKilledClose(t, kind.name, kind.spec, kill.observe)
+				k := openKilledClose(t, kind.name, kind.spec, kind.own, kill.observe)
 				err := k.closeOnce(ctx)
 				switch {
 				case !kill.killed:
@@ -134,15 +136,20 @@ type killedClose struct {
 	board *leaderboard.Board
 	key   string
 	table []boardOracleEntry
+	// own says the period's final ranks go to a partition of their own.
+	own bool
 }
 
 // openKilledClose opens a store whose closes tell observe of their phases,
 // with the period of testNow of a board of spec (main when nil) holding a
 // few hundred players, with ties of score, subscore and instant.
-func openKilledClose(t *testing.T, id string, spec *leaderboard.BoardSpec,
+func openKilledClose(t *testing.T, id string, spec *leaderboard.BoardSpec, own bool,
 	observe func(context.Context, string) error) *killedClose {
 	t.Helper()
-	return addKilledPeriod(t, mustOpenDB(t, db.WithSettlement(true), db.WithClosePhase(observe)), id, spec)
+	opts := append([]db.Option{db.WithSettlement(true), db.WithClosePhase(observe)}, ownPartitions(own)...)
+	k := addKilledPeriod(t, mustOpenDB(t, opts...), id, spec)
+	k.own = own
+	return k
 }
 
 // addKilledPeriod makes in store the period of testNow of a board of spec
@@ -205,7 +212,8 @@ func (k *killedClose) closeOnce(ctx context.Context) error {
 
 // state reads the period's final ranks, "rank player score" in rank
 // order; status, participants and digest of its row; the types of its
-// messages; and the tables of main's final ranks for its month.
+// messages; and the tables of main's final ranks for its month and of
+// periods' final ranks of their own.
 func (k *killedClose) state(t *testing.T) (ranks []string, row []string, messages []string, tables []string) {
 	t.Helper()
 	var ranksQ, rowQ, messagesQ string
@@ -231,7 +239,9 @@ func (k *killedClose) state(t *testing.T) (ranks []string, row []string, message
 	for _, r := range mustQuery(t, messagesQ, args...) {
 		messages = append(messages, r[0])
 	}
-	for _, r := range mustQuery(t, `SELECT relname FROM pg_class WHERE relname LIKE 'final\_ranks\_%' AND relkind = 'r' ORDER BY relname`) {
+	const tablesQ = `SELECT relname FROM pg_class
+		WHERE (relname LIKE 'final\_ranks\_%' OR relname LIKE 'board\_final\_ranks\_own\_%') AND relkind = 'r' ORDER BY relname`
+	for _, r := range mustQuery(t, tablesQ) {
 		tables = append(tables, r[0])
 	}
 	return ranks, row, messages, tables
@@ -266,13 +276,17 @@ func (k *killedClose) checkRankedOnce(t *testing.T) {
 		t.Fatalf("row %v, want %v", row, wantRow)
 	}
 	closed, wantTables := "period.closed", []string(nil)
-	if k.main() {
+	switch {
+	case k.main():
 		closed, wantTables = "month.closed", []string{"final_ranks_2026_11_v1"}
+	case k.own:
+		id := mustQuery(t, `SELECT id FROM periods WHERE board_id = $1 AND key = $2`, k.board.ID, k.key)[0][0]
+		wantTables = []string{"board_final_ranks_own_" + id}
 	}
 	if !slices.Equal(messages, []string{closed}) {
 		t.Fatalf("messages %v, want one %s", messages, closed)
 	}
 	if !slices.Equal(tables, wantTables) {
-		t.Fatalf("tables of main's final ranks %v, want %v", tables, wantTables)
+		t.Fatalf("tables of final ranks %v, want %v", tables, wantTables)
 	}
 }

@@ -141,6 +141,11 @@ type Limits struct {
 	// 2): a period's erasure waits on round trips and its commit's flush
 	// more than on the database's CPU.
 	ErasureWorkers int
+	// OwnPartitionPlayers is the fewest players of a period, closed on its
+	// own, whose final ranks get a partition of their own, indexed after
+	// its rows, instead of joining its month's (default 100,000; migration
+	// 27). Each such period adds a relation until retention drops it.
+	OwnPartitionPlayers int
 }
 
 // WithLimits sets the bounds of database calls.
@@ -160,9 +165,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, errorf("parse database url: %w", err)
 	}
 	l := db.limits
-	if l.SubmitWriters < 0 || l.SubmitMergeEvents < 0 || l.ClaimWriters < 0 || l.RetentionBatch < 0 || l.ErasureWorkers < 0 {
-		return nil, errorf("submit writers (%d), events a submit transaction takes (%d), claim writers (%d), rows a retention batch deletes (%d) and erasure workers (%d) cannot be negative",
-			l.SubmitWriters, l.SubmitMergeEvents, l.ClaimWriters, l.RetentionBatch, l.ErasureWorkers)
+	if l.SubmitWriters < 0 || l.SubmitMergeEvents < 0 || l.ClaimWriters < 0 || l.RetentionBatch < 0 || l.ErasureWorkers < 0 ||
+		l.OwnPartitionPlayers < 0 {
+		return nil, errorf("submit writers (%d), events a submit transaction takes (%d), claim writers (%d), rows a retention batch deletes (%d), erasure workers (%d) and the players of a period with a partition of its own (%d) cannot be negative",
+			l.SubmitWriters, l.SubmitMergeEvents, l.ClaimWriters, l.RetentionBatch, l.ErasureWorkers, l.OwnPartitionPlayers)
 	}
 	writers, mergeEvents := cmp.Or(l.SubmitWriters, defaultSubmitWriters), cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents)
 	db.submits = newSubmitQueue(writers, mergeEvents, db.writeSubmissions)

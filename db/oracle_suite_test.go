@@ -143,24 +143,40 @@ func (p boardPeriod) close(ctx context.Context) (string, error) {
 }
 
 // oracleKinds are the boards the suite runs against: main and one of every
-// reset, both orders, both subscore directions and the widest score range.
+// reset, both orders, both subscore directions and the widest score range;
+// two of them again with every closed period's final ranks in a partition
+// of their own (Limits.OwnPartitionPlayers 1).
 var oracleKinds = []struct {
 	name string
 	spec *leaderboard.BoardSpec // nil for main
+	own  bool
 }{
-	{"main", nil},
+	{"main", nil, false},
 	{"week.desc", &leaderboard.BoardSpec{Reset: leaderboard.ResetWeek, Order: new(leaderboard.OrderDesc),
-		MinScore: new(-1000), MaxScore: new(1000), TieBreak: new(leaderboard.TieBreakNone)}},
+		MinScore: new(-1000), MaxScore: new(1000), TieBreak: new(leaderboard.TieBreakNone)}, false},
 	{"day.asc.subscore-asc", &leaderboard.BoardSpec{Reset: leaderboard.ResetDay, Order: new(leaderboard.OrderAsc),
-		MinScore: new(0), MaxScore: new(2_000_000_000), TieBreak: new(leaderboard.TieBreakSubscoreAsc)}},
+		MinScore: new(0), MaxScore: new(2_000_000_000), TieBreak: new(leaderboard.TieBreakSubscoreAsc)}, false},
 	{"day.desc.subscore-desc", &leaderboard.BoardSpec{Reset: leaderboard.ResetDay, Order: new(leaderboard.OrderDesc),
-		MinScore: new(0), MaxScore: new(1_000_000), TieBreak: new(leaderboard.TieBreakSubscoreDesc)}},
+		MinScore: new(0), MaxScore: new(1_000_000), TieBreak: new(leaderboard.TieBreakSubscoreDesc)}, false},
 	{"none.asc", &leaderboard.BoardSpec{Reset: leaderboard.ResetNone, Order: new(leaderboard.OrderAsc),
-		MinScore: new(-50), MaxScore: new(50), TieBreak: new(leaderboard.TieBreakNone)}},
+		MinScore: new(-50), MaxScore: new(50), TieBreak: new(leaderboard.TieBreakNone)}, false},
 	{"month.asc.subscore-desc", &leaderboard.BoardSpec{Reset: leaderboard.ResetMonth, Order: new(leaderboard.OrderAsc),
-		MinScore: new(1), MaxScore: new(100), TieBreak: new(leaderboard.TieBreakSubscoreDesc)}},
+		MinScore: new(1), MaxScore: new(100), TieBreak: new(leaderboard.TieBreakSubscoreDesc)}, false},
 	{"season.desc.subscore-asc", &leaderboard.BoardSpec{Reset: leaderboard.ResetSeason, Order: new(leaderboard.OrderDesc),
-		MinScore: new(0), MaxScore: new(10_000), TieBreak: new(leaderboard.TieBreakSubscoreAsc)}},
+		MinScore: new(0), MaxScore: new(10_000), TieBreak: new(leaderboard.TieBreakSubscoreAsc)}, false},
+	{"week.desc.own", &leaderboard.BoardSpec{Reset: leaderboard.ResetWeek, Order: new(leaderboard.OrderDesc),
+		MinScore: new(-1000), MaxScore: new(1000), TieBreak: new(leaderboard.TieBreakNone)}, true},
+	{"day.asc.subscore-asc.own", &leaderboard.BoardSpec{Reset: leaderboard.ResetDay, Order: new(leaderboard.OrderAsc),
+		MinScore: new(0), MaxScore: new(2_000_000_000), TieBreak: new(leaderboard.TieBreakSubscoreAsc)}, true},
+}
+
+// ownPartitions returns the options of a store whose closes put every
+// period's final ranks in a partition of their own when own is set.
+func ownPartitions(own bool) []db.Option {
+	if !own {
+		return nil
+	}
+	return []db.Option{db.WithLimits(db.Limits{OwnPartitionPlayers: 1})}
 }
 
 // oracleTieGroup is how many players share one score reached at one
@@ -170,7 +186,7 @@ const oracleTieGroup = 2000
 func TestOracle_EveryBoardKindMatchesAPlainSort(t *testing.T) {
 	for i, kind := range oracleKinds {
 		t.Run(kind.name, func(t *testing.T) {
-			store := mustOpenDB(t)
+			store := mustOpenDB(t, ownPartitions(kind.own)...)
 			p, seasons := openOraclePeriod(t, store, kind.name, kind.spec)
 			runOracleSuite(t, p, seasons, rand.New(rand.NewPCG(37, uint64(i))))
 		})

@@ -221,7 +221,7 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 		if _, err := tx.Exec(ctx, drop, *row.bucket, row.id); err != nil {
 			return err
 		}
-		if ranks, err = rankPeriod(ctx, tx, b, row.id, *row.bucket, nil); err != nil {
+		if ranks, err = rankPeriod(ctx, tx, b, row.id, *row.bucket, 0, nil); err != nil {
 			return err
 		}
 	}
@@ -267,7 +267,7 @@ func shiftOutFinalRank(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row
 	}
 	// The sort takes every row deleted before the first is written again:
 	// no new rank meets an old one in the primary key.
-	table := pgx.Identifier{bucketPartition(*row.bucket)}.Sanitize()
+	table := finalRanksPartition(*row.bucket, row.id)
 	shift := `WITH gone AS (
 			DELETE FROM ` + table + ` WHERE bucket = $1 AND period_id = $2 AND rank >= (
 				SELECT rank FROM ` + table + ` WHERE bucket = $1 AND period_id = $2 AND player_id = $3)

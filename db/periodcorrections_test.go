@@ -327,8 +327,20 @@ func TestCorrectPeriodScore_ReadersSeeTheOldOrTheNewFinalRanks(t *testing.T) {
 // those of a twin board without the player, ranked again in full by a
 // correction that keeps a total.
 func TestCorrectPeriodScore_RemovalShiftsTheRanksAsAFullReRankWrites(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		t.Run(fmt.Sprintf("final ranks of their own %t", own), func(t *testing.T) {
+			checkRemovalShiftsAsAFullReRank(t, own)
+		})
+	}
+}
+
+// checkRemovalShiftsAsAFullReRank checks that a removal from a closed
+// period's final ranks writes what ranking it again writes, with the final
+// ranks in their month's partition or, with own, in their own.
+func checkRemovalShiftsAsAFullReRank(t *testing.T, own bool) {
 	now := testNow
-	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithSettlement(true))
+	store := mustOpenDB(t, append([]db.Option{db.WithClock(func() time.Time { return now }), db.WithSettlement(true)},
+		ownPartitions(own)...)...)
 	ctx := context.Background()
 	const key = "2026-11-20"
 	for _, board := range []string{"shifted", "full"} {
@@ -386,5 +398,8 @@ func TestCorrectPeriodScore_RemovalShiftsTheRanksAsAFullReRankWrites(t *testing.
 	}
 	if s := standingOf(t, store, "shifted", key, "p08"); s.Rank != standingOf(t, store, "full", key, "p08").Rank {
 		t.Fatalf("p08's standing %+v", s)
+	}
+	if n := len(ownRelations(t)); own && n != 2 || !own && n != 0 {
+		t.Fatalf("%d partitions of their own", n)
 	}
 }

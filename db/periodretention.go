@@ -19,13 +19,14 @@ import (
 // the newest by their start; an older one goes once its settlement messages
 // were all delivered (or it has none: settlement off). A period's rows are
 // in the shared tables, keyed by its id: no partition is made per board or
-// period, so none is dropped per period (the board_final_ranks partition of
-// its month holds other boards' periods too). A 10M-player period is tens of
+// small period, so none is dropped for one (the board_final_ranks partition
+// of its month holds other boards' periods too). A 10M-player period is tens of
 // millions of rows, too many for one transaction: the drop is decided in a
 // short one that deletes the period's row and queues its id in
 // period_purges (migration 21), then its rows are deleted in batches of
 // Limits.RetentionBatch, each a transaction of its own under the requests'
-// statement timeout.
+// statement timeout. The one exception: a large period's final ranks in a
+// partition of their own (migration 27) go with their partition, dropped.
 
 // defaultRetentionBatch is Limits.RetentionBatch's default.
 const defaultRetentionBatch = 10_000
@@ -222,6 +223,13 @@ func purgeBatch(ctx context.Context, tx pgx.Tx, id int32, batch int, from *int) 
 		q, args := fmt.Sprintf(deleteSome, purgeTables[*from]), []any{id, left}
 		if purgeTables[*from] == "board_final_ranks" {
 			if bucket == nil {
+				continue
+			}
+			if bucket.Equal(ownBucket) {
+				// Final ranks of their own go with their partition.
+				if _, err := tx.Exec(ctx, `DROP TABLE IF EXISTS `+finalRanksPartition(ownBucket, id)); err != nil {
+					return false, err
+				}
 				continue
 			}
 			q, args = deleteFinalRanks, append(args, *bucket)

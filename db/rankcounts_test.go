@@ -161,20 +161,33 @@ func TestRankCounts_EveryWriterKeepsThemInStep(t *testing.T) {
 	// as the writers would have.
 	store.Close()
 	const beforeRankCounts = 19
+	migrateDownTo(t, beforeRankCounts)
+	migrateUp(t)
+	assertRankCountsInStep(t)
+}
+
+// migrateDownTo migrates the test database down, one migration at a time,
+// to version.
+func migrateDownTo(t *testing.T, version uint) {
+	t.Helper()
 	for {
-		version, _, err := db.SchemaVersion(pg.URL)
+		at, _, err := db.SchemaVersion(pg.URL)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if version == beforeRankCounts {
-			break
+		if at == version {
+			return
 		}
 		if _, dirty, err := db.Migrate(pg.URL, db.MigrateDownOne); err != nil || dirty {
-			t.Fatalf("migrate down from %d: dirty %t, %v", version, dirty, err)
+			t.Fatalf("migrate down from %d: dirty %t, %v", at, dirty, err)
 		}
 	}
+}
+
+// migrateUp migrates the test database up to the newest version.
+func migrateUp(t *testing.T) {
+	t.Helper()
 	if _, dirty, err := db.Migrate(pg.URL, db.MigrateUp); err != nil || dirty {
 		t.Fatalf("migrate up: dirty %t, %v", dirty, err)
 	}
-	assertRankCountsInStep(t)
 }

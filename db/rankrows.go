@@ -263,16 +263,20 @@ func monthTarget(m leaderboard.Month, table string) finalTarget {
 }
 
 // periodTarget is the target of period id's final ranks in bucket's
-// partition of board_final_ranks.
+// partition of board_final_ranks, or in their own (ownBucket).
 func periodTarget(id int32, bucket time.Time) finalTarget {
 	leading := appendField(nil, 4, uint64(postgresDay(bucket)))
-	return finalTarget{table: pgx.Identifier{bucketPartition(bucket)}.Sanitize(),
+	return finalTarget{table: finalRanksPartition(bucket, id),
 		columns: `bucket, period_id, rank, player_id, score, reached_at, subscore, metadata`,
 		fields:  2, leading: appendField(leading, 4, uint64(uint32(id)))}
 }
 
 // postgresDay returns day, a midnight UTC, as PostgreSQL's binary date.
-func postgresDay(day time.Time) int32 { return int32(day.Sub(postgresEpoch) / (24 * time.Hour)) }
+// It counts in seconds, not in a Duration, which spans only 292 years: the
+// bucket of final ranks of their own is in year 1.
+func postgresDay(day time.Time) int32 {
+	return int32((day.Unix() - postgresEpoch.Unix()) / (24 * 60 * 60))
+}
 
 // copyFinalRanks copies rows into target's table with COPY, binary, and
 // FREEZE into a table made in this transaction: those rows are written

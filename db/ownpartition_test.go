@@ -1,0 +1,136 @@
+package db_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// A period closed with at least Limits.OwnPartitionPlayers players keeps
+// its final ranks in a partition of its own (migration 27); the oracle
+// suite and the close's kill test run such periods beside the others
+// (oracleKinds' own). Here: what retention and a downgrade do with them.
+
+// ownRelations lists the partitions of final ranks of their own.
+func ownRelations(t *testing.T) []string {
+	t.Helper()
+	var names []string
+	for _, r := range mustQuery(t, `SELECT relname FROM pg_class WHERE relname LIKE 'board\_final\_ranks\_own\_%' AND relkind = 'r' ORDER BY relname`) {
+		names = append(names, r[0])
+	}
+	return names
+}
+
+// finalRanksOf returns period key of board's final ranks, in rank order.
+func finalRanksOf(t *testing.T, board, key string) [][]string {
+	t.Helper()
+	return mustQuery(t, `SELECT f.rank, f.player_id, f.score, f.subscore, f.reached_at, f.metadata
+		FROM board_final_ranks f JOIN periods p ON p.id = f.period_id AND p.final_bucket = f.bucket
+		WHERE p.board_id = $1 AND p.key = $2 ORDER BY f.rank`, board, key)
+}
+
+func TestOwnFinalRanks_OnlyLargePeriodsAndRetentionDropsThemWhole(t *testing.T) {
+	var now time.Time
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithLimits(db.Limits{OwnPartitionPlayers: 100}))
+	ctx := context.Background()
+	id, rows := mustCloseSeededPeriod(t, store, &now, "big", 300)
+	if got, want := ownRelations(t), []string{"board_final_ranks_own_" + id}; !slices.Equal(got, want) {
+		t.Fatalf("partitions of their own %v, want %v", got, want)
+	}
+	if got := mustQuery(t, `SELECT final_bucket::text FROM periods WHERE id = $1`, id)[0][0]; got != "0001-01-01" {
+		t.Fatalf("the big period's bucket %s", got)
+	}
+	if n := len(finalRanksOf(t, "big", "2026-11-20")); n != 299 {
+		t.Fatalf("%d final ranks of the big period, want 299 (300 seeded, one removed)", n)
+	}
+
+	// A period under the bound joins its month's partition.
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "small", Name: "small", Reset: leaderboard.ResetDay,
+		TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0)})
+	now = *utc(11, 20, 12)
+	mustSubmit(t, store, boardEvent("small", "s1", "ann", leaderboard.ModeSet, 5, utc(11, 20, 9)),
+		boardEvent("small", "s2", "bob", leaderboard.ModeSet, 7, utc(11, 20, 10)))
+	now = *utc(11, 21, 1)
+	if _, err := store.ClosePeriod(ctx, "small", "2026-11-20"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustQuery(t, `SELECT final_bucket::text FROM periods WHERE board_id = 'small'`)[0][0]; got != "2026-11-01" {
+		t.Fatalf("the small period's bucket %s", got)
+	}
+	smallRanks := finalRanksOf(t, "small", "2026-11-20")
+
+	now = *utc(11, 22, 1)
+	dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10})
+	if err != nil || len(dropped) != 1 || dropped[0].Board != "big" {
+		t.Fatalf("dropped %+v, %v", dropped, err)
+	}
+	if n := periodRows(t, id); n != 0 {
+		t.Fatalf("%d of the dropped period's %d rows are left", n, rows)
+	}
+	if got := ownRelations(t); len(got) != 0 {
+		t.Fatalf("partitions of their own left: %v", got)
+	}
+	if n := mustQuery(t, `SELECT count(*) FROM period_purges`)[0][0]; n != "0" {
+		t.Fatalf("%s purges still queued", n)
+	}
+	if got := finalRanksOf(t, "small", "2026-11-20"); !slices.EqualFunc(got, smallRanks, slices.Equal) {
+		t.Fatalf("the small period's final ranks %v, had %v", got, smallRanks)
+	}
+}
+
+func TestOwnFinalRanks_MigrationDownMovesThemToTheirMonth(t *testing.T) {
+	now := *utc(11, 20, 12)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithLimits(db.Limits{OwnPartitionPlayers: 2}))
+	ctx := context.Background()
+	for _, board := range []string{"day", "none"} {
+		reset := leaderboard.ResetDay
+		if board == "none" {
+			reset = leaderboard.ResetNone
+		}
+		mustCreateBoard(t, store, leaderboard.BoardSpec{ID: board, Name: board, Reset: reset,
+			TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0)})
+		mustSubmit(t, store, boardEvent(board, "a", "ann", leaderboard.ModeSet, 5, utc(11, 20, 9)),
+			boardEvent(board, "b", "bob", leaderboard.ModeSet, 7, utc(11, 20, 10)),
+			boardEvent(board, "c", "cid", leaderboard.ModeSet, 5, utc(11, 20, 11)))
+	}
+	now = *utc(12, 1, 1) // the NONE board's period closes in December
+	keys := map[string]string{"day": "2026-11-20", "none": "all"}
+	before := map[string][][]string{}
+	for board, key := range keys {
+		if _, err := store.ClosePeriod(ctx, board, key); err != nil {
+			t.Fatal(err)
+		}
+		before[board] = finalRanksOf(t, board, key)
+		if len(before[board]) != 3 {
+			t.Fatalf("%s's final ranks %v", board, before[board])
+		}
+	}
+	if n := len(ownRelations(t)); n != 2 {
+		t.Fatalf("%d partitions of their own, want 2", n)
+	}
+	store.Close()
+
+	const beforeOwnPartitions = 26
+	migrateDownTo(t, beforeOwnPartitions)
+	for board, bucket := range map[string]string{"day": "2026-11-01", "none": "2026-12-01"} {
+		if got := mustQuery(t, `SELECT final_bucket::text FROM periods WHERE board_id = $1`, board)[0][0]; got != bucket {
+			t.Fatalf("%s's bucket after the downgrade %s, want %s", board, got, bucket)
+		}
+		if got := finalRanksOf(t, board, keys[board]); !slices.EqualFunc(got, before[board], slices.Equal) {
+			t.Fatalf("%s's final ranks after the downgrade %v, want %v", board, got, before[board])
+		}
+	}
+	if got := mustQuery(t, `SELECT count(*) FROM pg_class WHERE relname LIKE 'board\_final\_ranks\_own%'`)[0][0]; got != "0" {
+		t.Fatalf("%s relations of final ranks of their own after the downgrade", got)
+	}
+	migrateUp(t)
+	for board, key := range keys {
+		if got := finalRanksOf(t, board, key); !slices.EqualFunc(got, before[board], slices.Equal) {
+			t.Fatalf("%s's final ranks after the upgrade %v, want %v", board, got, before[board])
+		}
+	}
+}
