@@ -49,5 +49,7 @@ func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board
 // to cache, the period in memory as its close commits.
 func periodHandoff(cache *closedperiods.Cache) db.PeriodHandoff {
 	return db.PeriodHandoff{Fits: cache.PeriodFits,
-		Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) { cache.PeriodClosed(b, key, p, end) }}
+		Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+			cache.PeriodClosed(b, key, p, end)
+		}}
 }

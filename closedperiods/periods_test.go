@@ -233,7 +233,9 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 // them.
 func handTo(store *db.DB, c *Cache) {
 	store.HandClosedPeriods(db.PeriodHandoff{Fits: c.PeriodFits,
-		Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) { c.PeriodClosed(b, key, p, end) }})
+		Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+			c.PeriodClosed(b, key, p, end)
+		}})
 }
 
 // A period closed by the instance that holds the cache is in memory as soon
