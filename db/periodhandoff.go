@@ -14,9 +14,9 @@ import (
 // close hands its month (CloseHooks): the ClosedPeriod is built from the
 // close's own rows, already in rank order with their sort keys
 // (rankPeriod), and the names of their players, read on a connection of
-// their own beside the close's copy and index (namesAhead), so that the
-// period is answered from memory as soon as its close commits, without
-// reading its rows again. Nothing is handed before the commit: a close that
+// their own (namesAhead) and built into the table while the close copies
+// and indexes the rows, so that the period is answered from memory as soon
+// as its close commits, without reading its rows again. Nothing is handed before the commit: a close that
 // fails or is killed leaves nothing in memory. A board with cohorts is left
 // to the load on first read, which reads its cohort places from its final
 // ranks.
@@ -40,52 +40,69 @@ type handoffs = atomic.Pointer[PeriodHandoff]
 // hand their periods to h.
 func (db *DB) HandClosedPeriods(h PeriodHandoff) { db.handoff.Store(&h) }
 
-// periodHanding is a closed period on its way to memory: the close's rows
-// and the names read beside them, with what its ClosedPeriod is made of.
+// periodHanding is a closed period on its way to memory: its ClosedPeriod,
+// built from the close's rows and the names read beside them while the
+// close copies and indexes the rows, and handed over once the close
+// committed.
 type periodHanding struct {
-	handoff  *PeriodHandoff
-	b        *leaderboard.Board
-	row      *periodRow
-	rows     *rankedRows
-	names    *namesAhead
-	closedAt time.Time
+	handoff *PeriodHandoff
+	b       *leaderboard.Board
+	key     string
+	end     time.Time
+	names   *namesAhead
+	built   chan struct{} // closed once period or err is set
+	period  *ClosedPeriod
+	err     error
 }
 
 // startHanding returns the handing of the period of row of b, whose close
-// at closedAt read rows, and starts reading their names; nil when the DB
-// hands no period, b has cohorts, or the period does not fit.
+// at closedAt read rows, and starts building its ClosedPeriod; nil when the
+// DB hands no period, b has cohorts, or the period does not fit.
 func (db *DB) startHanding(ctx context.Context, b *leaderboard.Board, row *periodRow, rows *rankedRows,
 	closedAt time.Time) *periodHanding {
-	h := db.handoff.Load()
-	if h == nil || b.HasCohorts() || !h.Fits(rows.len()) {
+	handoff := db.handoff.Load()
+	if handoff == nil || b.HasCohorts() || !handoff.Fits(rows.len()) {
 		return nil
 	}
 	players := fmt.Sprintf(`(SELECT player_id FROM board_scores WHERE period_id = %d)`, row.id)
-	return &periodHanding{handoff: h, b: b, row: row, rows: rows, closedAt: closedAt,
+	h := &periodHanding{handoff: handoff, b: b, key: row.key, end: closedAt, built: make(chan struct{}),
 		names: db.readNamesAhead(ctx, players, fmt.Sprintf("%d::float8", rows.len()))}
+	if row.endsAt != nil {
+		h.end = *row.endsAt
+	}
+	id, startsAt := row.id, row.startsAt
+	go func() {
+		defer close(h.built)
+		// The table only reads the rows, which the close goes on reading.
+		p := &ClosedPeriod{key: h.key, id: id, startsAt: startsAt, version: 1, rows: periodTable(rows)}
+		if h.err = h.names.each(ctx, p.rows.SetName); h.err == nil {
+			h.err = p.rows.Complete()
+		}
+		h.period = p
+	}()
+	return h
 }
 
-// stop ends the read of the names, when they are no longer wanted.
+// stop ends the handing, when the period is no longer wanted, and waits for
+// its build to end.
 func (h *periodHanding) stop() {
 	if h != nil {
 		h.names.stop()
+		<-h.built
 	}
 }
 
-// hand builds the ClosedPeriod of the committed close, version 1 as the
-// close marked it, and hands it over.
+// hand waits for the period's build and hands it over, version 1 as the
+// close marked it; the close committed.
 func (h *periodHanding) hand(ctx context.Context) error {
-	p := &ClosedPeriod{key: h.row.key, id: h.row.id, startsAt: h.row.startsAt, version: 1, rows: periodTable(h.rows)}
-	if err := h.names.each(ctx, p.rows.SetName); err != nil {
-		return err
+	select {
+	case <-h.built:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	if err := p.rows.Complete(); err != nil {
-		return err
+	if h.err != nil {
+		return h.err
 	}
-	end := h.closedAt
-	if h.row.endsAt != nil {
-		end = *h.row.endsAt
-	}
-	h.handoff.Closed(h.b, h.row.key, p, end)
+	h.handoff.Closed(h.b, h.key, h.period, h.end)
 	return nil
 }
