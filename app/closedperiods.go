@@ -44,3 +44,12 @@ func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board
 	}
 	return p, err
 }
+
+// periodHandoff has the closes of this instance hand the periods they close
+// to cache, the period in memory as its close commits.
+func periodHandoff(cache *closedperiods.Cache) db.PeriodHandoff {
+	return db.PeriodHandoff{Fits: cache.PeriodFits,
+		Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+			cache.PeriodClosed(b, key, p, end)
+		}}
+}

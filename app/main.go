@@ -89,6 +89,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.Config.SnapshotPlayers > 0 {
 		m.ClosedPeriods = closedperiods.New(periodSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, loc, m.Logger)
 		standings, groups, ready = m.ClosedPeriods, m.ClosedPeriods, m.ClosedPeriods.Ready
+		m.DB.HandClosedPeriods(periodHandoff(m.ClosedPeriods))
 	}
 	limits, err := m.Config.rateLimits()
 	if err != nil {

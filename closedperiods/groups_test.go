@@ -98,7 +98,7 @@ func TestCache_PeriodGroupsFromMemoryMatchDatabase(t *testing.T) {
 	defer c.Close()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(38, 2))
-	for _, b := range closedBoards(t, store, now) {
+	for _, b := range closedBoards(t, store, now, nil) {
 		if _, err := c.PeriodGroup(ctx, b, key, []string{"p1", "p2"}); err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,11 @@ import (
 
 // Closed periods of the boards other than main, served from memory within
 // the budget of main's closed months: one count of players for all, the
-// newest month or period (by its end) pushing out older ones. A period is
-// loaded in the background after the first read that finds it CLOSED, one
-// load at a time per period, while its readers go on reading the source. A
+// newest month or period (by its end) pushing out older ones. A period
+// this instance closes is handed over by its close as it commits
+// (PeriodClosed); any other is loaded in the background after the first
+// read that finds it CLOSED, one load at a time per period, while its
+// readers go on reading the source. Both are admitted and held alike. A
 // correction of a closed period, on any board, bumps its ranks version: the
 // Watcher that hears of it or finds it has the cache forget the period and
 // load it anew (Changed).
@@ -165,26 +167,60 @@ func (c *Cache) startPeriodLoad(b *leaderboard.Board, key string, players int) {
 		})
 		c.loadsEnded.Add(1)
 		c.loadNanos.Add(int64(time.Since(start)))
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.periods.loading[p] != job {
-			return // forgotten while it loaded: its budget is released
-		}
-		delete(c.periods.loading, p)
-		c.held -= job.players
 		if err != nil {
 			c.failedLoads.Add(1)
 			if c.ctx.Err() == nil {
 				c.logger.Error("load a closed period into memory", "board", p.board, "period", p.key, "err", err)
 			}
-			return
 		}
-		if f == nil {
-			return // not CLOSED, or no room
-		}
-		c.held += f.Players()
-		c.periods.tables[p] = &periodTable{frozen: f, end: job.end}
+		c.hold(p, job, f)
 	})
+}
+
+// PeriodClosed holds period key of b, which a close of this instance built
+// from its own rows and committed, as a load of it would (the one way into
+// memory: admit, then hold), so that its first reads are answered from
+// memory: admitted under the same budget, in place of a load of it in
+// progress, which reads the same rows again. A period already held is kept.
+func (c *Cache) PeriodClosed(b *leaderboard.Board, key string, f FrozenPeriod, end time.Time) {
+	p := periodKey{b.ID, key}
+	c.mu.Lock()
+	if c.periods.tables[p] != nil || c.ctx.Err() != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.forgetPeriod(p)
+	job := &periodLoad{cancel: func() {}}
+	c.periods.loading[p] = job
+	c.mu.Unlock()
+	if !c.admit(p, job, f.Players(), end) {
+		f = nil
+	}
+	c.hold(p, job, f)
+	if f != nil && c.PeriodLoaded(b.ID, key) {
+		c.logger.Info("closed period held in memory from its close", "board", b.ID, "period", key, "players", f.Players())
+	}
+}
+
+// PeriodFits reports whether a closed period of participants players may be
+// held at all: no more than the whole budget.
+func (c *Cache) PeriodFits(participants int) bool { return participants <= c.maxPlayers }
+
+// hold ends job, the load of period p, holding f, the period it loaded;
+// nil when the load failed, was refused or found the period not CLOSED.
+func (c *Cache) hold(p periodKey, job *periodLoad, f FrozenPeriod) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.periods.loading[p] != job {
+		return // forgotten while it loaded: its budget is released
+	}
+	delete(c.periods.loading, p)
+	c.held -= job.players
+	if f == nil {
+		return
+	}
+	c.held += f.Players()
+	c.periods.tables[p] = &periodTable{frozen: f, end: job.end}
 }
 
 // admit reserves the room of period p, loaded by job, for participants

@@ -30,8 +30,9 @@ func (s dbPeriods) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, k
 
 // closedBoards creates boards of both orders and every tie-break, fills
 // their day's period with random events (ties, subscores, metadata, names,
-// some missing) and closes it.
-func closedBoards(t *testing.T, store *db.DB, now time.Time) []*leaderboard.Board {
+// some missing) and closes it, calling closed, unless nil, with each board
+// once its period is closed: the next boards' events rename players.
+func closedBoards(t *testing.T, store *db.DB, now time.Time, closed func(*leaderboard.Board)) []*leaderboard.Board {
 	t.Helper()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(26, 3))
@@ -80,6 +81,9 @@ func closedBoards(t *testing.T, store *db.DB, now time.Time) []*leaderboard.Boar
 		b, err := store.Board(ctx, id)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if closed != nil {
+			closed(b)
 		}
 		boards = append(boards, b)
 	}
@@ -203,7 +207,7 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
 	c := New(dbPeriods{store}, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	boards := closedBoards(t, store, now)
+	boards := closedBoards(t, store, now, nil)
 	for _, b := range boards {
 		removed := removeSecond(t, store, b, key)
 		loadPeriod(t, c, b, key, "p1")
@@ -225,6 +229,56 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 	}
 }
 
+// handTo has store's closes hand the periods they close to c, as app wires
+// them.
+func handTo(store *db.DB, c *Cache) {
+	store.HandClosedPeriods(db.PeriodHandoff{Fits: c.PeriodFits,
+		Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+			c.PeriodClosed(b, key, p, end)
+		}})
+}
+
+// A period closed by the instance that holds the cache is in memory as soon
+// as its close returns, without a load, and every standing and page equals
+// the database's, in both orders and every tie-break, with its final ranks
+// in a month's partition or in one of their own; a cache too small for a
+// period leaves it to the database.
+func TestBoards_ClosedPeriodsHandedByTheirClose(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, own := range []int{0, 1} {
+		t.Run(fmt.Sprintf("own partition from %d players", own), func(t *testing.T) {
+			store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }), db.WithLimits(db.Limits{OwnPartitionPlayers: own}))
+			c := New(dbPeriods{store}, 10_000, time.UTC, logger)
+			defer c.Close()
+			handTo(store, c)
+			// Each period is checked as soon as it closed, before the next
+			// boards' events rename its players.
+			boards := closedBoards(t, store, now, func(b *leaderboard.Board) {
+				if !c.PeriodLoaded(b.ID, key) {
+					t.Fatalf("period %s of %s is not in memory after its close", key, b.ID)
+				}
+				assertSameAsDatabase(t, store, c, b, key)
+			})
+			if s := c.Stats(); s.Periods != len(boards) || s.Loads != 0 {
+				t.Errorf("stats %+v, want %d periods and no load", s, len(boards))
+			}
+		})
+	}
+	t.Run("over the budget", func(t *testing.T) {
+		store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
+		c := New(dbPeriods{store}, 5, time.UTC, logger)
+		defer c.Close()
+		handTo(store, c)
+		for _, b := range closedBoards(t, store, now, nil) {
+			if c.PeriodLoaded(b.ID, key) {
+				t.Errorf("period %s of %s, over the budget, is in memory", key, b.ID)
+			}
+		}
+	})
+}
+
 // A correction of a closed period made through one instance reaches a
 // second one's memory, which loads the period anew at once: by the
 // announcement, and by the check of versions alone when the announcement
@@ -234,7 +288,7 @@ func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 	first := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
 	second := openAgain(t, now)
 	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
-	b := closedBoards(t, first, now)[0]
+	b := closedBoards(t, first, now, nil)[0]
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -304,7 +358,7 @@ func TestBoards_ShareTheBudgetWithMonths(t *testing.T) {
 	now := time.Date(2026, 12, 20, 12, 0, 0, 0, time.UTC) // a period ending after the month
 	later := openAgain(t, now)
 	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
-	boards := closedBoards(t, later, now)
+	boards := closedBoards(t, later, now, nil)
 	ctx := context.Background()
 	c := New(dbPeriods{store}, info.Participants+10, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()

@@ -271,7 +271,7 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 	}
 	var names *namesAhead
 	if hooks.Ranks != nil {
-		names = db.readNamesAhead(ctx, m)
+		names = db.readMonthNamesAhead(ctx, m)
 		defer names.stop()
 	}
 	if err := phases.start(ctx, "read"); err != nil {

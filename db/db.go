@@ -69,6 +69,9 @@ type DB struct {
 	erasureKey []byte
 	// closePhase hears each phase of a close start; nil but in tests.
 	closePhase closePhases
+	// handoff is where closes hand the periods they close
+	// (HandClosedPeriods).
+	handoff *handoffs
 }
 
 // Option configures a DB.
@@ -156,7 +159,7 @@ func WithLimits(l Limits) Option { return func(db *DB) { db.limits = l } }
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}, finalBuckets: &sync.Map{},
 		claimBoards: &knownBoards{}, closing: newClosingReads(0, 0),
-		logger: slog.New(slog.DiscardHandler), zoneWarned: &sync.Map{}}
+		logger: slog.New(slog.DiscardHandler), zoneWarned: &sync.Map{}, handoff: &handoffs{}}
 	for _, opt := range opts {
 		opt(db)
 	}

@@ -24,9 +24,19 @@ type namesAhead struct {
 	err    error // why the read failed, once done
 }
 
-// readNamesAhead starts reading the names of month m's players, whose
+// readMonthNamesAhead starts reading the names of month m's players, whose
 // scores no longer change, in the background.
-func (db *DB) readNamesAhead(ctx context.Context, m leaderboard.Month) *namesAhead {
+func (db *DB) readMonthNamesAhead(ctx context.Context, m leaderboard.Month) *namesAhead {
+	// The close vacuumed the partition: its row count is exact.
+	scores := partitionName("scores", m)
+	return db.readNamesAhead(ctx, scores, fmt.Sprintf(`(SELECT reltuples FROM pg_class WHERE oid = '%s'::regclass)`, scores))
+}
+
+// readNamesAhead starts reading the names of players, a relation with a
+// player_id column of about count rows (an SQL expression), in the
+// background: a closing month's or period's players, whose scores no
+// longer change.
+func (db *DB) readNamesAhead(ctx context.Context, players, count string) *namesAhead {
 	ctx, cancel := context.WithCancel(ctx)
 	a := &namesAhead{cancel: cancel, done: make(chan struct{})}
 	go func() {
@@ -50,22 +60,19 @@ func (db *DB) readNamesAhead(ctx context.Context, m leaderboard.Month) *namesAhe
 					return err
 				}
 			}
-			// The close vacuumed the partition: its row count is exact. The
-			// size of an id and a name come from the players' statistics,
-			// or are guessed before their first ANALYZE.
-			scores := partitionName("scores", m)
-			const sizes = `SELECT (SELECT reltuples FROM pg_class WHERE oid = $1::regclass),
-				COALESCE((SELECT sum(avg_width) FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'players'
-					AND attname IN ('id', 'name')), 24)`
+			// The size of an id and a name come from the players'
+			// statistics, or are guessed before their first ANALYZE.
+			sizes := `SELECT ` + count + `, COALESCE((SELECT sum(avg_width) FROM pg_stats
+				WHERE schemaname = current_schema() AND tablename = 'players' AND attname IN ('id', 'name')), 24)`
 			var (
 				participants float64
 				pairBytes    int
 			)
-			if err := tx.QueryRow(ctx, sizes, scores).Scan(&participants, &pairBytes); err != nil {
+			if err := tx.QueryRow(ctx, sizes).Scan(&participants, &pairBytes); err != nil {
 				return err
 			}
 			a.names.reserve(int(participants), pairBytes)
-			return readNameBytes(ctx, tx, scores, int(participants), a.names.add)
+			return readNameBytes(ctx, tx, players, int(participants), a.names.add)
 		})
 	}()
 	return a

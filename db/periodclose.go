@@ -247,11 +247,13 @@ func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*le
 			return nil, false, errorf("close period %s of %s: %w", key, board, err)
 		}
 		ran := true
+		var handing *periodHanding
 		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 			var err error
-			ran, err = db.closePeriodTx(ctx, tx, b, row, bucket, try)
+			ran, handing, err = db.closePeriodTx(ctx, tx, b, row, bucket, try)
 			return err
 		})
+		defer handing.stop()
 		if err != nil {
 			// Retention may have dropped the bucket's partition: look again.
 			db.finalBuckets.Delete(bucket)
@@ -259,6 +261,13 @@ func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*le
 		}
 		if !ran {
 			return nil, false, nil
+		}
+		if handing != nil {
+			// Committed: the close is done whether or not memory takes it.
+			if err := handing.hand(ctx); err != nil {
+				db.logger.Warn("closed period not handed to memory; it loads on its first read",
+					"board", board, "period", key, "err", err)
+			}
 		}
 		if err := db.closePhase.start(ctx, "closed"); err != nil {
 			return nil, false, errorf("close period %s of %s: %w", key, board, err)
@@ -430,8 +439,26 @@ func (db *DB) ensureFinalRanksPartition(ctx context.Context, bucket time.Time) e
 
 // closePeriodTx is the close's transaction of period row of b. It returns
 // false, having done nothing, when try is set and another transaction holds
-// the period's close lock.
-func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, bucket time.Time, try bool) (bool, error) {
+// the period's close lock; and, when the DB hands its periods to memory and
+// this one is to go, its handing, for once the transaction commits.
+func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, bucket time.Time,
+	try bool) (ran bool, handing *periodHanding, err error) {
+	defer func() {
+		if err != nil {
+			handing.stop()
+			handing = nil
+		}
+	}()
+	ran, err = db.closePeriodRows(ctx, tx, b, row, bucket, try, func(rows *rankedRows, closedAt time.Time) {
+		handing = db.startHanding(ctx, b, row, rows, closedAt)
+	})
+	return ran, handing, err
+}
+
+// closePeriodRows is closePeriodTx but for its handing: read is called with
+// the period's rows, once they are read, and the close's time.
+func (db *DB) closePeriodRows(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, bucket time.Time, try bool,
+	read func(rows *rankedRows, closedAt time.Time)) (bool, error) {
 	if err := longJob(ctx, tx); err != nil {
 		return false, err
 	}
@@ -458,7 +485,8 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 		return true, nil
 	}
 	closedAt := db.now()
-	ranks, err := rankPeriod(ctx, tx, b, row.id, bucket, db.ownPartitionPlayers(), db.closePhase)
+	ranks, err := rankPeriod(ctx, tx, b, row.id, bucket, db.ownPartitionPlayers(), db.closePhase,
+		func(rows *rankedRows) { read(rows, closedAt) })
 	if err != nil {
 		return false, err
 	}
@@ -518,15 +546,20 @@ type rankedPeriod struct {
 // board_final_ranks' two indexes row by row, the player index (player_id,
 // period_id) in random places: at a million players three quarters of the
 // close (docs/design.md, "A large period's final ranks"). phases hears its
-// steps start (a close's; a correction's are not named).
+// steps start (a close's; a correction's are not named). read, unless nil,
+// is called with the rows once they are read: a close hands them to memory
+// (periodhandoff.go).
 func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time, ownFrom int,
-	phases closePhases) (*rankedPeriod, error) {
+	phases closePhases, read func(*rankedRows)) (*rankedPeriod, error) {
 	if err := phases.start(ctx, "read"); err != nil {
 		return nil, err
 	}
 	rows, err := readRankedRows(ctx, tx, periodSource(id, withBoardColumns, 0))
 	if err != nil {
 		return nil, fmt.Errorf("rank the scores: %w", err)
+	}
+	if read != nil {
+		read(rows)
 	}
 	if err := phases.start(ctx, "write"); err != nil {
 		return nil, err

@@ -221,7 +221,7 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 		if _, err := tx.Exec(ctx, drop, *row.bucket, row.id); err != nil {
 			return err
 		}
-		if ranks, err = rankPeriod(ctx, tx, b, row.id, *row.bucket, 0, nil); err != nil {
+		if ranks, err = rankPeriod(ctx, tx, b, row.id, *row.bucket, 0, nil, nil); err != nil {
 			return err
 		}
 	}

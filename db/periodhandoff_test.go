@@ -1,0 +1,91 @@
+package db_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/closedperiods"
+	"github.com/gamebackend/leaderboard/db"
+)
+
+// A period's close hands it to the closed periods in memory of its
+// instance only once it committed: a close killed at any of its phases, up
+// to its commit, leaves nothing in memory, and the close after it leaves
+// the period there, answering as the database does.
+func TestClosePeriod_HandsItsPeriodToMemoryOnceCommitted(t *testing.T) {
+	for _, kind := range oracleKinds {
+		phases, ok := closeKillPhases[kind.name]
+		if !ok || kind.spec == nil {
+			continue
+		}
+		t.Run(kind.name, func(t *testing.T) {
+			phases = phases[:slices.Index(phases, "commit")+1]
+			forEachKill(t, phases, func(t *testing.T, kill *phaseKill) {
+				k := openKilledClose(t, kind.name, kind.spec, kind.own, kill.observe)
+				// The cache reads nothing of a source: what it holds, the
+				// close handed it.
+				cache := closedperiods.New(nil, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+				defer cache.Close()
+				k.store.HandClosedPeriods(db.PeriodHandoff{Fits: cache.PeriodFits,
+					Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+						cache.PeriodClosed(b, key, p, end)
+					}})
+				if err := k.closeOnce(kill.context(t)); err == nil || !kill.killed {
+					t.Fatalf("the close killed at %s: %v (killed: %v)", kill.at, err, kill.killed)
+				}
+				if cache.PeriodLoaded(k.board.ID, k.key) || cache.Stats().Periods != 0 {
+					t.Fatalf("a close killed at %s left the period in memory: %+v", kill.at, cache.Stats())
+				}
+				if err := k.closeOnce(context.Background()); err != nil {
+					t.Fatalf("the close after: %v", err)
+				}
+				if !cache.PeriodLoaded(k.board.ID, k.key) {
+					t.Fatal("the period is not in memory after its close")
+				}
+				assertMemoryAsDatabase(t, k.store, cache, k.board.ID, k.key)
+			})
+		})
+	}
+}
+
+// assertMemoryAsDatabase checks every standing, ±2, and every page of 7 of
+// period key of board in cache against the database's.
+func assertMemoryAsDatabase(t *testing.T, store *db.DB, cache *closedperiods.Cache, board, key string) {
+	t.Helper()
+	ctx := context.Background()
+	b, err := store.Board(ctx, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := ""
+	for {
+		want, err := store.PeriodLeaderboard(ctx, b, key, 7, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := cache.PeriodLeaderboard(ctx, b, key, 7, after)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("page after %q: %v\n got %+v\nwant %+v", after, err, got, want)
+		}
+		for _, e := range want.Edges {
+			want, err := store.PeriodStanding(ctx, b, key, e.Entry.Player.ID, 2, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cache.PeriodStanding(ctx, b, key, e.Entry.Player.ID, 2, 2)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("standing of %s: %v\n got %+v\nwant %+v", e.Entry.Player.ID, err, got, want)
+			}
+		}
+		if !want.HasNextPage {
+			return
+		}
+		after = want.Edges[len(want.Edges)-1].Cursor
+	}
+}
