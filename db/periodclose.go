@@ -617,27 +617,17 @@ func createOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32) error {
 }
 
 // attachOwnFinalRanks indexes period id's final ranks of their own, copied
-// in rank order, as board_final_ranks' indexes are, gives them statistics,
-// and attaches them to board_final_ranks_own, which adopts the indexes.
-// The primary key sorts rows already in order, which one process does
-// faster than three, in little memory (buildFinalRanks); the player index
-// sorts them anew, also faster in runs of 64 MB merged than in one sort in
-// memory (a million rows: 1.4 s against 1.8 s with 256 MB, 2.3 s with 1 GB).
+// in rank order, as board_final_ranks' indexes are (indexAfterRows), and
+// attaches them to board_final_ranks_own, which adopts the indexes.
 func attachOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32, phases closePhases) error {
 	if err := phases.start(ctx, "index"); err != nil {
 		return err
 	}
 	table := finalRanksPartition(ownBucket, id)
-	for _, step := range []string{
-		`SET LOCAL max_parallel_maintenance_workers = 0`,
-		`SET LOCAL maintenance_work_mem = '64MB'`,
-		`ALTER TABLE ` + table + ` ADD PRIMARY KEY (bucket, period_id, rank)`,
-		`CREATE INDEX ON ` + table + ` (player_id, period_id)`,
-		`ANALYZE ` + table,
-	} {
-		if _, err := tx.Exec(ctx, step); err != nil {
-			return fmt.Errorf("index the final ranks: %w", err)
-		}
+	err := indexAfterRows(ctx, ctx, tx, table, `ALTER TABLE `+table+` ADD PRIMARY KEY (bucket, period_id, rank)`,
+		`CREATE INDEX ON `+table+` (player_id, period_id)`)
+	if err != nil {
+		return fmt.Errorf("index the final ranks: %w", err)
 	}
 	if err := phases.start(ctx, "attach"); err != nil {
 		return err
