@@ -608,8 +608,8 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 // whole table for its partition constraint; COPY checks each row as it
 // writes it.
 func createOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32) error {
-	create := fmt.Sprintf(`CREATE TABLE %s (LIKE board_final_ranks, CHECK (bucket = DATE '0001-01-01' AND period_id = %d))`,
-		finalRanksPartition(ownBucket, id), id)
+	create := fmt.Sprintf(`CREATE TABLE %s (LIKE board_final_ranks, CHECK (bucket = DATE '%s' AND period_id = %d))`,
+		finalRanksPartition(ownBucket, id), ownBucket.Format(time.DateOnly), id)
 	if _, err := tx.Exec(ctx, create); err != nil {
 		return fmt.Errorf("make the final ranks' partition: %w", err)
 	}
