@@ -404,8 +404,8 @@ func finalRanksPartition(bucket time.Time, id int32) string {
 	return pgx.Identifier{bucketPartition(bucket)}.Sanitize()
 }
 
-// ensureFinalRanksPartition makes bucket's partition of board_final_ranks
-// unless it exists. Making a partition locks the parent exclusively, which
+// ensureFinalRanksPartition makes bucket's partition of board_final_ranks,
+// with its player index (playerIndexSQL), unless it exists. Making a partition locks the parent exclusively, which
 // would hold every other close and every read of final ranks for as long as
 // the transaction that made it: so it is made in a short transaction of its
 // own, once a month, under an advisory lock that lets one of many closes
@@ -427,7 +427,10 @@ func (db *DB) ensureFinalRanksPartition(ctx context.Context, bucket time.Time) e
 		// The bucket's literal is built from its numbers, never from input.
 		create := fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s PARTITION OF board_final_ranks FOR VALUES IN (DATE '%04d-%02d-01')`,
 			pgx.Identifier{name}.Sanitize(), bucket.Year(), int(bucket.Month()))
-		_, err := tx.Exec(ctx, create)
+		if _, err := tx.Exec(ctx, create); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, playerIndexSQL(name))
 		return err
 	})
 	if err != nil {
@@ -435,6 +438,15 @@ func (db *DB) ensureFinalRanksPartition(ctx context.Context, bucket time.Time) e
 	}
 	db.finalBuckets.Store(bucket, true)
 	return nil
+}
+
+// playerIndexSQL makes the player index (player_id, period_id) of
+// partition, a month's partition of board_final_ranks, unless it has it:
+// the index of the many small periods of the month, by which a player's
+// final rows are found. An own partition has none (migration 28).
+func playerIndexSQL(partition string) string {
+	return fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s (player_id, period_id)`,
+		pgx.Identifier{partition + "_player_id_period_id_idx"}.Sanitize(), pgx.Identifier{partition}.Sanitize())
 }
 
 // closePeriodTx is the close's transaction of period row of b. It returns
@@ -540,12 +552,13 @@ type rankedPeriod struct {
 //
 // With ownFrom set and at least that many players, the ranks go to a
 // partition of their own (ownBucket), as a month's close builds its table:
-// made in this transaction, so the copy writes its rows frozen, indexed
-// after its rows, then attached (createOwnFinalRanks, attachOwnFinalRanks).
-// Appended to the month's partition instead, PostgreSQL keeps
-// board_final_ranks' two indexes row by row, the player index (player_id,
-// period_id) in random places: at a million players three quarters of the
-// close (docs/design.md, "A large period's final ranks"). phases hears its
+// made in this transaction, so the copy writes its rows frozen, its
+// primary key built after its rows, then attached, with no player index
+// (createOwnFinalRanks, attachOwnFinalRanks). Appended to the month's
+// partition instead, PostgreSQL keeps the partition's two indexes row by
+// row, the player index (player_id, period_id) in random places: at a
+// million players three quarters of the close (docs/design.md, "A large
+// period's final ranks"). phases hears its
 // steps start (a close's; a correction's are not named). read, unless nil,
 // is called with the rows once they are read: a close hands them to memory
 // (periodhandoff.go).
@@ -616,16 +629,17 @@ func createOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32) error {
 	return nil
 }
 
-// attachOwnFinalRanks indexes period id's final ranks of their own, copied
-// in rank order, as board_final_ranks' indexes are (indexAfterRows), and
-// attaches them to board_final_ranks_own, which adopts the indexes.
+// attachOwnFinalRanks builds the primary key of period id's final ranks of
+// their own, copied in rank order, after the rows (indexAfterRows), and
+// attaches them to board_final_ranks_own, which adopts it. They get no
+// player index (migration 28): a player's row is found by rank
+// (own_final_ranks).
 func attachOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32, phases closePhases) error {
 	if err := phases.start(ctx, "index"); err != nil {
 		return err
 	}
 	table := finalRanksPartition(ownBucket, id)
-	err := indexAfterRows(ctx, ctx, tx, table, `ALTER TABLE `+table+` ADD PRIMARY KEY (bucket, period_id, rank)`,
-		`CREATE INDEX ON `+table+` (player_id, period_id)`)
+	err := indexAfterRows(ctx, ctx, tx, table, `ALTER TABLE `+table+` ADD PRIMARY KEY (bucket, period_id, rank)`)
 	if err != nil {
 		return fmt.Errorf("index the final ranks: %w", err)
 	}
