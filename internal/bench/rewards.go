@@ -111,7 +111,8 @@ func (r *runner) writeHistory(ctx context.Context, board, key, history string, r
 	}
 	for _, p := range partitions {
 		// As ensureFinalRanksPartition names and makes them.
-		q := fmt.Sprintf(`CREATE TABLE IF NOT EXISTS board_final_ranks_%s PARTITION OF board_final_ranks FOR VALUES IN (DATE '%s')`,
+		q := fmt.Sprintf(`CREATE TABLE IF NOT EXISTS board_final_ranks_%[1]s PARTITION OF board_final_ranks FOR VALUES IN (DATE '%[2]s');
+			CREATE INDEX IF NOT EXISTS board_final_ranks_%[1]s_player_id_period_id_idx ON board_final_ranks_%[1]s (player_id, period_id)`,
 			p[0], p[1])
 		if _, err := r.pool.Exec(ctx, q); err != nil {
 			return fmt.Errorf("make a final ranks partition: %w", err)
