@@ -125,8 +125,13 @@ func sameTier(x, y *string) bool {
 func changedPeriodClaims(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
 	participants int) ([]changedClaim, error) {
 	return changedClaimsOf(ctx, tx, b, row.key, participants, func(players []string) (string, []any) {
-		// The bucket picks the partition, board_final_ranks_player_idx
-		// each player's row.
+		if row.bucket.Equal(ownBucket) {
+			// No player index in a partition of their own: each player's
+			// rank, then their row by it (own_final_ranks).
+			return `SELECT player_id, rank, score FROM own_final_ranks($1, $2)`, []any{row.id, players}
+		}
+		// The bucket picks the partition, its player index each player's
+		// row.
 		const q = `SELECT player_id, rank, score FROM board_final_ranks
 			WHERE bucket = $1 AND period_id = $2 AND player_id = ANY($3)`
 		return q, []any{*row.bucket, row.id, players}

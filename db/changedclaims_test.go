@@ -64,71 +64,73 @@ func claimsRows(t *testing.T) string {
 }
 
 func TestCorrectPeriodScore_ClosedPeriodListsTheClaimsItChanged(t *testing.T) {
-	store := mustOpenDB(t, db.WithSettlement(true))
-	ctx := context.Background()
-	const key = "2026-11-20"
-	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderDesc))
-	// p00 1000 (#1 gold) ... p09 100 (#10 bronze): gold is the top 10 %,
-	// silver the top 50 %.
-	for i := range 10 {
-		mustSubmit(t, store, boardEvent("laps", fmt.Sprint("e", i), fmt.Sprintf("p%02d", i), leaderboard.ModeSet,
-			100*(10-i), utc(11, 20, 9)))
-	}
-	if _, err := store.ClosePeriod(ctx, "laps", key); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"p00", "p04", "p05", "p07", "p08"} {
-		assertClaim(t, mustClaim(t, store, "laps", key, p, "g-"+p), leaderboard.ClaimClaimed, "g-"+p)
-	}
-	claimed := claimsRows(t)
-
-	// p07 from 300 (#8) to 650 (#5): p04 falls from silver to bronze, p05
-	// one rank; p00 and p08 keep theirs and are not listed.
-	if _, err := store.CorrectScore(ctx, "laps", key, "p07", new(650), "missed lap"); err != nil {
-		t.Fatal(err)
-	}
-	// p05 removed: nine participants, so #1 is 11 % and no longer gold, #5
-	// is 56 % and no longer silver; p08 moves up; p04 and p07 still differ
-	// from their claims.
-	if _, err := store.CorrectScore(ctx, "laps", key, "p05", nil, "cheating"); err != nil {
-		t.Fatal(err)
-	}
-	msgs := mustQuery(t, `SELECT type, body FROM outbox WHERE board_id = 'laps' ORDER BY created_at`)
-	if len(msgs) != 3 || msgs[0][0] != "period.closed" || msgs[1][0] != "period.corrected" || msgs[2][0] != "period.corrected" {
-		t.Fatalf("messages %v", msgs)
-	}
-	if _, ok := changedClaimsOf(t, msgs[0][1]); ok {
-		t.Errorf("period.closed lists changedClaims: %s", msgs[0][1])
-	}
-	for i, want := range []string{
-		"p04 g-p04 #5 600 silver -> #6 600 bronze; " +
-			"p05 g-p05 #6 500 bronze -> #7 500 bronze; " +
-			"p07 g-p07 #8 300 bronze -> #5 650 silver",
-		"p00 g-p00 #1 1000 gold -> #1 1000 silver; " +
-			"p04 g-p04 #5 600 silver -> #6 600 bronze; " +
-			"p05 g-p05 #6 500 bronze -> null; " +
-			"p07 g-p07 #8 300 bronze -> #5 650 bronze; " +
-			"p08 g-p08 #9 200 bronze -> #8 200 bronze",
-	} {
-		got, ok := changedClaimsOf(t, msgs[i+1][1])
-		if !ok || got != want {
-			t.Errorf("correction %d: changedClaims\n%s\nwant\n%s", i+1, got, want)
+	inEveryFinalRanksPlace(t, func(t *testing.T, own []db.Option) {
+		store := mustOpenDB(t, append(own, db.WithSettlement(true))...)
+		ctx := context.Background()
+		const key = "2026-11-20"
+		mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderDesc))
+		// p00 1000 (#1 gold) ... p09 100 (#10 bronze): gold is the top 10 %,
+		// silver the top 50 %.
+		for i := range 10 {
+			mustSubmit(t, store, boardEvent("laps", fmt.Sprint("e", i), fmt.Sprintf("p%02d", i), leaderboard.ModeSet,
+				100*(10-i), utc(11, 20, 9)))
 		}
-	}
-	if !strings.Contains(msgs[2][1], `"after":null`) {
-		t.Errorf("a removed player's after is not null: %s", msgs[2][1])
-	}
+		if _, err := store.ClosePeriod(ctx, "laps", key); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"p00", "p04", "p05", "p07", "p08"} {
+			assertClaim(t, mustClaim(t, store, "laps", key, p, "g-"+p), leaderboard.ClaimClaimed, "g-"+p)
+		}
+		claimed := claimsRows(t)
 
-	// The claims are kept as claimed, and a retry still answers CLAIMED
-	// with the claimed standing, the removed player's too.
-	if got := claimsRows(t); got != claimed {
-		t.Errorf("claims after the corrections %s, claimed %s", got, claimed)
-	}
-	retry := mustClaim(t, store, "laps", key, "p05", "g-p05")
-	assertClaim(t, retry, leaderboard.ClaimClaimed, "g-p05")
-	if retry.Standing.Rank != 6 || retry.Standing.Score != 500 {
-		t.Errorf("the removed player's claim %+v", retry.Standing)
-	}
+		// p07 from 300 (#8) to 650 (#5): p04 falls from silver to bronze, p05
+		// one rank; p00 and p08 keep theirs and are not listed.
+		if _, err := store.CorrectScore(ctx, "laps", key, "p07", new(650), "missed lap"); err != nil {
+			t.Fatal(err)
+		}
+		// p05 removed: nine participants, so #1 is 11 % and no longer gold, #5
+		// is 56 % and no longer silver; p08 moves up; p04 and p07 still differ
+		// from their claims.
+		if _, err := store.CorrectScore(ctx, "laps", key, "p05", nil, "cheating"); err != nil {
+			t.Fatal(err)
+		}
+		msgs := mustQuery(t, `SELECT type, body FROM outbox WHERE board_id = 'laps' ORDER BY created_at`)
+		if len(msgs) != 3 || msgs[0][0] != "period.closed" || msgs[1][0] != "period.corrected" || msgs[2][0] != "period.corrected" {
+			t.Fatalf("messages %v", msgs)
+		}
+		if _, ok := changedClaimsOf(t, msgs[0][1]); ok {
+			t.Errorf("period.closed lists changedClaims: %s", msgs[0][1])
+		}
+		for i, want := range []string{
+			"p04 g-p04 #5 600 silver -> #6 600 bronze; " +
+				"p05 g-p05 #6 500 bronze -> #7 500 bronze; " +
+				"p07 g-p07 #8 300 bronze -> #5 650 silver",
+			"p00 g-p00 #1 1000 gold -> #1 1000 silver; " +
+				"p04 g-p04 #5 600 silver -> #6 600 bronze; " +
+				"p05 g-p05 #6 500 bronze -> null; " +
+				"p07 g-p07 #8 300 bronze -> #5 650 bronze; " +
+				"p08 g-p08 #9 200 bronze -> #8 200 bronze",
+		} {
+			got, ok := changedClaimsOf(t, msgs[i+1][1])
+			if !ok || got != want {
+				t.Errorf("correction %d: changedClaims\n%s\nwant\n%s", i+1, got, want)
+			}
+		}
+		if !strings.Contains(msgs[2][1], `"after":null`) {
+			t.Errorf("a removed player's after is not null: %s", msgs[2][1])
+		}
+
+		// The claims are kept as claimed, and a retry still answers CLAIMED
+		// with the claimed standing, the removed player's too.
+		if got := claimsRows(t); got != claimed {
+			t.Errorf("claims after the corrections %s, claimed %s", got, claimed)
+		}
+		retry := mustClaim(t, store, "laps", key, "p05", "g-p05")
+		assertClaim(t, retry, leaderboard.ClaimClaimed, "g-p05")
+		if retry.Standing.Rank != 6 || retry.Standing.Score != 500 {
+			t.Errorf("the removed player's claim %+v", retry.Standing)
+		}
+	})
 }
 
 func TestCorrectScore_ClosedMonthListsTheClaimsItChanged(t *testing.T) {

@@ -536,18 +536,25 @@ func (db *DB) ClaimedAt(ctx context.Context, board, key, playerID string) (*time
 	return &at, nil
 }
 
+// ownBucketSQL is ownBucket as an SQL literal.
+const ownBucketSQL = `DATE '0001-01-01'`
+
 // unclaimedWalkSQL reads up to $2 of player $1's final standings in CLOSED
 // periods of boards other than main that no claim holds, those that ended
 // last first, among the $3 CLOSED periods of every board that ended last.
 // It walks periods_closed_ended_idx (migration 13) and probes each period
-// for the player's final rank (board_final_ranks_player_idx in the one
-// partition of the period's final_bucket: the LIMIT 1 keeps the probe a
-// parameterized one, which the planner would otherwise turn into a hash
-// join over all the player's periods) and for a claim, and stops at the
-// page: for a player who played the latest periods, a page of fifty is
-// about fifty probes whatever their number of periods. When it answers a
-// full page, that page is exact: the periods after the $3 come after each
-// of them in the order. When it does not, unclaimedBoardSQL answers.
+// for the player's final rank and for a claim, and stops at the page: for
+// a player who played the latest periods, a page of fifty is about fifty
+// probes whatever their number of periods. A period's rank is the player
+// index of the one partition of its month's final_bucket, or, for a period
+// whose final ranks have a partition of their own, which has no such index
+// (migration 28), the player's scores row by its primary key and their rank
+// (own_final_ranks); the condition on the bucket only, in each branch,
+// runs one of them. The LIMIT 1 keeps the probe a parameterized one, which
+// the planner would otherwise turn into a hash join over all the player's
+// periods. When it answers a full page, that page is exact: the periods
+// after the $3 come after each of them in the order. When it does not,
+// unclaimedBoardSQL answers.
 const unclaimedWalkSQL = `SELECT m.board_id, m.key, m.starts_at, m.ended, m.participants,
 		f.rank, f.score, f.subscore, f.reached_at, f.metadata, f.cohort_rank, f.cohort_size
 	FROM (SELECT p.id, p.final_bucket, p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
@@ -557,7 +564,13 @@ const unclaimedWalkSQL = `SELECT m.board_id, m.key, m.starts_at, m.ended, m.part
 		LIMIT $3) m
 	CROSS JOIN LATERAL (SELECT f.rank, f.score, f.subscore, f.reached_at, f.metadata, f.cohort_rank, f.cohort_size
 		FROM board_final_ranks f
-		WHERE f.bucket = m.final_bucket AND f.period_id = m.id AND f.player_id = $1 LIMIT 1) f
+		WHERE m.final_bucket <> ` + ownBucketSQL + ` AND f.bucket = m.final_bucket AND f.period_id = m.id
+			AND f.player_id = $1
+		UNION ALL
+		SELECT f.rank, f.score, f.subscore, f.reached_at, f.metadata, f.cohort_rank, f.cohort_size
+		FROM own_final_ranks(m.id, ARRAY[$1::text]) f
+		WHERE m.final_bucket = ` + ownBucketSQL + `
+		LIMIT 1) f
 	WHERE NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = m.board_id AND c.period_key = m.key AND c.player_id = $1)
 	ORDER BY m.ended DESC, m.board_id, m.key
 	LIMIT $2`
@@ -569,13 +582,20 @@ const unclaimedWalkSQL = `SELECT m.board_id, m.key, m.starts_at, m.ended, m.part
 const unclaimedWalkPeriods = 10
 
 // unclaimedBoardSQL is unclaimedWalkSQL for a player whose page lies beyond
-// the periods that walk reads: one range of board_final_ranks_player_idx in
-// each partition, then a probe of periods by id and one of claims by key
+// the periods that walk reads: one range of the player index of each
+// month's partition, and a probe of each period whose final ranks have a
+// partition of their own (few: only large periods have one; as main's
+// closed months are probed) for the player's scores row and their rank
+// (own_final_ranks), then a probe of periods by id and one of claims by key
 // per standing, and a sort of them all.
 const unclaimedBoardSQL = `SELECT p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
 		p.participants, r.rank, r.score, r.subscore, r.reached_at, r.metadata, r.cohort_rank, r.cohort_size
-	FROM board_final_ranks r JOIN periods p ON p.id = r.period_id AND p.final_bucket = r.bucket
-	WHERE r.player_id = $1 AND p.status = 'CLOSED'
+	FROM (SELECT r.* FROM board_final_ranks r WHERE r.player_id = $1 AND r.bucket <> ` + ownBucketSQL + `
+		UNION ALL
+		SELECT r.* FROM periods o CROSS JOIN LATERAL own_final_ranks(o.id, ARRAY[$1::text]) r
+		WHERE o.final_bucket = ` + ownBucketSQL + `) r
+	JOIN periods p ON p.id = r.period_id AND p.final_bucket = r.bucket
+	WHERE p.status = 'CLOSED'
 		AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = p.board_id AND c.period_key = p.key AND c.player_id = $1)
 	ORDER BY ended DESC, p.board_id, p.key
 	LIMIT $2`

@@ -287,191 +287,197 @@ func TestClaimReward_KeptBoardsAnswerAsTheirRowsDo(t *testing.T) {
 }
 
 func TestClaimReward_TiersAtBoundaries(t *testing.T) {
-	now := *utc(11, 18, 1)
-	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
-	ctx := context.Background()
-	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderAsc))
-	// Ten players; p00 and p01 tie on the best time, p00 reached it first.
-	for i := range 10 {
-		occurred := utc(11, 18, 0).Add(time.Duration(i) * time.Minute)
-		mustSubmit(t, store, boardEvent("laps", fmt.Sprint("e", i), fmt.Sprintf("p%02d", i), leaderboard.ModeSet,
-			max(100, 100*i), &occurred))
-	}
-	now = *utc(11, 19, 1)
-	mustSubmit(t, store, boardEvent("laps", "solo", "ann", leaderboard.ModeSet, 500, utc(11, 19, 0)))
-	for _, key := range []string{"2026-11-18", "2026-11-19"} {
-		if _, err := store.ClosePeriod(ctx, "laps", key); err != nil {
-			t.Fatal(err)
+	inEveryFinalRanksPlace(t, func(t *testing.T, own []db.Option) {
+		now := *utc(11, 18, 1)
+		store := mustOpenDB(t, append(own, db.WithClock(func() time.Time { return now }))...)
+		ctx := context.Background()
+		mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderAsc))
+		// Ten players; p00 and p01 tie on the best time, p00 reached it first.
+		for i := range 10 {
+			occurred := utc(11, 18, 0).Add(time.Duration(i) * time.Minute)
+			mustSubmit(t, store, boardEvent("laps", fmt.Sprint("e", i), fmt.Sprintf("p%02d", i), leaderboard.ModeSet,
+				max(100, 100*i), &occurred))
 		}
-	}
-	for _, c := range []struct{ key, player, want string }{
-		{"2026-11-18", "p00", "#1/10 100 gold"},    // 10 %: the last of gold
-		{"2026-11-18", "p01", "#2/10 100 silver"},  // tied with gold, ranked after it
-		{"2026-11-18", "p04", "#5/10 400 silver"},  // 50 %: the last of silver
-		{"2026-11-18", "p05", "#6/10 500 bronze"},  // 60 %
-		{"2026-11-18", "p09", "#10/10 900 bronze"}, // 100 %
-		{"2026-11-19", "ann", "#1/1 500 bronze"},   // one participant: 100 %
-	} {
-		got := mustClaim(t, store, "laps", c.key, c.player, "g-"+c.player)
-		want := fmt.Sprintf("laps/%s %s %s final=true", c.key, c.player, c.want)
-		if standingKey(*got.Standing) != want {
-			t.Errorf("claimed %s, want %s", standingKey(*got.Standing), want)
+		now = *utc(11, 19, 1)
+		mustSubmit(t, store, boardEvent("laps", "solo", "ann", leaderboard.ModeSet, 500, utc(11, 19, 0)))
+		for _, key := range []string{"2026-11-18", "2026-11-19"} {
+			if _, err := store.ClosePeriod(ctx, "laps", key); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	// The export's tiers agree with the claims'.
-	for _, rec := range exportRows(t, store, "laps", "2026-11-18") {
-		if rec[1] == "p01" && (rec[7] != "silver" || rec[8] == "") {
-			t.Fatalf("export row %v", rec)
+		for _, c := range []struct{ key, player, want string }{
+			{"2026-11-18", "p00", "#1/10 100 gold"},    // 10 %: the last of gold
+			{"2026-11-18", "p01", "#2/10 100 silver"},  // tied with gold, ranked after it
+			{"2026-11-18", "p04", "#5/10 400 silver"},  // 50 %: the last of silver
+			{"2026-11-18", "p05", "#6/10 500 bronze"},  // 60 %
+			{"2026-11-18", "p09", "#10/10 900 bronze"}, // 100 %
+			{"2026-11-19", "ann", "#1/1 500 bronze"},   // one participant: 100 %
+		} {
+			got := mustClaim(t, store, "laps", c.key, c.player, "g-"+c.player)
+			want := fmt.Sprintf("laps/%s %s %s final=true", c.key, c.player, c.want)
+			if standingKey(*got.Standing) != want {
+				t.Errorf("claimed %s, want %s", standingKey(*got.Standing), want)
+			}
 		}
-	}
+		// The export's tiers agree with the claims'.
+		for _, rec := range exportRows(t, store, "laps", "2026-11-18") {
+			if rec[1] == "p01" && (rec[7] != "silver" || rec[8] == "") {
+				t.Fatalf("export row %v", rec)
+			}
+		}
+	})
 }
 
 func TestUnclaimedRewards_AcrossBoardsNewestFirstBeforeAndAfterClaims(t *testing.T) {
-	now := *utc(11, 10, 12)
-	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
-	ctx := context.Background()
-	mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderAsc))
-	weekly := rewardBoard("weekly", leaderboard.OrderDesc)
-	weekly.Reset = leaderboard.ResetWeek
-	weekly.Tiers = nil
-	mustCreateBoard(t, store, weekly)
+	inEveryFinalRanksPlace(t, func(t *testing.T, own []db.Option) {
+		now := *utc(11, 10, 12)
+		store := mustOpenDB(t, append(own, db.WithClock(func() time.Time { return now }))...)
+		ctx := context.Background()
+		mustCreateBoard(t, store, rewardBoard("laps", leaderboard.OrderAsc))
+		weekly := rewardBoard("weekly", leaderboard.OrderDesc)
+		weekly.Reset = leaderboard.ResetWeek
+		weekly.Tiers = nil
+		mustCreateBoard(t, store, weekly)
 
-	mustSubmit(t, store,
-		boardEvent("weekly", "w1", "ann", leaderboard.ModeSet, 50, utc(11, 10, 0)),
-		boardEvent("weekly", "w2", "bob", leaderboard.ModeSet, 70, utc(11, 10, 1)))
-	now = *utc(11, 18, 12)
-	mustSubmit(t, store,
-		boardEvent("laps", "l1", "ann", leaderboard.ModeSet, 300, utc(11, 18, 0)),
-		boardEvent("laps", "l2", "bob", leaderboard.ModeSet, 200, utc(11, 18, 1)))
-	now = *utc(11, 19, 12)
-	mustSubmit(t, store, boardEvent("laps", "l3", "ann", leaderboard.ModeSet, 100, utc(11, 19, 0)))
-	now = testNow
-	mustSubmit(t, store,
-		boardEvent("laps", "l4", "ann", leaderboard.ModeSet, 100, utc(11, 20, 0)), // stays OPEN
-		event("m1", "ann", leaderboard.ModeSet, 5, at(10)),
-		event("m2", "bob", leaderboard.ModeSet, 9, at(11)))
-	for _, p := range [][2]string{{"weekly", "2026-W46"}, {"laps", "2026-11-18"}, {"laps", "2026-11-19"}} {
-		if _, err := store.ClosePeriod(ctx, p[0], p[1]); err != nil {
+		mustSubmit(t, store,
+			boardEvent("weekly", "w1", "ann", leaderboard.ModeSet, 50, utc(11, 10, 0)),
+			boardEvent("weekly", "w2", "bob", leaderboard.ModeSet, 70, utc(11, 10, 1)))
+		now = *utc(11, 18, 12)
+		mustSubmit(t, store,
+			boardEvent("laps", "l1", "ann", leaderboard.ModeSet, 300, utc(11, 18, 0)),
+			boardEvent("laps", "l2", "bob", leaderboard.ModeSet, 200, utc(11, 18, 1)))
+		now = *utc(11, 19, 12)
+		mustSubmit(t, store, boardEvent("laps", "l3", "ann", leaderboard.ModeSet, 100, utc(11, 19, 0)))
+		now = testNow
+		mustSubmit(t, store,
+			boardEvent("laps", "l4", "ann", leaderboard.ModeSet, 100, utc(11, 20, 0)), // stays OPEN
+			event("m1", "ann", leaderboard.ModeSet, 5, at(10)),
+			event("m2", "bob", leaderboard.ModeSet, 9, at(11)))
+		for _, p := range [][2]string{{"weekly", "2026-W46"}, {"laps", "2026-11-18"}, {"laps", "2026-11-19"}} {
+			if _, err := store.ClosePeriod(ctx, p[0], p[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		unclaimed := func(player string, first int) []string {
+			t.Helper()
+			got, err := store.UnclaimedRewards(ctx, player, first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys := []string{}
+			for _, s := range got {
+				keys = append(keys, standingKey(s))
+			}
+			return keys
+		}
+		assertList := func(got []string, want ...string) {
+			t.Helper()
+			if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Fatalf("unclaimed:\n got  %q\n want %q", got, want)
+			}
+		}
+		var (
+			annLaps19  = "laps/2026-11-19 ann #1/1 100 bronze final=true"
+			annLaps18  = "laps/2026-11-18 ann #2/2 300 bronze final=true"
+			annWeekly  = "weekly/2026-W46 ann #2/2 50 - final=true"
+			annMain    = "main/2026-11 ann #2/2 5 - final=true"
+			bobMain    = "main/2026-11 bob #1/2 9 - final=true"
+			bobLaps18  = "laps/2026-11-18 bob #1/2 200 silver final=true"
+			bobWeekly  = "weekly/2026-W46 bob #1/2 70 - final=true"
+			annBoards  = []string{annLaps19, annLaps18, annWeekly}
+			annWithout = func(drop string) []string {
+				return slices.DeleteFunc(slices.Clone(annBoards), func(s string) bool { return s == drop })
+			}
+		)
+		// main's open month is not final: boards only, the period that ended
+		// last first.
+		assertList(unclaimed("ann", 50), annBoards...)
+		assertList(unclaimed("ann", 2), annLaps19, annLaps18)
+		assertList(unclaimed("nobody", 50))
+		if _, _, err := store.TryCloseMonth(ctx, november, leaderboard.CloseHooks{}); err != nil {
 			t.Fatal(err)
 		}
-	}
+		// main's November ends last.
+		assertList(unclaimed("ann", 50), append([]string{annMain}, annBoards...)...)
+		assertList(unclaimed("bob", 50), bobMain, bobLaps18, bobWeekly)
+		assertList(unclaimed("ann", 1), annMain)
 
-	unclaimed := func(player string, first int) []string {
-		t.Helper()
-		got, err := store.UnclaimedRewards(ctx, player, first)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys := []string{}
-		for _, s := range got {
-			keys = append(keys, standingKey(s))
-		}
-		return keys
-	}
-	assertList := func(got []string, want ...string) {
-		t.Helper()
-		if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
-			t.Fatalf("unclaimed:\n got  %q\n want %q", got, want)
-		}
-	}
-	var (
-		annLaps19  = "laps/2026-11-19 ann #1/1 100 bronze final=true"
-		annLaps18  = "laps/2026-11-18 ann #2/2 300 bronze final=true"
-		annWeekly  = "weekly/2026-W46 ann #2/2 50 - final=true"
-		annMain    = "main/2026-11 ann #2/2 5 - final=true"
-		bobMain    = "main/2026-11 bob #1/2 9 - final=true"
-		bobLaps18  = "laps/2026-11-18 bob #1/2 200 silver final=true"
-		bobWeekly  = "weekly/2026-W46 bob #1/2 70 - final=true"
-		annBoards  = []string{annLaps19, annLaps18, annWeekly}
-		annWithout = func(drop string) []string {
-			return slices.DeleteFunc(slices.Clone(annBoards), func(s string) bool { return s == drop })
-		}
-	)
-	// main's open month is not final: boards only, the period that ended
-	// last first.
-	assertList(unclaimed("ann", 50), annBoards...)
-	assertList(unclaimed("ann", 2), annLaps19, annLaps18)
-	assertList(unclaimed("nobody", 50))
-	if _, _, err := store.TryCloseMonth(ctx, november, leaderboard.CloseHooks{}); err != nil {
-		t.Fatal(err)
-	}
-	// main's November ends last.
-	assertList(unclaimed("ann", 50), append([]string{annMain}, annBoards...)...)
-	assertList(unclaimed("bob", 50), bobMain, bobLaps18, bobWeekly)
-	assertList(unclaimed("ann", 1), annMain)
+		assertClaim(t, mustClaim(t, store, "laps", "2026-11-18", "ann", "g1"), leaderboard.ClaimClaimed, "g1")
+		assertList(unclaimed("ann", 50), append([]string{annMain}, annWithout(annLaps18)...)...)
+		assertClaim(t, mustClaim(t, store, leaderboard.MainBoard, "2026-11", "ann", "g2"), leaderboard.ClaimClaimed, "g2")
+		assertList(unclaimed("ann", 50), annWithout(annLaps18)...)
+		assertList(unclaimed("bob", 50), bobMain, bobLaps18, bobWeekly)
 
-	assertClaim(t, mustClaim(t, store, "laps", "2026-11-18", "ann", "g1"), leaderboard.ClaimClaimed, "g1")
-	assertList(unclaimed("ann", 50), append([]string{annMain}, annWithout(annLaps18)...)...)
-	assertClaim(t, mustClaim(t, store, leaderboard.MainBoard, "2026-11", "ann", "g2"), leaderboard.ClaimClaimed, "g2")
-	assertList(unclaimed("ann", 50), annWithout(annLaps18)...)
-	assertList(unclaimed("bob", 50), bobMain, bobLaps18, bobWeekly)
-
-	// Retention dropped the week: it is no one's reward any more.
-	mustQuery(t, `UPDATE boards SET retain_periods = 0 WHERE id = 'weekly'`)
-	if dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10}); err != nil || len(dropped) != 1 || dropped[0].Key != "2026-W46" {
-		t.Fatalf("retention dropped %+v, %v", dropped, err)
-	}
-	assertList(unclaimed("ann", 50), annLaps19)
-	assertList(unclaimed("bob", 50), bobMain, bobLaps18)
-	assertClaim(t, mustClaim(t, store, "weekly", "2026-W46", "bob", "g3"), leaderboard.ClaimGone, "")
-	_, err := store.UnclaimedRewards(ctx, "", 50)
-	assertCode(t, err, leaderboard.EBADINPUT)
+		// Retention dropped the week: it is no one's reward any more.
+		mustQuery(t, `UPDATE boards SET retain_periods = 0 WHERE id = 'weekly'`)
+		if dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10}); err != nil || len(dropped) != 1 || dropped[0].Key != "2026-W46" {
+			t.Fatalf("retention dropped %+v, %v", dropped, err)
+		}
+		assertList(unclaimed("ann", 50), annLaps19)
+		assertList(unclaimed("bob", 50), bobMain, bobLaps18)
+		assertClaim(t, mustClaim(t, store, "weekly", "2026-W46", "bob", "g3"), leaderboard.ClaimGone, "")
+		_, err := store.UnclaimedRewards(ctx, "", 50)
+		assertCode(t, err, leaderboard.EBADINPUT)
+	})
 }
 
 // TestUnclaimedRewards_PageBeyondTheLatestPeriods reads a page that the walk
 // of the periods that ended last does not fill (a player who stopped
 // playing, or claimed the latest) as well as one it does.
 func TestUnclaimedRewards_PageBeyondTheLatestPeriods(t *testing.T) {
-	now := *utc(11, 1, 12)
-	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }))
-	ctx := context.Background()
-	mustCreateBoard(t, store, rewardBoard("daily", leaderboard.OrderDesc))
-	// bob plays the 1st to the 19th of November, ann the 1st and 2nd only.
-	const days = 19
-	for d := 1; d <= days; d++ {
-		now = *utc(11, d, 12)
-		events := []leaderboard.ScoreEvent{boardEvent("daily", fmt.Sprintf("b%d", d), "bob", leaderboard.ModeSet, d, utc(11, d, 0))}
-		if d <= 2 {
-			events = append(events, boardEvent("daily", fmt.Sprintf("a%d", d), "ann", leaderboard.ModeSet, 100+d, utc(11, d, 1)))
+	inEveryFinalRanksPlace(t, func(t *testing.T, own []db.Option) {
+		now := *utc(11, 1, 12)
+		store := mustOpenDB(t, append(own, db.WithClock(func() time.Time { return now }))...)
+		ctx := context.Background()
+		mustCreateBoard(t, store, rewardBoard("daily", leaderboard.OrderDesc))
+		// bob plays the 1st to the 19th of November, ann the 1st and 2nd only.
+		const days = 19
+		for d := 1; d <= days; d++ {
+			now = *utc(11, d, 12)
+			events := []leaderboard.ScoreEvent{boardEvent("daily", fmt.Sprintf("b%d", d), "bob", leaderboard.ModeSet, d, utc(11, d, 0))}
+			if d <= 2 {
+				events = append(events, boardEvent("daily", fmt.Sprintf("a%d", d), "ann", leaderboard.ModeSet, 100+d, utc(11, d, 1)))
+			}
+			mustSubmit(t, store, events...)
 		}
-		mustSubmit(t, store, events...)
-	}
-	now = testNow
-	for d := 1; d <= days; d++ {
-		if _, err := store.ClosePeriod(ctx, "daily", fmt.Sprintf("2026-11-%02d", d)); err != nil {
-			t.Fatal(err)
+		now = testNow
+		for d := 1; d <= days; d++ {
+			if _, err := store.ClosePeriod(ctx, "daily", fmt.Sprintf("2026-11-%02d", d)); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	unclaimed := func(player string, first int) []string {
-		t.Helper()
-		got, err := store.UnclaimedRewards(ctx, player, first)
-		if err != nil {
-			t.Fatal(err)
+		unclaimed := func(player string, first int) []string {
+			t.Helper()
+			got, err := store.UnclaimedRewards(ctx, player, first)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys := []string{}
+			for _, s := range got {
+				keys = append(keys, s.Period+" "+s.Player.ID)
+			}
+			return keys
 		}
-		keys := []string{}
-		for _, s := range got {
-			keys = append(keys, s.Period+" "+s.Player.ID)
+		assertList := func(got []string, want ...string) {
+			t.Helper()
+			if !slices.Equal(got, want) {
+				t.Fatalf("unclaimed:\n got  %q\n want %q", got, want)
+			}
 		}
-		return keys
-	}
-	assertList := func(got []string, want ...string) {
-		t.Helper()
-		if !slices.Equal(got, want) {
-			t.Fatalf("unclaimed:\n got  %q\n want %q", got, want)
+		// A page of one walks the ten periods that ended last: bob's is there,
+		// ann's is not.
+		assertList(unclaimed("bob", 1), "2026-11-19 bob")
+		assertList(unclaimed("ann", 1), "2026-11-02 ann")
+		assertList(unclaimed("ann", 50), "2026-11-02 ann", "2026-11-01 ann")
+		// bob claims the ten latest: his page lies beyond the walk.
+		for d := 10; d <= days; d++ {
+			assertClaim(t, mustClaim(t, store, "daily", fmt.Sprintf("2026-11-%02d", d), "bob", fmt.Sprintf("g%d", d)),
+				leaderboard.ClaimClaimed, fmt.Sprintf("g%d", d))
 		}
-	}
-	// A page of one walks the ten periods that ended last: bob's is there,
-	// ann's is not.
-	assertList(unclaimed("bob", 1), "2026-11-19 bob")
-	assertList(unclaimed("ann", 1), "2026-11-02 ann")
-	assertList(unclaimed("ann", 50), "2026-11-02 ann", "2026-11-01 ann")
-	// bob claims the ten latest: his page lies beyond the walk.
-	for d := 10; d <= days; d++ {
-		assertClaim(t, mustClaim(t, store, "daily", fmt.Sprintf("2026-11-%02d", d), "bob", fmt.Sprintf("g%d", d)),
-			leaderboard.ClaimClaimed, fmt.Sprintf("g%d", d))
-	}
-	assertList(unclaimed("bob", 1), "2026-11-09 bob")
-	assertList(unclaimed("bob", 2), "2026-11-09 bob", "2026-11-08 bob")
+		assertList(unclaimed("bob", 1), "2026-11-09 bob")
+		assertList(unclaimed("bob", 2), "2026-11-09 bob", "2026-11-08 bob")
+	})
 }
 
 // Many game servers claim every standing of several periods of two boards

@@ -85,7 +85,12 @@ func (db *DB) CohortsOf(ctx context.Context, b *leaderboard.Board, key string, p
 		)
 		SELECT r.player_id, r.league, r.cohort, f.next_league, r.rank, r.size
 		FROM ranked r
-		LEFT JOIN board_final_ranks f ON f.bucket = r.final_bucket AND f.period_id = r.period_id AND f.player_id = r.player_id
+		LEFT JOIN LATERAL (SELECT f.next_league FROM board_final_ranks f
+			WHERE r.final_bucket <> ` + ownBucketSQL + ` AND f.bucket = r.final_bucket AND f.period_id = r.period_id
+				AND f.player_id = r.player_id
+			UNION ALL
+			SELECT f.next_league FROM own_final_ranks(r.period_id, ARRAY[r.player_id]) f
+			WHERE r.final_bucket = ` + ownBucketSQL + `) f ON true
 		WHERE r.player_id = ANY($3)`
 	rows, err := db.pool.Query(ctx, q, b.ID, key, players)
 	if err != nil {

@@ -21,10 +21,15 @@ import (
 type cohortPlace struct{ rank, size int32 }
 
 // cohortPlacesSQL reads the cohort places of players $3 in period $2 of
-// board $1.
+// board $1: by the player index of its month's partition, or by rank in a
+// partition of their own (own_final_ranks).
 const cohortPlacesSQL = `SELECT f.player_id, f.cohort_rank, f.cohort_size FROM periods p
 	JOIN board_final_ranks f ON f.bucket = p.final_bucket AND f.period_id = p.id
-	WHERE p.board_id = $1 AND p.key = $2 AND f.player_id = ANY($3) AND f.cohort_rank IS NOT NULL`
+	WHERE p.board_id = $1 AND p.key = $2 AND p.final_bucket <> ` + ownBucketSQL + ` AND f.player_id = ANY($3)
+		AND f.cohort_rank IS NOT NULL
+	UNION ALL
+	SELECT f.player_id, f.cohort_rank, f.cohort_size FROM periods p CROSS JOIN LATERAL own_final_ranks(p.id, $3) f
+	WHERE p.board_id = $1 AND p.key = $2 AND p.final_bucket = ` + ownBucketSQL + ` AND f.cohort_rank IS NOT NULL`
 
 // rowQuerier is what cohortPlaces reads with: the pool or a transaction.
 type rowQuerier interface {

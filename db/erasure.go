@@ -219,8 +219,13 @@ func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboar
 	if err != nil {
 		return nil, nil, errorf("find the months of a player: %w", err)
 	}
-	const periodsQ = `SELECT f.period_id FROM board_final_ranks f WHERE f.player_id = $1
+	// A period whose final ranks have a partition of their own, which has
+	// no player index (migration 28), holds the player's final rank where
+	// it holds their scores row (a correction changes them together).
+	const periodsQ = `SELECT f.period_id FROM board_final_ranks f WHERE f.player_id = $1 AND f.bucket <> ` + ownBucketSQL + `
 		UNION SELECT p.id FROM periods p WHERE p.status <> 'CLOSED' AND p.board_id <> 'main'
+			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
+		UNION SELECT p.id FROM periods p WHERE p.final_bucket = ` + ownBucketSQL + `
 			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
 		UNION SELECT r.period_id FROM board_removed_players r WHERE r.player_id = $1
 		UNION SELECT c.period_id FROM corrections c

@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -132,5 +133,20 @@ func TestOwnFinalRanks_MigrationDownMovesThemToTheirMonth(t *testing.T) {
 		if got := finalRanksOf(t, board, key); !slices.EqualFunc(got, before[board], slices.Equal) {
 			t.Fatalf("%s's final ranks after the upgrade %v, want %v", board, got, before[board])
 		}
+	}
+}
+
+// inEveryFinalRanksPlace runs test twice: with its periods' final ranks in
+// their month's partition, then, with the options own, in partitions of
+// their own (ownPartitions), which have no player index (migration 28), so
+// that every answer of the test holds in both places.
+func inEveryFinalRanksPlace(t *testing.T, test func(t *testing.T, own []db.Option)) {
+	for _, own := range []bool{false, true} {
+		t.Run(fmt.Sprintf("final ranks of their own %t", own), func(t *testing.T) {
+			test(t, ownPartitions(own))
+			if got := len(ownRelations(t)) > 0; got != own {
+				t.Fatalf("partitions of their own: %t, want %t", got, own)
+			}
+		})
 	}
 }

@@ -116,6 +116,14 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 	if row.status == leaderboard.PeriodClosing {
 		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is closing: correct it once it is CLOSED", key, b.ID)
 	}
+	var removed *removal
+	if row.status == leaderboard.PeriodClosed && score == nil && !b.HasCohorts() {
+		// Read before the scores row goes: it finds the final rank in a
+		// partition of their own.
+		if removed, err = removalOf(ctx, tx, &row, playerID); err != nil {
+			return nil, err
+		}
+	}
 	now := db.now()
 	before, err := correctBoardRow(ctx, tx, b, &row.periodRow, playerID, score, now)
 	if err != nil {
@@ -137,11 +145,33 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 	if row.status != leaderboard.PeriodClosed {
 		return c, nil
 	}
-	removed := ""
-	if score == nil {
-		removed = playerID
-	}
 	return c, db.rerankPeriod(ctx, tx, b, &row, c, removed)
+}
+
+// removal is a player a correction removes from a CLOSED period, with their
+// final rank.
+type removal struct {
+	player string
+	rank   int32
+}
+
+// removalOf returns playerID's final rank in closed period row, nil when
+// they have none: by the player index of its month's partition, or, in a
+// partition of their own, by their scores row and rank (own_final_ranks).
+func removalOf(ctx context.Context, tx pgx.Tx, row *closedPeriodRow, playerID string) (*removal, error) {
+	q, args := `SELECT rank FROM board_final_ranks WHERE bucket = $1 AND period_id = $2 AND player_id = $3`,
+		[]any{*row.bucket, row.id, playerID}
+	if row.bucket.Equal(ownBucket) {
+		q, args = `SELECT rank FROM own_final_ranks($1, ARRAY[$2::text])`, []any{row.id, playerID}
+	}
+	r := &removal{player: playerID}
+	err := tx.QueryRow(ctx, q, args...).Scan(&r.rank)
+	if noRows(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // correctBoardRow sets or removes playerID's row in period row of b, and
@@ -202,12 +232,12 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 // rerankPeriod replaces closed period row of b's final ranks with its
 // corrected scores ranked again, in the transaction of correction c, and
 // records the new participants, digest and version, and the message with
-// the claims the correction changed. removed is the player c removed, ""
-// when it set a score: on a board without cohorts their rank alone goes and
-// the ranks below move up by one (shiftOutFinalRank), which is what ranking
-// the scores again writes, the rest of the rows kept.
+// the claims the correction changed. removed is the player c removed from
+// a board without cohorts, with their final rank, nil otherwise: their rank
+// alone goes and the ranks below move up by one (shiftOutFinalRank), which
+// is what ranking the scores again writes, the rest of the rows kept.
 func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
-	c *leaderboard.Correction, removed string) error {
+	c *leaderboard.Correction, removed *removal) error {
 	// The claims in flight commit first; those after read the new ranks.
 	if err := lockPeriodClaims(ctx, tx, row.id); err != nil {
 		return err
@@ -254,8 +284,8 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 // written again, rank order kept), and returns the ranking, as rankPeriod's.
 // It returns nil, having written nothing, otherwise: a full re-rank is due.
 func shiftOutFinalRank(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
-	removed string) (*rankedPeriod, error) {
-	if removed == "" || b.HasCohorts() || row.participants == nil {
+	removed *removal) (*rankedPeriod, error) {
+	if removed == nil || b.HasCohorts() || row.participants == nil {
 		return nil, nil
 	}
 	rows, err := readRankedRows(ctx, tx, periodSource(row.id, withBoardColumns, *row.participants))
@@ -269,8 +299,7 @@ func shiftOutFinalRank(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row
 	// no new rank meets an old one in the primary key.
 	table := finalRanksPartition(*row.bucket, row.id)
 	shift := `WITH gone AS (
-			DELETE FROM ` + table + ` WHERE bucket = $1 AND period_id = $2 AND rank >= (
-				SELECT rank FROM ` + table + ` WHERE bucket = $1 AND period_id = $2 AND player_id = $3)
+			DELETE FROM ` + table + ` WHERE bucket = $1 AND period_id = $2 AND rank >= $4
 			RETURNING *),
 		moved AS (
 			INSERT INTO ` + table + ` (bucket, period_id, rank, player_id, score, subscore, reached_at, metadata,
@@ -281,7 +310,7 @@ func shiftOutFinalRank(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row
 			RETURNING 1)
 		SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM moved)`
 	var gone, moved int64
-	if err := tx.QueryRow(ctx, shift, *row.bucket, row.id, removed).Scan(&gone, &moved); err != nil {
+	if err := tx.QueryRow(ctx, shift, *row.bucket, row.id, removed.player, removed.rank).Scan(&gone, &moved); err != nil {
 		return nil, fmt.Errorf("shift the final ranks: %w", err)
 	}
 	if gone == 0 {

@@ -358,36 +358,38 @@ func TestLeagues_RetentionPurgesADroppedPeriodsCohorts(t *testing.T) {
 // its cohort again: the next in line moves up in their place, and the
 // removed player keeps the league they played the period in.
 func TestLeagues_CorrectionRanksTheCohortsAgain(t *testing.T) {
-	clock := &weekClock{}
-	clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
-	store := mustOpenDB(t, db.WithClock(clock.get), db.WithSettlement(true))
-	ctx := context.Background()
-	if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
-		t.Fatal(err)
-	}
-	b := mustBoard(t, store, "league")
-	submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d"}, []int{60, 50, 40, 30}, nil)
-	clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
-	if _, err := store.ClosePeriod(ctx, "league", "2026-W45"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.CorrectScore(ctx, "league", "2026-W45", "a", nil, "cheating"); err != nil {
-		t.Fatal(err)
-	}
-	for player, want := range map[string]string{"b": "1 silver", "c": "2 silver", "d": "3 bronze"} {
-		ref, err := store.CohortOf(ctx, b, "2026-W45", player)
-		if err != nil || ref == nil || fmt.Sprintf("%d %s", ref.Rank, *ref.NextLeague) != want || ref.Size != 3 {
-			t.Errorf("%s after the correction: %+v, %v; want %s of 3", player, ref, err, want)
+	inEveryFinalRanksPlace(t, func(t *testing.T, own []db.Option) {
+		clock := &weekClock{}
+		clock.set(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+		store := mustOpenDB(t, append(own, db.WithClock(clock.get), db.WithSettlement(true))...)
+		ctx := context.Background()
+		if _, err := store.CreateBoard(ctx, leagueBoard("league", 4)); err != nil {
+			t.Fatal(err)
 		}
-	}
-	leagues := mustQuery(t, `SELECT string_agg(player_id || ':' || league, ' ' ORDER BY player_id) FROM board_player_leagues`)
-	if got := leagues[0][0]; got != "a:0 b:1 c:1" {
-		t.Fatalf("players' leagues: %s", got)
-	}
-	body := mustQuery(t, `SELECT body FROM outbox WHERE type = 'period.corrected'`)[0][0]
-	if !strings.Contains(body, `"cohorts":1,"leagues":[{"name":"bronze","players":3,"promoted":2,"demoted":0}`) {
-		t.Fatalf("period.corrected: %s", body)
-	}
+		b := mustBoard(t, store, "league")
+		submitLeagueScores(t, store, "league", "w45", []string{"a", "b", "c", "d"}, []int{60, 50, 40, 30}, nil)
+		clock.set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
+		if _, err := store.ClosePeriod(ctx, "league", "2026-W45"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.CorrectScore(ctx, "league", "2026-W45", "a", nil, "cheating"); err != nil {
+			t.Fatal(err)
+		}
+		for player, want := range map[string]string{"b": "1 silver", "c": "2 silver", "d": "3 bronze"} {
+			ref, err := store.CohortOf(ctx, b, "2026-W45", player)
+			if err != nil || ref == nil || fmt.Sprintf("%d %s", ref.Rank, *ref.NextLeague) != want || ref.Size != 3 {
+				t.Errorf("%s after the correction: %+v, %v; want %s of 3", player, ref, err, want)
+			}
+		}
+		leagues := mustQuery(t, `SELECT string_agg(player_id || ':' || league, ' ' ORDER BY player_id) FROM board_player_leagues`)
+		if got := leagues[0][0]; got != "a:0 b:1 c:1" {
+			t.Fatalf("players' leagues: %s", got)
+		}
+		body := mustQuery(t, `SELECT body FROM outbox WHERE type = 'period.corrected'`)[0][0]
+		if !strings.Contains(body, `"cohorts":1,"leagues":[{"name":"bronze","players":3,"promoted":2,"demoted":0}`) {
+			t.Fatalf("period.corrected: %s", body)
+		}
+	})
 }
 
 // The close (closePeriod's and the scheduler's group close), and the
