@@ -3,7 +3,9 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -148,5 +150,85 @@ func inEveryFinalRanksPlace(t *testing.T, test func(t *testing.T, own []db.Optio
 				t.Fatalf("partitions of their own: %t, want %t", got, own)
 			}
 		})
+	}
+}
+
+// TestOwnFinalRanksFunction holds own_final_ranks' rank equal to the live
+// rank the code reads (periodRankSQL): a change to the counters' SQL must
+// come with a migration that writes the function again.
+func TestOwnFinalRanksFunction(t *testing.T) {
+	mustOpenDB(t)
+	src := mustQuery(t, `SELECT prosrc FROM pg_proc WHERE proname = 'own_final_ranks'`)
+	if len(src) != 1 {
+		t.Fatalf("%d functions own_final_ranks, want 1", len(src))
+	}
+	body := strings.Join(strings.Fields(src[0][0]), " ")
+	for _, part := range db.OwnFinalRanksParts {
+		if part = strings.Join(strings.Fields(part), " "); !strings.Contains(body, part) {
+			t.Errorf("own_final_ranks does not read %s", part)
+		}
+	}
+}
+
+// playerIndexes returns, by table, the indexes on (player_id, period_id)
+// of board_final_ranks and its partitions at every level, "-" for none,
+// with a trailing "+" for an index attached to a parent's.
+func playerIndexes(t *testing.T) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	const q = `SELECT c.relname, COALESCE((SELECT string_agg(CASE WHEN i.relispartition THEN '+' ELSE '' END, ',')
+			FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+			WHERE x.indrelid = c.oid AND pg_get_indexdef(x.indexrelid) LIKE '%(player_id, period_id)'), '-')
+		FROM pg_class c WHERE c.relname LIKE 'board\_final\_ranks%' AND c.relkind IN ('r', 'p')`
+	for _, r := range mustQuery(t, q) {
+		got[r[0]] = r[1]
+	}
+	return got
+}
+
+func TestOwnFinalRanks_NoPlayerIndexAndMigrationDownBringsItBack(t *testing.T) {
+	now := *utc(11, 20, 12)
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithLimits(db.Limits{OwnPartitionPlayers: 3}))
+	ctx := context.Background()
+	for _, board := range []string{"large", "small"} {
+		mustCreateBoard(t, store, leaderboard.BoardSpec{ID: board, Name: board, Reset: leaderboard.ResetDay,
+			TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0)})
+		mustSubmit(t, store, boardEvent(board, board+"a", "ann", leaderboard.ModeSet, 5, utc(11, 20, 9)),
+			boardEvent(board, board+"b", "bob", leaderboard.ModeSet, 7, utc(11, 20, 10)))
+	}
+	mustSubmit(t, store, boardEvent("large", "largec", "cid", leaderboard.ModeSet, 6, utc(11, 20, 11)))
+	now = *utc(11, 21, 1)
+	for _, board := range []string{"large", "small"} {
+		if _, err := store.ClosePeriod(ctx, board, "2026-11-20"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own := ownRelations(t)
+	if len(own) != 1 {
+		t.Fatalf("partitions of their own %v, want the large period's", own)
+	}
+	want := map[string]string{"board_final_ranks": "-", "board_final_ranks_own": "-", own[0]: "-", "board_final_ranks_2026_11": ""}
+	if got := playerIndexes(t); !maps.Equal(got, want) {
+		t.Fatalf("player indexes %v, want %v", got, want)
+	}
+	claim, err := store.ClaimReward(ctx, "large", "2026-11-20", "cid", "g1")
+	if err != nil || claim.Status != leaderboard.ClaimClaimed || claim.Standing.Rank != 2 {
+		t.Fatalf("claim of the large period %+v, %v, want cid CLAIMED at rank 2", claim, err)
+	}
+	store.Close()
+
+	const beforeNoPlayerIndex = 27
+	migrateDownTo(t, beforeNoPlayerIndex)
+	want = map[string]string{"board_final_ranks": "", "board_final_ranks_own": "+", own[0]: "+", "board_final_ranks_2026_11": "+"}
+	if got := playerIndexes(t); !maps.Equal(got, want) {
+		t.Fatalf("player indexes after the downgrade %v, want %v", got, want)
+	}
+	migrateUp(t)
+	want = map[string]string{"board_final_ranks": "-", "board_final_ranks_own": "-", own[0]: "-", "board_final_ranks_2026_11": ""}
+	if got := playerIndexes(t); !maps.Equal(got, want) {
+		t.Fatalf("player indexes after the upgrade %v, want %v", got, want)
+	}
+	if got := finalRanksOf(t, "small", "2026-11-20"); len(got) != 2 {
+		t.Fatalf("the small period's final ranks after the upgrade %v", got)
 	}
 }
