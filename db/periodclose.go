@@ -405,11 +405,12 @@ func finalRanksPartition(bucket time.Time, id int32) string {
 }
 
 // ensureFinalRanksPartition makes bucket's partition of board_final_ranks,
-// with its player index (playerIndexSQL), unless it exists. Making a partition locks the parent exclusively, which
-// would hold every other close and every read of final ranks for as long as
-// the transaction that made it: so it is made in a short transaction of its
-// own, once a month, under an advisory lock that lets one of many closes
-// make it while the others wait and then find it.
+// with its player index (playerIndexSQL), unless it exists. Making a
+// partition locks the parent exclusively, which would hold every other
+// close and every read of final ranks for as long as the transaction that
+// made it: so it is made in a short transaction of its own, once a month,
+// under an advisory lock that lets one of many closes make it while the
+// others wait and then find it.
 func (db *DB) ensureFinalRanksPartition(ctx context.Context, bucket time.Time) error {
 	if _, ok := db.finalBuckets.Load(bucket); ok {
 		return nil
