@@ -52,7 +52,10 @@ CREATE INDEX periods_own_final_ranks_idx ON periods (id) WHERE final_bucket = DA
 
 -- The final rows of players $2 in period $1, whose final ranks have a
 -- partition of their own, found by rank: a player without a scores row in
--- the period has none. Inlined into the statement that calls it.
+-- the period has none. Inlined into the statement that calls it; the LIMIT
+-- keeps the row's read a probe of the primary key for each player (joined
+-- instead, the planner merged the partition's million rows with them).
+-- The function is new here, so the down migration drops it.
 CREATE FUNCTION own_final_ranks(p_period INTEGER, p_players TEXT[]) RETURNS SETOF board_final_ranks
     LANGUAGE sql STABLE
 AS $$
@@ -62,8 +65,8 @@ CROSS JOIN LATERAL (SELECT CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigi
 CROSS JOIN LATERAL (SELECT s.*, floor(extract(EPOCH FROM reached_at) / 3600)::int AS hour,
 	to_timestamp(floor(extract(EPOCH FROM reached_at) / 3600) * 3600) AS hour_start
 	FROM board_scores s WHERE s.period_id = p.id AND s.player_id = ANY(p_players)) AS me
-JOIN board_final_ranks f ON f.bucket = DATE '0001-01-01' AND f.period_id = p.id AND f.player_id = me.player_id
-	AND f.rank = (1
+CROSS JOIN LATERAL (SELECT f.* FROM board_final_ranks f
+	WHERE f.bucket = DATE '0001-01-01' AND f.period_id = p.id AND f.player_id = me.player_id AND f.rank = (1
 		+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
 			WHERE period_id = me.period_id AND level = 24 AND bucket >= 0 AND bucket < (me.sort_score - o.origin) >> 24)
 		+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
@@ -85,6 +88,7 @@ JOIN board_final_ranks f ON f.bucket = DATE '0001-01-01' AND f.period_id = p.id 
 		+ (SELECT count(*) FROM board_scores s
 			WHERE s.period_id = me.period_id AND s.sort_score = me.sort_score AND s.sort_subscore = me.sort_subscore
 				AND s.reached_at >= me.hour_start AND (s.reached_at, s.seq) < (me.reached_at, me.seq)))
+	LIMIT 1) AS f
 WHERE p.id = p_period AND p.final_bucket = DATE '0001-01-01'
 $$;
 
