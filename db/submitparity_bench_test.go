@@ -1,0 +1,188 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/internal/eventmix"
+)
+
+// The load of BenchmarkSubmitParity: main's issue-9 target's batches and
+// callers, over a period seeded as the bench seeds a month.
+const (
+	parityPlayers = 1_000_000
+	parityBatch   = 100
+	parityClients = 8
+	parityRounds  = 5
+	parityRound   = 10 * time.Second
+	parityPrime   = 5 * time.Second
+	parityBoard   = "month-desc"
+)
+
+// paritySide is one of the two paths BenchmarkSubmitParity compares: the
+// events it submits go to board ("" for main), their ids start with prefix
+// and are stored in table.
+type paritySide struct {
+	name, board, prefix, table string
+	rates                      []float64
+	acknowledged               atomic.Int64
+}
+
+// BenchmarkSubmitParity compares main's submit path with the boards' path
+// (boardsubmit.go) for a board with main's rules: MONTH, DESC, 0..10000, no
+// tie-break. Main's November and the board's are seeded with the same
+// million players (SeedPeriod, same RandomSeed); then, in rounds that
+// alternate which goes first, 8 callers submit batches of 100 events of the
+// bench's mix (eventmix: ADD, BEST and SET for random seeded players, a
+// tenth first events of new players) for parityRound each. It reports the
+// medians of the rounds' events/s and their ratio, logs every round, and
+// fails if an acknowledged event was not stored or an event was refused.
+// Run with
+// go test -run '^$' -bench SubmitParity -benchtime 1x -timeout 30m ./db/
+func BenchmarkSubmitParity(b *testing.B) {
+	store := mustOpenDB(b)
+	ctx := context.Background()
+	mustCreateBoard(b, store, leaderboard.BoardSpec{ID: parityBoard, Name: parityBoard, Reset: leaderboard.ResetMonth,
+		TimeZone: new("UTC"), StartsAt: new(november.Start(time.UTC))})
+	for _, board := range []string{leaderboard.MainBoard, parityBoard} {
+		if _, err := store.SeedPeriod(ctx, board, november.String(), parityPlayers, db.SeedOptions{RandomSeed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	noAdd := parityNoAdd(b, conn)
+	sides := []*paritySide{
+		{name: "main", prefix: "parity-main-", table: "score_events"},
+		{name: "board", board: parityBoard, prefix: "parity-board-", table: "board_score_events"},
+	}
+	// The seeds write no events: prime both paths, then analyze what they
+	// write, as the bench's submits suite does.
+	for _, s := range sides {
+		runParity(b, store, s, "prime", parityRounds, noAdd, parityPrime)
+	}
+	if _, err := conn.Exec(ctx, `ANALYZE score_events, board_score_events, players, period_rank_counts`); err != nil {
+		b.Fatal(err)
+	}
+	for _, s := range sides {
+		s.acknowledged.Store(0)
+	}
+	b.ResetTimer()
+	for round := range parityRounds {
+		order := sides
+		if round%2 == 1 {
+			order = []*paritySide{sides[1], sides[0]}
+		}
+		for _, s := range order {
+			s.rates = append(s.rates, runParity(b, store, s, fmt.Sprintf("r%d", round), round, noAdd, parityRound))
+		}
+		b.Logf("round %d (%s first): main %.0f, board %.0f events/s", round, order[0].name, sides[0].rates[round],
+			sides[1].rates[round])
+	}
+	b.StopTimer()
+	for _, s := range sides {
+		checkParityStored(b, conn, s)
+		b.ReportMetric(median(s.rates), s.name+"-events/s")
+		b.Logf("%s: median %.0f events/s, range %.0f..%.0f", s.name, median(s.rates), slices.Min(s.rates), slices.Max(s.rates))
+	}
+	b.ReportMetric(median(sides[1].rates)/median(sides[0].rates), "board/main")
+}
+
+// parityNoAdd returns the seeded players whose score an ADD of the mix
+// could push past 10000: the same on both sides, seeded alike.
+func parityNoAdd(b *testing.B, conn *pgx.Conn) map[string]bool {
+	b.Helper()
+	rows, _ := conn.Query(context.Background(), `SELECT player_id FROM scores WHERE month = $1 AND score > $2`,
+		november.Date(), eventmix.MaxScoreForAdd)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		b.Fatal(err)
+	}
+	noAdd := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		noAdd[id] = true
+	}
+	return noAdd
+}
+
+// runParity has parityClients callers submit batches of side s for d, and
+// returns the events acknowledged per second. Both sides draw the same
+// events in a round: their random choices follow the round and the caller.
+func runParity(b *testing.B, store *db.DB, s *paritySide, run string, round int, noAdd map[string]bool,
+	d time.Duration) float64 {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
+	defer cancel()
+	var (
+		events atomic.Int64
+		wg     sync.WaitGroup
+	)
+	start := time.Now()
+	deadline := start.Add(d)
+	for client := range parityClients {
+		source := eventmix.New(fmt.Sprintf("%s%s-%d-", s.prefix, run, client), uint64(round)<<32|uint64(client), parityPlayers, noAdd)
+		wg.Go(func() {
+			for time.Now().Before(deadline) {
+				batch := source.Batch(parityBatch)
+				for i := range batch {
+					batch[i].Board = s.board
+				}
+				results, err := store.SubmitScores(ctx, batch)
+				if err != nil {
+					b.Errorf("%s: %v", s.name, err)
+					return
+				}
+				for _, r := range results {
+					if r.Status != leaderboard.StatusApplied && r.Status != leaderboard.StatusUnchanged {
+						b.Errorf("%s: event %s: %s", s.name, r.EventID, r.Status)
+						return
+					}
+				}
+				events.Add(int64(len(results)))
+			}
+		})
+	}
+	wg.Wait()
+	if b.Failed() {
+		b.FailNow()
+	}
+	s.acknowledged.Add(events.Load())
+	return float64(events.Load()) / time.Since(start).Seconds()
+}
+
+// checkParityStored fails unless every event of s acknowledged in the
+// measured rounds is stored.
+func checkParityStored(b *testing.B, conn *pgx.Conn, s *paritySide) {
+	b.Helper()
+	q := fmt.Sprintf(`SELECT count(*) FROM %s WHERE starts_with(event_id, $1) AND NOT starts_with(event_id, $2)`,
+		pgx.Identifier{s.table}.Sanitize())
+	var stored int64
+	if err := conn.QueryRow(context.Background(), q, s.prefix, s.prefix+"prime").Scan(&stored); err != nil {
+		b.Fatal(err)
+	}
+	if stored != s.acknowledged.Load() {
+		b.Errorf("%s: %d events acknowledged, %d stored", s.name, s.acknowledged.Load(), stored)
+	}
+}
+
+// median returns the median of xs.
+func median(xs []float64) float64 {
+	sorted := slices.Sorted(slices.Values(xs))
+	n := len(sorted)
+	if n%2 == 0 {
+		return (sorted[n/2-1] + sorted[n/2]) / 2
+	}
+	return sorted[n/2]
+}
