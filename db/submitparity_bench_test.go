@@ -13,7 +13,9 @@ import (
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/internal/bench"
 	"github.com/gamebackend/leaderboard/internal/eventmix"
+	"github.com/gamebackend/leaderboard/internal/pgtest"
 )
 
 // The load of BenchmarkSubmitParity: main's issue-9 target's batches and
@@ -22,7 +24,7 @@ const (
 	parityPlayers = 1_000_000
 	parityBatch   = 100
 	parityClients = 8
-	parityRounds  = 5
+	parityRounds  = 7
 	parityRound   = 10 * time.Second
 	parityPrime   = 5 * time.Second
 	parityBoard   = "month-desc"
@@ -33,8 +35,17 @@ const (
 // and are stored in table.
 type paritySide struct {
 	name, board, prefix, table string
-	rates                      []float64
-	acknowledged               atomic.Int64
+	// rates holds each round's events/s; work each round's statements'
+	// cost per event.
+	rates        []float64
+	work         []parityWork
+	acknowledged atomic.Int64
+}
+
+// parityWork is what a round's statements cost PostgreSQL per event, from
+// pg_stat_statements: less noisy on a shared machine than the rate.
+type parityWork struct {
+	execMs, buffers, walBytes, statements float64
 }
 
 // BenchmarkSubmitParity compares main's submit path with the boards' path
@@ -43,14 +54,27 @@ type paritySide struct {
 // million players (SeedPeriod, same RandomSeed); then, in rounds that
 // alternate which goes first, 8 callers submit batches of 100 events of the
 // bench's mix (eventmix: ADD, BEST and SET for random seeded players, a
-// tenth first events of new players) for parityRound each. It reports the
-// medians of the rounds' events/s and their ratio, logs every round, and
-// fails if an acknowledged event was not stored or an event was refused.
-// Run with
+// tenth first events of new players) for parityRound each. The database
+// is a container of its own with the bench's settings (bench.Tuning:
+// shared_buffers a quarter of the memory, at most 4 GB, commits flushed),
+// not the tests' small one. It reports the medians of the rounds' events/s
+// and their ratio, and of the work per event (execution time, shared
+// buffers touched, WAL bytes, statements) of each side, logs every round,
+// and fails if an acknowledged event was not stored or an event was
+// refused. Run with
 // go test -run '^$' -bench SubmitParity -benchtime 1x -timeout 30m ./db/
 func BenchmarkSubmitParity(b *testing.B) {
-	store := mustOpenDB(b)
+	p := startTunedPostgres(b)
+	store := p.OpenDB(b, db.WithClock(func() time.Time { return testNow }))
 	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, p.URL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE EXTENSION pg_stat_statements`); err != nil {
+		b.Fatal(err)
+	}
 	mustCreateBoard(b, store, leaderboard.BoardSpec{ID: parityBoard, Name: parityBoard, Reset: leaderboard.ResetMonth,
 		TimeZone: new("UTC"), StartsAt: new(november.Start(time.UTC))})
 	for _, board := range []string{leaderboard.MainBoard, parityBoard} {
@@ -58,18 +82,14 @@ func BenchmarkSubmitParity(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	conn, err := pgx.Connect(ctx, pg.URL)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	noAdd := parityNoAdd(b, conn)
 	sides := []*paritySide{
 		{name: "main", prefix: "parity-main-", table: "score_events"},
 		{name: "board", board: parityBoard, prefix: "parity-board-", table: "board_score_events"},
 	}
 	// The seeds write no events: prime both paths, then analyze what they
-	// write, as the bench's submits suite does.
+	// write, as the bench's submits suite does. The priming events count
+	// in neither side's figures.
 	for _, s := range sides {
 		runParity(b, store, s, "prime", parityRounds, noAdd, parityPrime)
 	}
@@ -86,7 +106,9 @@ func BenchmarkSubmitParity(b *testing.B) {
 			order = []*paritySide{sides[1], sides[0]}
 		}
 		for _, s := range order {
-			s.rates = append(s.rates, runParity(b, store, s, fmt.Sprintf("r%d", round), round, noAdd, parityRound))
+			resetStatements(b, conn)
+			rate, events := runParity(b, store, s, fmt.Sprintf("r%d", round), round, noAdd, parityRound)
+			s.rates, s.work = append(s.rates, rate), append(s.work, readWork(b, conn, events))
 		}
 		b.Logf("round %d (%s first): main %.0f, board %.0f events/s", round, order[0].name, sides[0].rates[round],
 			sides[1].rates[round])
@@ -94,10 +116,70 @@ func BenchmarkSubmitParity(b *testing.B) {
 	b.StopTimer()
 	for _, s := range sides {
 		checkParityStored(b, conn, s)
+		w := s.medianWork()
 		b.ReportMetric(median(s.rates), s.name+"-events/s")
-		b.Logf("%s: median %.0f events/s, range %.0f..%.0f", s.name, median(s.rates), slices.Min(s.rates), slices.Max(s.rates))
+		b.ReportMetric(w.execMs*1000, s.name+"-exec-µs/event")
+		b.ReportMetric(w.buffers, s.name+"-buffers/event")
+		b.ReportMetric(w.walBytes, s.name+"-WAL-B/event")
+		b.Logf("%s: median %.0f events/s, range %.0f..%.0f; per event %.1f µs executing, %.1f buffers, %.0f WAL bytes, "+
+			"%.3f statements", s.name, median(s.rates), slices.Min(s.rates), slices.Max(s.rates), w.execMs*1000,
+			w.buffers, w.walBytes, w.statements)
 	}
 	b.ReportMetric(median(sides[1].rates)/median(sides[0].rates), "board/main")
+}
+
+// medianWork returns the median of each of s's work figures.
+func (s *paritySide) medianWork() parityWork {
+	of := func(f func(parityWork) float64) float64 {
+		xs := make([]float64, len(s.work))
+		for i, w := range s.work {
+			xs[i] = f(w)
+		}
+		return median(xs)
+	}
+	return parityWork{execMs: of(func(w parityWork) float64 { return w.execMs }),
+		buffers:    of(func(w parityWork) float64 { return w.buffers }),
+		walBytes:   of(func(w parityWork) float64 { return w.walBytes }),
+		statements: of(func(w parityWork) float64 { return w.statements })}
+}
+
+// resetStatements empties pg_stat_statements.
+func resetStatements(b *testing.B, conn *pgx.Conn) {
+	b.Helper()
+	if _, err := conn.Exec(context.Background(), `SELECT pg_stat_statements_reset()`); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// readWork returns the work of the statements run since resetStatements,
+// but the benchmark's own, per event of events.
+func readWork(b *testing.B, conn *pgx.Conn, events int64) parityWork {
+	b.Helper()
+	const q = `SELECT sum(total_exec_time), sum(shared_blks_hit + shared_blks_read), sum(wal_bytes), sum(calls)
+		FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'`
+	var w parityWork
+	if err := conn.QueryRow(context.Background(), q).Scan(&w.execMs, &w.buffers, &w.walBytes, &w.statements); err != nil {
+		b.Fatal(err)
+	}
+	n := float64(events)
+	return parityWork{execMs: w.execMs / n, buffers: w.buffers / n, walBytes: w.walBytes / n, statements: w.statements / n}
+}
+
+// startTunedPostgres starts a database of the benchmark's own, tuned as
+// the bench tunes its PostgreSQL on this machine, with pg_stat_statements
+// loaded, and returns it migrated.
+func startTunedPostgres(b *testing.B) *pgtest.Postgres {
+	b.Helper()
+	p := pgtest.StartStoppable(b)
+	settings := append(bench.Tuning(bench.ReadMachine().RAM), bench.Setting{Name: "shared_preload_libraries",
+		Value: "pg_stat_statements"})
+	if err := bench.AlterSystem(context.Background(), p.URL, settings); err != nil {
+		b.Fatal(err)
+	}
+	// shared_buffers changes only at a start.
+	p.Stop(b)
+	p.Resume(b)
+	return p
 }
 
 // parityNoAdd returns the seeded players whose score an ADD of the mix
@@ -118,10 +200,10 @@ func parityNoAdd(b *testing.B, conn *pgx.Conn) map[string]bool {
 }
 
 // runParity has parityClients callers submit batches of side s for d, and
-// returns the events acknowledged per second. Both sides draw the same
+// returns the events acknowledged per second, and how many. Both sides draw the same
 // events in a round: their random choices follow the round and the caller.
 func runParity(b *testing.B, store *db.DB, s *paritySide, run string, round int, noAdd map[string]bool,
-	d time.Duration) float64 {
+	d time.Duration) (float64, int64) {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
 	defer cancel()
@@ -159,7 +241,7 @@ func runParity(b *testing.B, store *db.DB, s *paritySide, run string, round int,
 		b.FailNow()
 	}
 	s.acknowledged.Add(events.Load())
-	return float64(events.Load()) / time.Since(start).Seconds()
+	return float64(events.Load()) / time.Since(start).Seconds(), events.Load()
 }
 
 // checkParityStored fails unless every event of s acknowledged in the
