@@ -1,8 +1,10 @@
 package db_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -40,6 +42,16 @@ type paritySide struct {
 	rates        []float64
 	work         []parityWork
 	acknowledged atomic.Int64
+	// statements sums, over the measured rounds, each statement's
+	// execution ms and calls; events the events of those rounds.
+	statements map[string]*statementTime
+	events     int64
+}
+
+// statementTime is a statement's execution ms and calls.
+type statementTime struct {
+	ms    float64
+	calls int64
 }
 
 // parityWork is what a round's statements cost PostgreSQL per event, from
@@ -109,6 +121,7 @@ func BenchmarkSubmitParity(b *testing.B) {
 			resetStatements(b, conn)
 			rate, events := runParity(b, store, s, fmt.Sprintf("r%d", round), round, noAdd, parityRound)
 			s.rates, s.work = append(s.rates, rate), append(s.work, readWork(b, conn, events))
+			s.addStatements(b, conn, events)
 		}
 		b.Logf("round %d (%s first): main %.0f, board %.0f events/s", round, order[0].name, sides[0].rates[round],
 			sides[1].rates[round])
@@ -124,6 +137,7 @@ func BenchmarkSubmitParity(b *testing.B) {
 		b.Logf("%s: median %.0f events/s, range %.0f..%.0f; per event %.1f µs executing, %.1f buffers, %.0f WAL bytes, "+
 			"%.3f statements", s.name, median(s.rates), slices.Min(s.rates), slices.Max(s.rates), w.execMs*1000,
 			w.buffers, w.walBytes, w.statements)
+		s.logStatements(b)
 	}
 	b.ReportMetric(median(sides[1].rates)/median(sides[0].rates), "board/main")
 }
@@ -141,6 +155,49 @@ func (s *paritySide) medianWork() parityWork {
 		buffers:    of(func(w parityWork) float64 { return w.buffers }),
 		walBytes:   of(func(w parityWork) float64 { return w.walBytes }),
 		statements: of(func(w parityWork) float64 { return w.statements })}
+}
+
+// addStatements adds the statements' times since resetStatements, but
+// the benchmark's own, to s's, and events to its events.
+func (s *paritySide) addStatements(b *testing.B, conn *pgx.Conn, events int64) {
+	b.Helper()
+	const q = `SELECT left(regexp_replace(query, '\s+', ' ', 'g'), 60), total_exec_time, calls
+		FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'`
+	if s.statements == nil {
+		s.statements = map[string]*statementTime{}
+	}
+	rows, _ := conn.Query(context.Background(), q)
+	var (
+		text  string
+		ms    float64
+		calls int64
+	)
+	_, err := pgx.ForEachRow(rows, []any{&text, &ms, &calls}, func() error {
+		t := s.statements[text]
+		if t == nil {
+			t = &statementTime{}
+			s.statements[text] = t
+		}
+		t.ms, t.calls = t.ms+ms, t.calls+calls
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.events += events
+}
+
+// logStatements logs s's statements that took the most time, in µs per
+// event of the measured rounds.
+func (s *paritySide) logStatements(b *testing.B) {
+	b.Helper()
+	texts := slices.SortedFunc(maps.Keys(s.statements), func(x, y string) int {
+		return cmp.Compare(s.statements[y].ms, s.statements[x].ms)
+	})
+	for _, text := range texts[:min(8, len(texts))] {
+		t := s.statements[text]
+		b.Logf("  %s %6.1f µs/event, %5.2f ms a call: %s", s.name, t.ms*1000/float64(s.events), t.ms/float64(t.calls), text)
+	}
 }
 
 // resetStatements empties pg_stat_statements.
