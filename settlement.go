@@ -33,10 +33,8 @@ type Settlement struct {
 type Message struct {
 	ID   string // stable across attempts: the receiver dedupes by it
 	Type string // month.closed, month.corrected, period.closed or period.corrected
-	// Month is the month of a message of main; zero for another board's.
-	Month Month
-	// Board and Period name the period of a message of a board other than
-	// main; both are empty for main's.
+	// Board and Period name the period the message is of: main's month
+	// "2026-11" is period 2026-11 of board main.
 	Board, Period string
 	Body          []byte
 	Attempts      int // attempts made before this one

@@ -697,8 +697,11 @@ func queueBoardWrites(writes *pgx.Batch, b *boardBatch, periods map[periodRef]pe
 		return
 	}
 	queueBoardPlayers(writes, b, rows, accepted)
-	queueBoardRows(writes, b, periods, rows)
+	counts := queueBoardRows(writes, b, periods, rows)
 	queueBoardEvents(writes, b, periods, accepted)
+	// Last, as main's (queueWrites), so that the hot counter rows stay
+	// locked only until the commit.
+	queueRankCellDeltas(writes, counts)
 }
 
 // queueBoardPlayers upserts the accepted events' players with the latest
@@ -750,10 +753,12 @@ func int32Ptr(n *int) *int32 {
 }
 
 // queueBoardRows inserts the rows that are new and updates the rows that
-// changed, in (period, player) order. The INSERT has no ON CONFLICT on
-// purpose: a concurrent first event of the same player must fail this batch
-// (to be retried), not be overwritten.
-func queueBoardRows(writes *pgx.Batch, b *boardBatch, periods map[periodRef]periodState, rows map[boardRowKey]*boardRow) {
+// changed, in (period, player) order, and returns the moves of their rank
+// counters. The INSERT has no ON CONFLICT on purpose: a concurrent first
+// event of the same player must fail this batch (to be retried), not be
+// overwritten.
+func queueBoardRows(writes *pgx.Batch, b *boardBatch, periods map[periodRef]periodState,
+	rows map[boardRowKey]*boardRow) map[rankCell]int32 {
 	keys := slices.SortedFunc(maps.Keys(rows), func(x, y boardRowKey) int {
 		return cmp.Or(cmp.Compare(periods[x.periodRef].id, periods[y.periodRef].id), strings.Compare(x.player, y.player))
 	})
@@ -794,7 +799,7 @@ func queueBoardRows(writes *pgx.Batch, b *boardBatch, periods map[periodRef]peri
 				c.reachedAt, c.seqs, c.metadata)
 		}
 	}
-	queueRankCellDeltas(writes, counts)
+	return counts
 }
 
 // queueBoardEvents records the accepted events. A concurrent batch that

@@ -156,7 +156,8 @@ func TestCorrectScore_ClosedMonthListsTheClaimsItChanged(t *testing.T) {
 	if _, err := store.CorrectScore(ctx, leaderboard.MainBoard, november.String(), "m3", new(45), "missed match"); err != nil {
 		t.Fatal(err)
 	}
-	msgs := mustQuery(t, `SELECT type, body FROM outbox WHERE month = '2026-11-01' ORDER BY created_at`)
+	msgs := mustQuery(t, `SELECT o.type, o.body FROM outbox o JOIN periods p ON p.id = o.period_id
+		WHERE p.board_id = 'main' AND p.key = '2026-11' ORDER BY o.created_at`)
 	if len(msgs) != 4 || msgs[1][0] != "month.corrected" || msgs[3][0] != "month.corrected" {
 		t.Fatalf("messages %v", msgs)
 	}

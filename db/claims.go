@@ -392,7 +392,8 @@ type claimMonth struct {
 	status       string
 	participants int
 	month        time.Time
-	version      int // its final ranks' version
+	id           int32 // its period's id
+	version      int   // its final ranks' version
 }
 
 // claimMonthTx is ClaimReward's transaction on main.
@@ -416,11 +417,11 @@ func (db *DB) claimMonthTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	}
 	tier := b.TierOf(s.Rank, p.participants)
 	const insert = `INSERT INTO claims (board_id, period_key, player_id, claim_id, claimed_at, rank, score, subscore,
-			tier, participants, reached_at, month)
+			tier, participants, reached_at, period_id)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		ON CONFLICT (board_id, period_key, player_id) DO NOTHING`
 	_, err = tx.Exec(ctx, insert, b.ID, key, playerID, claimID, db.now(), s.Rank, s.Score, s.Subscore,
-		tier, p.participants, s.ReachedAt, p.month)
+		tier, p.participants, s.ReachedAt, p.id)
 	if err != nil {
 		return nil, err
 	}
@@ -441,9 +442,10 @@ func (db *DB) lockClaimMonth(ctx context.Context, tx pgx.Tx, key string) (*claim
 		return nil, err
 	}
 	var p claimMonth
-	const q = `SELECT month, status, COALESCE(participants, 0), ranks_version FROM months WHERE month = $1`
+	q := `SELECT to_date(key, 'YYYY-MM'), id, status, COALESCE(participants, 0), ranks_version FROM periods m
+		WHERE ` + mainPeriodOf("m", "$1")
 	read := func(lock string) error {
-		return tx.QueryRow(ctx, q+lock, m.Date()).Scan(&p.month, &p.status, &p.participants, &p.version)
+		return tx.QueryRow(ctx, q+lock, m.Date()).Scan(&p.month, &p.id, &p.status, &p.participants, &p.version)
 	}
 	err = lockIfClosed(read, &p.status)
 	if noRows(err) {
@@ -548,7 +550,7 @@ const ownBucketSQL = `DATE '0001-01-01'`
 // probes whatever their number of periods. A period's rank is the player
 // index of the one partition of its month's final_bucket, or, for a period
 // whose final ranks have a partition of their own, which has no such index
-// (migration 28), the player's scores row by its primary key and their rank
+// (migration 29), the player's scores row by its primary key and their rank
 // (own_final_ranks); the condition on the bucket only, in each branch,
 // runs one of them. The LIMIT 1 keeps the probe a parameterized one, which
 // the planner would otherwise turn into a hash join over all the player's
@@ -559,7 +561,7 @@ const unclaimedWalkSQL = `SELECT m.board_id, m.key, m.starts_at, m.ended, m.part
 		f.rank, f.score, f.subscore, f.reached_at, f.metadata, f.cohort_rank, f.cohort_size
 	FROM (SELECT p.id, p.final_bucket, p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
 			p.participants
-		FROM periods p WHERE p.status = 'CLOSED'
+		FROM periods p WHERE p.status = 'CLOSED' AND p.board_id <> 'main'
 		ORDER BY ended DESC, p.board_id, p.key
 		LIMIT $3) m
 	CROSS JOIN LATERAL (SELECT f.rank, f.score, f.subscore, f.reached_at, f.metadata, f.cohort_rank, f.cohort_size
@@ -604,12 +606,11 @@ const unclaimedBoardSQL = `SELECT p.board_id, p.key, p.starts_at, COALESCE(p.end
 // $1 has a final standing that no claim holds, newest first. A closed
 // month's scores are its final standings (finalStandingSQL): the player's
 // row is a probe of the month's primary key.
-const unclaimedMonthsSQL = `SELECT m.month, m.ends_at FROM months m
-	WHERE m.status = 'CLOSED'
-		AND EXISTS (SELECT 1 FROM scores s WHERE s.month = m.month AND s.player_id = $1)
-		AND NOT EXISTS (SELECT 1 FROM claims c
-			WHERE c.board_id = 'main' AND c.period_key = to_char(m.month, 'YYYY-MM') AND c.player_id = $1)
-	ORDER BY m.month DESC
+const unclaimedMonthsSQL = `SELECT to_date(m.key, 'YYYY-MM'), m.ends_at FROM periods m
+	WHERE m.board_id = 'main' AND m.status = 'CLOSED'
+		AND EXISTS (SELECT 1 FROM scores s WHERE s.month = to_date(m.key, 'YYYY-MM') AND s.player_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = 'main' AND c.period_key = m.key AND c.player_id = $1)
+	ORDER BY m.key DESC
 	LIMIT $2`
 
 // unclaimed is one of a player's unclaimed final standings and when its

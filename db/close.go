@@ -61,7 +61,7 @@ func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks lead
 		// so the stop waits for those in flight, and every event acknowledged
 		// as applied is in the scores the ranks are built from; those that
 		// wait behind it read CLOSING and write nothing.
-		const stopScores = `UPDATE months SET status = 'CLOSING' WHERE month = $1 AND status = 'OPEN'`
+		stopScores := `UPDATE periods m SET status = 'CLOSING' WHERE ` + mainPeriodOf("m", "$1") + ` AND status = 'OPEN'`
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			if err := longJob(ctx, tx); err != nil {
 				return err
@@ -182,7 +182,7 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 	if err := db.closePhase.start(ctx, "lock"); err != nil {
 		return 0, err
 	}
-	const lockMonth = `SELECT status, ranks_version FROM months WHERE month = $1 FOR UPDATE`
+	lockMonth := `SELECT status, ranks_version FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` FOR UPDATE`
 	var (
 		status  string
 		version int
@@ -214,8 +214,8 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 		return 0, err
 	}
 	closedAt := db.now()
-	const markClosed = `UPDATE months SET status = 'CLOSED', closed_at = $2, participants = $3, digest = $4, ranks_version = $5
-		WHERE month = $1`
+	markClosed := `UPDATE periods m SET status = 'CLOSED', closed_at = $2, participants = $3, digest = $4, ranks_version = $5
+		WHERE ` + mainPeriodOf("m", "$1")
 	if _, err := tx.Exec(ctx, markClosed, m.Date(), closedAt, ranks.participants, ranks.digest, version); err != nil {
 		return 0, err
 	}

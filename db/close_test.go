@@ -229,7 +229,7 @@ func TestMonthsToClose_DueAfterGraceAndResumes(t *testing.T) {
 		t.Errorf("closesAt %s, want end + 15m", info.ClosesAt)
 	}
 	// A close interrupted after it stopped the scores is due whatever the clock.
-	if _, err := mustConn(t).Exec(context.Background(), `UPDATE months SET status = 'CLOSING'`); err != nil {
+	if _, err := mustConn(t).Exec(context.Background(), `UPDATE periods SET status = 'CLOSING' WHERE board_id = 'main'`); err != nil {
 		t.Fatal(err)
 	}
 	due, err := store.MonthsToClose(context.Background(), false)
@@ -576,11 +576,12 @@ func TestDropOldMonths_ACorrectionCommittedMeanwhileKeepsItsMessage(t *testing.T
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM months WHERE month = $1 FOR UPDATE`, november.Date()); err != nil {
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM periods WHERE board_id = 'main' AND key = to_char($1::date, 'YYYY-MM') FOR UPDATE`, november.Date()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO outbox (id, type, month, body) VALUES ('evt_race', 'month.corrected', $1, '{}')`,
-		november.Date()); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO outbox (id, type, board_id, period_id, body)
+		SELECT 'evt_race', 'month.corrected', 'main', id, '{}' FROM periods WHERE board_id = 'main' AND key = $1`,
+		november.String()); err != nil {
 		t.Fatal(err)
 	}
 	type result struct {

@@ -222,23 +222,13 @@ func (p *ClosedPeriod) Leaderboard(first int, after string) (page *leaderboard.P
 }
 
 // ClosedPeriodVersions calls fn with the ranks version of each of the
-// periods, given as boards[i]'s keys[i], that is CLOSED, on any board:
-// main's months from months, every other board's periods from periods. A
-// period it does not call fn for was dropped, was never closed, or has a
-// key that names no month of main.
+// periods, given as boards[i]'s keys[i], that is CLOSED, on any board
+// (main's months are its periods). A period it does not call fn for was
+// dropped, was never closed, or has a key that names none.
 func (db *DB) ClosedPeriodVersions(ctx context.Context, boards, keys []string, fn func(board, key string, version int)) error {
 	const q = `SELECT p.board_id, p.key, p.ranks_version FROM unnest($1::text[], $2::text[]) AS w (board_id, key)
-		JOIN periods p ON p.board_id = w.board_id AND p.key = w.key WHERE p.status = 'CLOSED'
-		UNION ALL
-		SELECT $3, to_char(m.month, 'YYYY-MM'), m.ranks_version FROM months m
-		WHERE m.month = ANY($4::date[]) AND m.status = 'CLOSED'`
-	var months []time.Time
-	for i, board := range boards {
-		if m, isMain, err := leaderboard.MainMonth(&leaderboard.Board{ID: board}, keys[i]); isMain && err == nil {
-			months = append(months, m.Date())
-		}
-	}
-	rows, err := db.pool.Query(ctx, q, boards, keys, leaderboard.MainBoard, months)
+		JOIN periods p ON p.board_id = w.board_id AND p.key = w.key WHERE p.status = 'CLOSED'`
+	rows, err := db.pool.Query(ctx, q, boards, keys)
 	if err != nil {
 		return errorf("read versions of closed periods: %w", err)
 	}

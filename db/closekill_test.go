@@ -221,8 +221,9 @@ func (k *killedClose) state(t *testing.T) (ranks []string, row []string, message
 	if k.main() {
 		args = []any{k.key + "-01"}
 		ranksQ = `SELECT rank, player_id, score FROM final_ranks WHERE month = $1::date ORDER BY rank`
-		rowQ = `SELECT status, coalesce(participants, -1), coalesce(digest, '') FROM months WHERE month = $1::date`
-		messagesQ = `SELECT type FROM outbox WHERE month = $1::date ORDER BY type`
+		rowQ = `SELECT status, coalesce(participants, -1), coalesce(digest, '') FROM periods WHERE board_id = 'main' AND key = to_char($1::date, 'YYYY-MM')`
+		messagesQ = `SELECT type FROM outbox o JOIN periods p ON p.id = o.period_id
+			WHERE p.board_id = 'main' AND p.key = to_char($1::date, 'YYYY-MM') ORDER BY type`
 	} else {
 		ranksQ = `SELECT f.rank, f.player_id, f.score FROM board_final_ranks f JOIN periods p ON p.id = f.period_id
 			WHERE p.board_id = $1 AND p.key = $2 ORDER BY f.rank`

@@ -169,6 +169,6 @@ func (db *DB) ReadVariants(ctx context.Context, board, key string) (*ClosePhaseT
 }
 
 // OwnFinalRanksParts are the SQL texts of the live rank that own_final_ranks
-// (migration 28) copies: the board's origin, the hour columns of a scores
+// (migration 29) copies: the board's origin, the hour columns of a scores
 // row and the rank of row me over every level. For tests.
 var OwnFinalRanksParts = []string{originSQL, hourColumnsSQL, periodRankSQL("me", "o.origin", everyShape)}

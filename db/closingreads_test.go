@@ -18,7 +18,7 @@ func TestStanding_ClosingMonthWaitsForAReadSlot(t *testing.T) {
 	mustSubmit(t, store, event("e1", "alice", leaderboard.ModeSet, 10, at(1)))
 	setStatus := func(status leaderboard.MonthStatus) {
 		t.Helper()
-		if _, err := mustConn(t).Exec(context.Background(), `UPDATE months SET status = $1`, string(status)); err != nil {
+		if _, err := mustConn(t).Exec(context.Background(), `UPDATE periods SET status = $1 WHERE board_id = 'main'`, string(status)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -78,7 +78,7 @@ func TestStanding_ClosingMonthReadWaitsNoLongerThanItsBound(t *testing.T) {
 	const maxWait = 50 * time.Millisecond
 	store := mustOpenDB(t, db.WithClosingReads(1, maxWait))
 	mustSubmit(t, store, event("e1", "alice", leaderboard.ModeSet, 10, at(1)))
-	if _, err := mustConn(t).Exec(context.Background(), `UPDATE months SET status = 'CLOSING'`); err != nil {
+	if _, err := mustConn(t).Exec(context.Background(), `UPDATE periods SET status = 'CLOSING' WHERE board_id = 'main'`); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()

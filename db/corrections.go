@@ -71,13 +71,14 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 			return nil, err
 		}
 	}
-	const lockMonth = `SELECT status, ranks_version, closed_at FROM months WHERE month = $1 FOR UPDATE`
+	lockMonth := `SELECT id, status, ranks_version, closed_at FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` FOR UPDATE`
 	var (
+		period   int32
 		status   string
 		version  int
 		closedAt *time.Time
 	)
-	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version, &closedAt); noRows(err) {
+	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&period, &status, &version, &closedAt); noRows(err) {
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
 	} else if err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is closing: correct it once it is CLOSED", m)
 	}
 	now := db.now()
-	before, err := correctLiveScore(ctx, tx, m, playerID, score, now)
+	before, err := correctLiveScore(ctx, tx, m, period, playerID, score, now)
 	if err != nil {
 		return nil, err
 	}
@@ -96,10 +97,10 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 	if erasure != nil {
 		c.PlayerID, c.Before, c.Erasure, recorded = "", nil, new(strconv.FormatInt(*erasure, 10)), nil
 	}
-	const record = `INSERT INTO corrections (month, player_id, score_before, score_after, reason, at, erasure_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, at`
+	const record = `INSERT INTO corrections (board_id, period_id, player_id, score_before, score_after, reason, at, erasure_id)
+		VALUES ('main', $1, $2, $3, $4, $5, $6, $7) RETURNING id, at`
 	var id int64
-	if err := tx.QueryRow(ctx, record, m.Date(), recorded, c.Before, score, reason, now, erasure).Scan(&id, &c.At); err != nil {
+	if err := tx.QueryRow(ctx, record, period, recorded, c.Before, score, reason, now, erasure).Scan(&id, &c.At); err != nil {
 		return nil, err
 	}
 	c.ID = strconv.FormatInt(id, 10)
@@ -110,8 +111,10 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 }
 
 // correctLiveScore sets or removes the player's row of month m's scores,
-// keeping the rank counters in step, and returns the total before.
-func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playerID string, score *int, now time.Time) (*int, error) {
+// keeping the rank counters in step, and returns the total before. period
+// is the month's period id, under which a removal is marked.
+func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, period int32, playerID string, score *int,
+	now time.Time) (*int, error) {
 	const lockRow = `SELECT score, reached_at FROM scores WHERE month = $1 AND player_id = $2 FOR UPDATE`
 	var (
 		before    *int
@@ -129,7 +132,8 @@ func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playe
 	case score == nil:
 		deltas[cellOf(m, *before, reachedAt)]--
 		writes.Queue(`DELETE FROM scores WHERE month = $1 AND player_id = $2`, m.Date(), playerID)
-		writes.Queue(`INSERT INTO removed_players (month, player_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, m.Date(), playerID)
+		writes.Queue(`INSERT INTO board_removed_players (period_id, player_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+			period, playerID)
 	case before != nil && *before == *score:
 		// The total stands: nothing moves, the correction is still recorded.
 	default:
@@ -143,7 +147,7 @@ func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, playe
 			ON CONFLICT (month, player_id) DO UPDATE SET score = EXCLUDED.score, reached_at = EXCLUDED.reached_at, seq = EXCLUDED.seq`,
 			m.Date(), playerID, *score, now)
 		// A score given back by an admin lets the player's events count again.
-		writes.Queue(`DELETE FROM removed_players WHERE month = $1 AND player_id = $2`, m.Date(), playerID)
+		writes.Queue(`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, period, playerID)
 	}
 	queueCounterDeltas(writes, deltas)
 	if err := tx.SendBatch(ctx, writes).Close(); err != nil {
@@ -175,7 +179,7 @@ func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mo
 	if err := attachFinalRanks(ctx, tx, m, next); err != nil {
 		return err
 	}
-	const update = `UPDATE months SET participants = $2, digest = $3, ranks_version = $4 WHERE month = $1`
+	update := `UPDATE periods m SET participants = $2, digest = $3, ranks_version = $4 WHERE ` + mainPeriodOf("m", "$1")
 	if _, err := tx.Exec(ctx, update, m.Date(), ranks.participants, ranks.digest, next); err != nil {
 		return err
 	}
@@ -204,8 +208,9 @@ func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mo
 
 // monthCorrections lists month m's corrections, oldest first.
 func (db *DB) monthCorrections(ctx context.Context, m leaderboard.Month) ([]leaderboard.Correction, error) {
-	const q = `SELECT id, COALESCE(player_id, ''), score_before, score_after, reason, at, erasure_id::text
-		FROM corrections WHERE month = $1 ORDER BY id`
+	q := `SELECT id, COALESCE(player_id, ''), score_before, score_after, reason, at, erasure_id::text
+		FROM corrections c WHERE c.board_id = 'main'
+		AND c.period_id = (SELECT m.id FROM periods m WHERE ` + mainPeriodOf("m", "$1") + `) ORDER BY id`
 	rows, err := db.pool.Query(ctx, q, m.Date())
 	if err != nil {
 		return nil, errorf("list corrections of %s: %w", m, err)

@@ -202,11 +202,13 @@ func (r *boardsOfRun) get(ctx context.Context, id string) (*leaderboard.Board, e
 // correction), a clear (a correction), an erasure, or the whole period's
 // drop by retention.
 func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboard.Month, []int32, error) {
-	const monthsQ = `SELECT m.month FROM months m
-		WHERE EXISTS (SELECT 1 FROM scores s WHERE s.month = m.month AND s.player_id = $1)
-			OR EXISTS (SELECT 1 FROM removed_players r WHERE r.month = m.month AND r.player_id = $1)
-			OR EXISTS (SELECT 1 FROM corrections c WHERE c.month = m.month AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL)))
-		ORDER BY m.month`
+	const monthsQ = `SELECT to_date(m.key, 'YYYY-MM') FROM periods m
+		WHERE m.board_id = 'main' AND (
+			EXISTS (SELECT 1 FROM scores s WHERE s.month = to_date(m.key, 'YYYY-MM') AND s.player_id = $1)
+			OR EXISTS (SELECT 1 FROM board_removed_players r WHERE r.period_id = m.id AND r.player_id = $1)
+			OR EXISTS (SELECT 1 FROM corrections c
+				WHERE c.period_id = m.id AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL))))
+		ORDER BY m.key`
 	rows, err := db.pool.Query(ctx, monthsQ, playerID)
 	if err != nil {
 		return nil, nil, errorf("find the months of a player: %w", err)
@@ -220,16 +222,21 @@ func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboar
 		return nil, nil, errorf("find the months of a player: %w", err)
 	}
 	// A period whose final ranks have a partition of their own, which has
-	// no player index (migration 28), holds the player's final rank where
+	// no player index (migration 29), holds the player's final rank where
 	// it holds their scores row (a correction changes them together).
 	const periodsQ = `SELECT f.period_id FROM board_final_ranks f WHERE f.player_id = $1 AND f.bucket <> ` + ownBucketSQL + `
 		UNION SELECT p.id FROM periods p WHERE p.status <> 'CLOSED' AND p.board_id <> 'main'
 			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
+<<<<<<< HEAD
 		UNION SELECT p.id FROM periods p WHERE p.final_bucket = ` + ownBucketSQL + `
 			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
 		UNION SELECT r.period_id FROM board_removed_players r WHERE r.player_id = $1
+=======
+		UNION SELECT r.period_id FROM board_removed_players r
+			WHERE r.player_id = $1 AND NOT EXISTS (SELECT 1 FROM periods m WHERE m.id = r.period_id AND m.board_id = 'main')
+>>>>>>> main
 		UNION SELECT c.period_id FROM corrections c
-			WHERE c.period_id IS NOT NULL AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL))
+			WHERE c.board_id <> 'main' AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL))
 		ORDER BY 1`
 	if rows, err = db.pool.Query(ctx, periodsQ, playerID); err != nil {
 		return nil, nil, errorf("find the periods of a player: %w", err)

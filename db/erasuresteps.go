@@ -33,11 +33,13 @@ func (db *DB) eraseFromMonthTx(ctx context.Context, tx pgx.Tx, id int64, m leade
 		return err
 	}
 	var (
+		pid      int32
 		status   string
 		hasScore bool
 	)
-	const read = `SELECT status, EXISTS (SELECT 1 FROM scores WHERE month = $1 AND player_id = $2) FROM months WHERE month = $1`
-	if err := tx.QueryRow(ctx, read, m.Date(), playerID).Scan(&status, &hasScore); noRows(err) {
+	read := `SELECT id, status, EXISTS (SELECT 1 FROM scores WHERE month = $1 AND player_id = $2) FROM periods m
+		WHERE ` + mainPeriodOf("m", "$1")
+	if err := tx.QueryRow(ctx, read, m.Date(), playerID).Scan(&pid, &status, &hasScore); noRows(err) {
 		return nil // dropped by retention since it was listed
 	} else if err != nil {
 		return err
@@ -55,12 +57,12 @@ func (db *DB) eraseFromMonthTx(ctx context.Context, tx pgx.Tx, id int64, m leade
 	}
 	rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore,
 		corrected: hasScore && leaderboard.MonthStatus(status) == leaderboard.MonthClosed}
-	return rest.run(ctx, tx, `month = $1`, m.Date(), []scrub{
-		{`DELETE FROM removed_players WHERE month = $1 AND player_id = $2`, []any{m.Date(), playerID}},
+	return rest.run(ctx, tx, `period_id = $1`, pid, []scrub{
+		{`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID}},
 		{`UPDATE score_events SET player_id = $3, value = 0, old_score = NULL, new_score = 0 WHERE month = $1 AND player_id = $2`,
 			[]any{m.Date(), playerID, erasedPlayer}},
-		{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE month = $1 AND player_id = $2`,
-			[]any{m.Date(), playerID, id, leaderboard.ErasureReason}},
+		{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
+			[]any{pid, playerID, id, leaderboard.ErasureReason}},
 	})
 }
 

@@ -99,7 +99,7 @@ func monthExportQuery(ctx context.Context, tx pgx.Tx, m leaderboard.Month, form 
 	boardColumns, claims := "", ""
 	if form == leaderboard.PeriodExport {
 		boardColumns = ", NULL::integer AS subscore, NULL::text AS tier, " + claimedAtColumn + " AS claimed_at"
-		claims = "LEFT JOIN claims c ON c.month = " + dateLiteral(m) + " AND c.player_id = f.player_id"
+		claims = "LEFT JOIN claims c ON c.board_id = 'main' AND c.period_key = '" + m.String() + "' AND c.player_id = f.player_id"
 	}
 	// COPY takes no parameters: the month and count are numbers formatted
 	// here, never text from the request.

@@ -48,7 +48,7 @@ func (db *DB) PeriodGroup(ctx context.Context, b *leaderboard.Board, key string,
 // which holds month $1's alone, as in liveStandingSQL.
 func monthGroupSQL(table string) string {
 	return `WITH mo AS (
-	SELECT status, COALESCE(participants, 0) AS participants FROM months WHERE month = $1
+	SELECT status, COALESCE(participants, 0) AS participants FROM periods m WHERE ` + mainPeriodOf("m", "$1") + `
 ), me AS (
 	SELECT player_id, score, reached_at, seq, ` + hourColumnsSQL + `
 	FROM ` + table + ` WHERE month = $1 AND player_id = ANY($2::text[])

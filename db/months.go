@@ -10,17 +10,25 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// monthColumns are the columns scanned by scanMonth, from months m joined
-// with the month's newest settlement message o. An open month's participants
-// are counted live; a closed month's were frozen with its ranks.
-var monthColumns = `m.month, m.status, m.ends_at, m.closed_at,
-	COALESCE(m.participants, ` + liveTotalSQL("m.month") + `),
+// monthColumns are the columns scanned by scanMonth, from main's period m
+// (migration 28) joined with its newest settlement message o. An open
+// month's participants are counted live; a closed month's were frozen with
+// its ranks.
+var monthColumns = `to_date(m.key, 'YYYY-MM'), m.status, m.ends_at, m.closed_at,
+	COALESCE(m.participants, ` + liveTotalSQL("to_date(m.key, 'YYYY-MM')") + `),
 	m.digest, o.id IS NOT NULL, COALESCE(o.attempts, 0), o.delivered_at, o.last_error`
 
 // monthFrom is the FROM clause of monthColumns.
-const monthFrom = ` FROM months m LEFT JOIN LATERAL (
-	SELECT id, attempts, delivered_at, last_error FROM outbox WHERE month = m.month ORDER BY created_at DESC LIMIT 1
+const monthFrom = ` FROM periods m LEFT JOIN LATERAL (
+	SELECT id, attempts, delivered_at, last_error FROM outbox WHERE period_id = m.id ORDER BY created_at DESC LIMIT 1
 ) o ON true`
+
+// mainPeriodOf returns the SQL condition on periods alias that picks main's
+// period of the month given by the SQL date expression month: main's months
+// are periods of the board main, keyed 'YYYY-MM' (migration 28).
+func mainPeriodOf(alias, month string) string {
+	return alias + `.board_id = 'main' AND ` + alias + `.key = to_char(` + month + `::date, 'YYYY-MM')`
+}
 
 func (db *DB) scanMonth(row pgx.Row) (*leaderboard.MonthInfo, error) {
 	var (
@@ -60,7 +68,7 @@ func (db *DB) scanMonth(row pgx.Row) (*leaderboard.MonthInfo, error) {
 
 // Month returns the month's info, or nil when it never opened.
 func (db *DB) Month(ctx context.Context, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
-	q := `SELECT ` + monthColumns + monthFrom + ` WHERE m.month = $1`
+	q := `SELECT ` + monthColumns + monthFrom + ` WHERE ` + mainPeriodOf("m", "$1")
 	info, err := db.scanMonth(db.pool.QueryRow(ctx, q, m.Date()))
 	if noRows(err) {
 		return nil, nil
@@ -72,7 +80,7 @@ func (db *DB) Month(ctx context.Context, m leaderboard.Month) (*leaderboard.Mont
 
 // Months returns up to first months, newest first.
 func (db *DB) Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error) {
-	q := `SELECT ` + monthColumns + monthFrom + ` ORDER BY m.month DESC LIMIT $1`
+	q := `SELECT ` + monthColumns + monthFrom + ` WHERE m.board_id = 'main' ORDER BY m.key DESC LIMIT $1`
 	rows, err := db.pool.Query(ctx, q, first)
 	if err != nil {
 		return nil, errorf("list months: %w", err)
@@ -111,7 +119,7 @@ func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
 			return err
 		}
 		var opened bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM months WHERE month = $1)`, m.Date()).Scan(&opened); err != nil || opened {
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM periods m WHERE `+mainPeriodOf("m", "$1")+`)`, m.Date()).Scan(&opened); err != nil || opened {
 			return err
 		}
 		for _, table := range []string{"score_events", "scores"} {
@@ -121,8 +129,9 @@ func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
 				return err
 			}
 		}
-		const insert = `INSERT INTO months (month, ends_at) VALUES ($1, $2) ON CONFLICT (month) DO NOTHING`
-		_, err := tx.Exec(ctx, insert, m.Date(), m.End(db.loc))
+		const insert = `INSERT INTO periods (board_id, key, starts_at, ends_at) VALUES ('main', $1, $2, $3)
+			ON CONFLICT (board_id, key) DO NOTHING`
+		_, err := tx.Exec(ctx, insert, m.String(), m.Start(db.loc), m.End(db.loc))
 		return err
 	})
 	if err != nil {
@@ -136,9 +145,10 @@ func (db *DB) openMonth(ctx context.Context, m leaderboard.Month) error {
 // interrupted, or is running) and, when auto is true, every OPEN month whose
 // closesAt has passed.
 func (db *DB) MonthsToClose(ctx context.Context, auto bool) ([]leaderboard.MonthInfo, error) {
-	const q = `SELECT month, status FROM months
-		WHERE status = 'CLOSING' OR ($1 AND status = 'OPEN' AND ends_at + $2::bigint * interval '1 millisecond' <= $3)
-		ORDER BY month`
+	const q = `SELECT to_date(key, 'YYYY-MM'), status FROM periods
+		WHERE board_id = 'main' AND status <> 'CLOSED'
+		AND (status = 'CLOSING' OR ($1 AND ends_at + $2::bigint * interval '1 millisecond' <= $3))
+		ORDER BY key`
 	rows, err := db.pool.Query(ctx, q, auto, db.closeGrace.Milliseconds(), db.now())
 	if err != nil {
 		return nil, errorf("find months to close: %w", err)
@@ -161,7 +171,7 @@ func (db *DB) MonthsToClose(ctx context.Context, auto bool) ([]leaderboard.Month
 // monthStatus returns the month's status ("" when it never opened) and, once
 // it is closed, its participants.
 func monthStatus(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (leaderboard.MonthStatus, int, error) {
-	const q = `SELECT status, COALESCE(participants, 0) FROM months WHERE month = $1`
+	q := `SELECT status, COALESCE(participants, 0) FROM periods m WHERE ` + mainPeriodOf("m", "$1")
 	var (
 		status       string
 		participants int

@@ -83,9 +83,14 @@ func insertMessage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, msg mont
 	if err != nil {
 		return errorf("encode %s message: %w", msg.Type, err)
 	}
-	const q = `INSERT INTO outbox (id, type, month, body) VALUES ($1, $2, $3, $4)`
-	if _, err := tx.Exec(ctx, q, msg.ID, msg.Type, m.Date(), string(body)); err != nil {
+	q := `INSERT INTO outbox (id, type, board_id, period_id, body)
+		SELECT $1, $2, 'main', m.id, $4 FROM periods m WHERE ` + mainPeriodOf("m", "$3")
+	tag, err := tx.Exec(ctx, q, msg.ID, msg.Type, m.Date(), string(body))
+	if err != nil {
 		return errorf("record %s message: %w", msg.Type, err)
+	}
+	if tag.RowsAffected() != 1 {
+		return errorf("record %s message: month %s has no period", msg.Type, m)
 	}
 	return nil
 }
@@ -95,34 +100,33 @@ func insertMessage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, msg mont
 const outboxChannel = "leaderboard_outbox"
 
 // claimMessagesSQL leases up to $1 due messages for $2 milliseconds: each
-// the oldest undelivered message of its month (main's) or period (another
-// board's), so that the messages of one month or period go out one at a
-// time and in order, and none that another claim holds. A lease moves the
+// the oldest undelivered message of its period (main's months are periods),
+// so that the messages of one period go out one at a time and in order,
+// and none that another claim holds. A lease moves the
 // message's next attempt to the lease's end: no other claim takes it
 // meanwhile, and if its deliverer is lost it is due again then.
 //
 // Its plan depends on no statistics (migration 18): the due messages are a
 // range of outbox_due_idx, read in order until $1 are found; the NOT
-// EXISTS is one probe of the pending messages of the candidate's stream
-// (its month or period) in outbox_stream_pending_idx. OFFSET 0 keeps it a
+// EXISTS is one probe of the pending messages of the candidate's period in
+// outbox_period_pending_idx (migration 28). OFFSET 0 keeps it a
 // probe per candidate: a join would let the planner read every pending
 // message at once.
 const claimMessagesSQL = `WITH due AS (
 		SELECT o.id FROM outbox o
 		WHERE o.next_attempt_at <= clock_timestamp()
 		AND NOT EXISTS (SELECT 1 FROM outbox p
-			WHERE p.stream = o.stream AND p.delivered_at IS NULL AND (p.created_at, p.id) < (o.created_at, o.id) OFFSET 0)
+			WHERE p.period_id = o.period_id AND p.delivered_at IS NULL AND (p.created_at, p.id) < (o.created_at, o.id) OFFSET 0)
 		ORDER BY o.next_attempt_at LIMIT $1
 		FOR UPDATE OF o SKIP LOCKED)
 	UPDATE outbox o SET next_attempt_at = clock_timestamp() + $2::bigint * interval '1 millisecond'
 	FROM due WHERE o.id = due.id
-	RETURNING o.id, o.type, o.month, COALESCE(o.board_id, ''),
-		COALESCE((SELECT k.key FROM periods k WHERE k.board_id = o.board_id AND k.id = o.period_id), ''),
+	RETURNING o.id, o.type, o.board_id, (SELECT k.key FROM periods k WHERE k.board_id = o.board_id AND k.id = o.period_id),
 		o.body, o.attempts, o.next_attempt_at`
 
 // ClaimMessages leases up to n due messages for lease and returns them,
-// oldest due first: at most one of each month or period, and that one only
-// when every older message of its month or period is delivered. Until its
+// oldest due first: at most one of each period, and that one only when
+// every older message of its period is delivered. Until its
 // lease ends no other claim takes a message; then, its outcome unrecorded
 // (its deliverer lost), it is due again. Its LeasedUntil says when.
 func (db *DB) ClaimMessages(ctx context.Context, n int, lease time.Duration) ([]leaderboard.Message, error) {
@@ -130,13 +134,9 @@ func (db *DB) ClaimMessages(ctx context.Context, n int, lease time.Duration) ([]
 	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (leaderboard.Message, error) {
 		var (
 			msg  leaderboard.Message
-			date *time.Time
 			body string
 		)
-		err := row.Scan(&msg.ID, &msg.Type, &date, &msg.Board, &msg.Period, &body, &msg.Attempts, &msg.LeasedUntil)
-		if date != nil {
-			msg.Month = leaderboard.MonthFromDate(*date)
-		}
+		err := row.Scan(&msg.ID, &msg.Type, &msg.Board, &msg.Period, &body, &msg.Attempts, &msg.LeasedUntil)
 		msg.Body = []byte(body)
 		return msg, err
 	})

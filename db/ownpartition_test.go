@@ -140,7 +140,7 @@ func TestOwnFinalRanks_MigrationDownMovesThemToTheirMonth(t *testing.T) {
 
 // inEveryFinalRanksPlace runs test twice: with its periods' final ranks in
 // their month's partition, then, with the options own, in partitions of
-// their own (ownPartitions), which have no player index (migration 28), so
+// their own (ownPartitions), which have no player index (migration 29), so
 // that every answer of the test holds in both places.
 func inEveryFinalRanksPlace(t *testing.T, test func(t *testing.T, own []db.Option)) {
 	for _, own := range []bool{false, true} {
@@ -217,7 +217,7 @@ func TestOwnFinalRanks_NoPlayerIndexAndMigrationDownBringsItBack(t *testing.T) {
 	}
 	store.Close()
 
-	const beforeNoPlayerIndex = 27
+	const beforeNoPlayerIndex = 28
 	migrateDownTo(t, beforeNoPlayerIndex)
 	want = map[string]string{"board_final_ranks": "", "board_final_ranks_own": "+", own[0]: "+", "board_final_ranks_2026_11": "+"}
 	if got := playerIndexes(t); !maps.Equal(got, want) {

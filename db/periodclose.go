@@ -444,7 +444,7 @@ func (db *DB) ensureFinalRanksPartition(ctx context.Context, bucket time.Time) e
 // playerIndexSQL makes the player index (player_id, period_id) of
 // partition, a month's partition of board_final_ranks, unless it has it:
 // the index of the many small periods of the month, by which a player's
-// final rows are found. An own partition has none (migration 28).
+// final rows are found. An own partition has none (migration 29).
 func playerIndexSQL(partition string) string {
 	return fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s (player_id, period_id)`,
 		pgx.Identifier{partition + "_player_id_period_id_idx"}.Sanitize(), pgx.Identifier{partition}.Sanitize())
@@ -633,7 +633,7 @@ func createOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32) error {
 // attachOwnFinalRanks builds the primary key of period id's final ranks of
 // their own, copied in rank order, after the rows (indexAfterRows), and
 // attaches them to board_final_ranks_own, which adopts it. They get no
-// player index (migration 28): a player's row is found by rank
+// player index (migration 29): a player's row is found by rank
 // (own_final_ranks).
 func attachOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32, phases closePhases) error {
 	if err := phases.start(ctx, "index"); err != nil {

@@ -140,7 +140,7 @@ func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32) (bool, e
 	} else if err != nil {
 		return false, err
 	}
-	if pending, err := undelivered(ctx, tx, "period_id", id); err != nil || pending {
+	if pending, err := undelivered(ctx, tx, id); err != nil || pending {
 		return false, err
 	}
 	// The claims in flight commit first and go with the row (a trigger,
@@ -156,15 +156,15 @@ func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32) (bool, e
 }
 
 // undelivered is the check of a drop, main's month's (dropMonth) or another
-// board's period's (dropPeriod), made after it locked the row FOR UPDATE:
-// whether a message of the month or period, whose outbox column ("month"
-// or "period_id") holds key, is still to be delivered. Its messages go
-// with its row, and a correction that committed since retention's look may
-// have recorded one: the drop then waits for a later run.
-func undelivered(ctx context.Context, tx pgx.Tx, column string, key any) (bool, error) {
-	q := `SELECT EXISTS (SELECT 1 FROM outbox WHERE ` + column + ` = $1 AND delivered_at IS NULL)`
+// board's period's (dropPeriod), made after it locked the period's row FOR
+// UPDATE: whether a message of period id is still to be delivered. Its
+// messages go with its row, and a correction that committed since
+// retention's look may have recorded one: the drop then waits for a later
+// run.
+func undelivered(ctx context.Context, tx pgx.Tx, id int32) (bool, error) {
+	const q = `SELECT EXISTS (SELECT 1 FROM outbox WHERE period_id = $1 AND delivered_at IS NULL)`
 	var pending bool
-	err := tx.QueryRow(ctx, q, key).Scan(&pending)
+	err := tx.QueryRow(ctx, q, id).Scan(&pending)
 	return pending, err
 }
 

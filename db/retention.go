@@ -21,9 +21,10 @@ func (db *DB) dropOldMonths(ctx context.Context, retain int) ([]leaderboard.Mont
 	for range retain {
 		cutoff = cutoff.Prev()
 	}
-	const q = `SELECT month FROM months m WHERE status = 'CLOSED' AND month < $1
-		AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.month = m.month AND o.delivered_at IS NULL)
-		ORDER BY month`
+	const q = `SELECT to_date(m.key, 'YYYY-MM') FROM periods m
+		WHERE m.board_id = 'main' AND m.status = 'CLOSED' AND m.key < to_char($1::date, 'YYYY-MM')
+		AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.period_id = m.id AND o.delivered_at IS NULL)
+		ORDER BY m.key`
 	rows, err := db.pool.Query(ctx, q, cutoff.Date())
 	if err != nil {
 		return nil, errorf("find months to drop: %w", err)
@@ -61,14 +62,17 @@ func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (bool, error
 	}
 	// The row FOR UPDATE: a correction of the month, or another instance's
 	// drop of it, waits, then finds it gone.
-	var version int
-	const lock = `SELECT ranks_version FROM months WHERE month = $1 AND status = 'CLOSED' FOR UPDATE`
-	if err := tx.QueryRow(ctx, lock, m.Date()).Scan(&version); noRows(err) {
+	var (
+		id      int32
+		version int
+	)
+	lock := `SELECT id, ranks_version FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` AND status = 'CLOSED' FOR UPDATE`
+	if err := tx.QueryRow(ctx, lock, m.Date()).Scan(&id, &version); noRows(err) {
 		return false, nil
 	} else if err != nil {
 		return false, err
 	}
-	if pending, err := undelivered(ctx, tx, "month", m.Date()); err != nil || pending {
+	if pending, err := undelivered(ctx, tx, id); err != nil || pending {
 		return false, err
 	}
 	scores := pgx.Identifier{partitionName("scores", m)}.Sanitize()
@@ -87,8 +91,14 @@ func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (bool, error
 			return false, err
 		}
 	}
-	for _, table := range []string{"score_block_counts", "score_counts", "score_hour_counts", "months"} {
+	for _, table := range []string{"score_block_counts", "score_counts", "score_hour_counts"} {
 		if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE month = $1`, m.Date()); err != nil {
+			return false, err
+		}
+	}
+	for _, q := range []string{`DELETE FROM board_removed_players WHERE period_id = $1`,
+		`DELETE FROM periods WHERE board_id = 'main' AND id = $1`} {
+		if _, err := tx.Exec(ctx, q, id); err != nil {
 			return false, err
 		}
 	}

@@ -139,7 +139,8 @@ func (db *DB) applyBatch(ctx context.Context, b *batch) ([]leaderboard.ScoreResu
 func queueLockMonths(reads *pgx.Batch, months []leaderboard.Month) map[leaderboard.Month]leaderboard.MonthStatus {
 	const (
 		lock = `SELECT pg_advisory_xact_lock_shared($1, k) FROM unnest($2::int[]) AS k ORDER BY k`
-		q    = `SELECT month, status FROM months WHERE month = ANY($1)`
+		q    = `SELECT to_date(key, 'YYYY-MM'), status FROM periods
+			WHERE board_id = 'main' AND key IN (SELECT to_char(d, 'YYYY-MM') FROM unnest($1::date[]) AS d)`
 	)
 	dates, keys := make([]time.Time, len(months)), make([]int32, len(months))
 	for i, m := range months {
@@ -240,8 +241,9 @@ func queueLockScoreRows(reads *pgx.Batch, b *batch) map[monthPlayer]*scoreRow {
 // queueRemovedPlayers queues the read of which of the batch's players an
 // admin removed from their month, and marks their rows.
 func queueRemovedPlayers(reads *pgx.Batch, b *batch, rows map[monthPlayer]*scoreRow) {
-	const q = `SELECT month, player_id FROM removed_players
-		WHERE (month, player_id) IN (SELECT * FROM unnest($1::date[], $2::text[]))`
+	const q = `SELECT to_date(m.key, 'YYYY-MM'), r.player_id FROM unnest($1::date[], $2::text[]) AS k (month, player_id)
+		JOIN periods m ON m.board_id = 'main' AND m.key = to_char(k.month, 'YYYY-MM')
+		JOIN board_removed_players r ON r.period_id = m.id AND r.player_id = k.player_id`
 	months, players := make([]time.Time, 0, len(rows)), make([]string, 0, len(rows))
 	for key := range rows {
 		months, players = append(months, key.Month.Date()), append(players, key.PlayerID)

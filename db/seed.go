@@ -124,8 +124,8 @@ func lockEmptyMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) error {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, monthWriteLockClass, monthKey(m)); err != nil {
 		return errorf("lock month: %w", err)
 	}
-	const q = `SELECT m.status, EXISTS (SELECT 1 FROM scores s WHERE s.month = m.month)
-		FROM months m WHERE m.month = $1 FOR UPDATE OF m`
+	q := `SELECT m.status, EXISTS (SELECT 1 FROM scores s WHERE s.month = $1)
+		FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` FOR UPDATE OF m`
 	var (
 		status    string
 		hasScores bool

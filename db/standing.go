@@ -36,7 +36,7 @@ import (
 // ranks: a plan that is kept".
 func liveStandingSQL(table string, aboveLimit, belowLimit int) string {
 	return `WITH mo AS (
-	SELECT status, COALESCE(participants, 0) AS participants, ranks_version FROM months WHERE month = $1
+	SELECT status, COALESCE(participants, 0) AS participants, ranks_version FROM periods m WHERE ` + mainPeriodOf("m", "$1") + `
 ), me AS (
 	SELECT score, reached_at, seq, ` + hourColumnsSQL + ` FROM ` + table + ` WHERE month = $1 AND player_id = $2
 ), above AS (
@@ -311,7 +311,7 @@ func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(le
 		if err := longJob(ctx, tx); err != nil {
 			return err
 		}
-		const q = `SELECT ranks_version, participants FROM months WHERE month = $1 AND status = 'CLOSED'`
+		q := `SELECT ranks_version, participants FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` AND status = 'CLOSED'`
 		var participants int
 		if err := tx.QueryRow(ctx, q, m.Date()).Scan(&version, &participants); noRows(err) {
 			return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is not closed", m)

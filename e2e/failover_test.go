@@ -336,7 +336,7 @@ func checkRankedOnce(t *testing.T, month string) {
 	if err := conn.QueryRow(ctx, `SELECT count(*) FROM outbox`).Scan(&messages); err != nil || messages != 1 {
 		t.Errorf("%d outbox messages, %v", messages, err)
 	}
-	err := conn.QueryRow(ctx, `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`, month).Scan(&version)
+	err := conn.QueryRow(ctx, `SELECT ranks_version FROM periods WHERE board_id = 'main' AND key = $1`, month).Scan(&version)
 	if err != nil || version != 1 {
 		t.Errorf("the month was ranked %d times, %v", version, err)
 	}

@@ -363,7 +363,7 @@ func TestLifecycle_InterruptedCloseIsResumed(t *testing.T) {
 			pid := waitForQuery(t, conn, "ROW_NUMBER() OVER")
 			c.interrupt(t, conn, pid, m)
 			var status string
-			if err := conn.QueryRow(context.Background(), `SELECT status FROM months WHERE month = to_date($1, 'YYYY-MM')`,
+			if err := conn.QueryRow(context.Background(), `SELECT status FROM periods WHERE board_id = 'main' AND key = $1`,
 				month).Scan(&status); err != nil || status == "CLOSED" {
 				t.Fatalf("the close was not interrupted: %s, %v", status, err)
 			}
@@ -627,7 +627,7 @@ func TestLifecycle_CloseOfAKilledProcessIsResumed(t *testing.T) {
 	}
 	child.Wait()
 	var status string
-	if err := conn.QueryRow(context.Background(), `SELECT status FROM months WHERE month = to_date($1, 'YYYY-MM')`,
+	if err := conn.QueryRow(context.Background(), `SELECT status FROM periods WHERE board_id = 'main' AND key = $1`,
 		month).Scan(&status); err != nil || status != "CLOSING" {
 		t.Fatalf("after the kill the month is %s, %v; want CLOSING", status, err)
 	}
@@ -637,7 +637,7 @@ func TestLifecycle_CloseOfAKilledProcessIsResumed(t *testing.T) {
 		t.Fatalf("resumed close: %+v, oracle digest %s", info, want)
 	}
 	var version int
-	if err := conn.QueryRow(context.Background(), `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`,
+	if err := conn.QueryRow(context.Background(), `SELECT ranks_version FROM periods WHERE board_id = 'main' AND key = $1`,
 		month).Scan(&version); err != nil || version != 1 {
 		t.Errorf("ranks_version %d, %v: the month was ranked more than once", version, err)
 	}
@@ -666,7 +666,7 @@ func TestLifecycle_CloseInterruptedByADatabaseStopIsResumed(t *testing.T) {
 		t.Errorf("closed at %v, before the database stopped at %v: the stop did not interrupt the close", info.ClosedAt, stopped)
 	}
 	var version int
-	if err := sqlConn(t).QueryRow(context.Background(), `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`,
+	if err := sqlConn(t).QueryRow(context.Background(), `SELECT ranks_version FROM periods WHERE board_id = 'main' AND key = $1`,
 		month).Scan(&version); err != nil || version != 1 {
 		t.Errorf("ranks_version %d, %v: the month was ranked more than once", version, err)
 	}

@@ -304,7 +304,7 @@ func ranksVersion(t *testing.T, url, month string) int {
 	}
 	defer conn.Close(context.Background())
 	var version int
-	if err := conn.QueryRow(context.Background(), `SELECT ranks_version FROM months WHERE month = to_date($1, 'YYYY-MM')`,
+	if err := conn.QueryRow(context.Background(), `SELECT ranks_version FROM periods WHERE board_id = 'main' AND key = $1`,
 		month).Scan(&version); err != nil {
 		t.Fatal(err)
 	}

@@ -289,11 +289,7 @@ func (d *Deliverer) listen(ctx context.Context, wake func()) {
 // *leaderboard.DeliveryError.
 func (d *Deliverer) send(ctx context.Context, msg leaderboard.Message) error {
 	err := d.post(ctx, msg)
-	about := []any{"month", msg.Month.String()}
-	if msg.Board != "" {
-		about = []any{"board", msg.Board, "period", msg.Period}
-	}
-	log := d.logger.With("id", msg.ID, "type", msg.Type).With(about...).With("attempt", msg.Attempts+1)
+	log := d.logger.With("id", msg.ID, "type", msg.Type, "board", msg.Board, "period", msg.Period, "attempt", msg.Attempts+1)
 	if err != nil {
 		d.observe("failed")
 		log.Warn("settlement: delivery failed; retrying later", "webhook", d.webhook, "err", err)

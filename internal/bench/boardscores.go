@@ -14,6 +14,7 @@ import (
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/app"
 	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/internal/eventmix"
 )
 
 // The boards suite's scores (issue 26, targets 1 to 3): the midnight storm
@@ -472,9 +473,9 @@ func HTTPBoardSubmit(c *GraphQL, token, eventPrefix, boardPrefix string, boards,
 				e := boardEvent{EventID: fmt.Sprintf("%s%d", ids, next), PlayerID: db.SeedPlayerID(1 + rng.IntN(players)),
 					Board: boardID(boardPrefix, rng.IntN(boards))}
 				switch roll := rng.IntN(100); {
-				case roll < addShare:
+				case roll < eventmix.AddShare:
 					e.Mode, e.Value = "ADD", 1+rng.IntN(10)
-				case roll < addShare+bestShare:
+				case roll < eventmix.AddShare+eventmix.BestShare:
 					e.Mode, e.Value = "BEST", rng.IntN(3001)
 				default:
 					e.Mode, e.Value = "SET", rng.IntN(3001)

@@ -73,7 +73,7 @@ func StartPostgres(ctx context.Context, dir string, port int, settings []Setting
 	if err != nil {
 		return nil, err
 	}
-	if err := alterSystem(ctx, server.URL(), settings); err != nil {
+	if err := AlterSystem(ctx, server.URL(), settings); err != nil {
 		return nil, errors.Join(err, server.Stop(ctx))
 	}
 	if err := server.Stop(ctx); err != nil {
@@ -114,8 +114,8 @@ func removeCluster(ctx context.Context, opts localpg.Options) error {
 	return nil
 }
 
-// alterSystem writes settings to the cluster's postgresql.auto.conf.
-func alterSystem(ctx context.Context, url string, settings []Setting) error {
+// AlterSystem writes settings to the cluster's postgresql.auto.conf.
+func AlterSystem(ctx context.Context, url string, settings []Setting) error {
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
 		return fmt.Errorf("tune postgres: %w", err)

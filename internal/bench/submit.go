@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/internal/eventmix"
 )
 
 // submitQuery sends one batch of score events.
@@ -26,54 +26,13 @@ type scoreEvent struct {
 	Value      int    `json:"value"`
 }
 
-// The mix of a generated batch, in percent of its events; the rest are
-// first events of new players.
-const (
-	addShare  = 40 // ADD 1..10 to a seeded player
-	bestShare = 30 // BEST 0..3000 for a seeded player
-	setShare  = 20 // SET 0..3000 for a seeded player
-)
-
-// EventSource makes the events of one client: a mix of ADD, BEST and SET on
-// random seeded players, and first events of new players.
-type EventSource struct {
-	rng     *rand.Rand
-	prefix  string
-	players int
-	// noAdd holds the seeded players an ADD could push past the maximum
-	// score; they get BEST or SET instead.
-	noAdd map[string]bool
-	next  int
-}
-
-// NewEventSource returns an event source whose event ids are prefix and a
-// counter, whose players are drawn from seeded players 1..players and new
-// ones, and whose random choices follow seed.
-func NewEventSource(prefix string, seed uint64, players int, noAdd map[string]bool) *EventSource {
-	return &EventSource{rng: rand.New(rand.NewPCG(seed, 3)), prefix: prefix, players: players, noAdd: noAdd}
-}
-
-// Batch returns the next n events.
-func (s *EventSource) Batch(n int) []scoreEvent {
-	events := make([]scoreEvent, n)
-	for i := range events {
-		s.next++
-		e := scoreEvent{EventID: fmt.Sprintf("%s%d", s.prefix, s.next), PlayerID: db.SeedPlayerID(1 + s.rng.IntN(s.players))}
-		switch roll := s.rng.IntN(100); {
-		case roll < addShare && !s.noAdd[e.PlayerID]:
-			e.Mode, e.Value = "ADD", 1+s.rng.IntN(10)
-		case roll < addShare+bestShare:
-			e.Mode, e.Value = "BEST", s.rng.IntN(3001)
-		case roll < addShare+bestShare+setShare:
-			e.Mode, e.Value = "SET", s.rng.IntN(3001)
-		default:
-			e.PlayerID = "new-" + e.EventID
-			e.PlayerName = db.SeedPlayerName(s.rng)
-			e.Mode, e.Value = "BEST", s.rng.IntN(3001)
-		}
-		events[i] = e
+// inputOf returns e as a ScoreEvent input of submitQuery.
+func inputOf(e leaderboard.ScoreEvent) scoreEvent {
+	in := scoreEvent{EventID: e.EventID, PlayerID: e.PlayerID, Mode: string(e.Mode), Value: e.Value}
+	if e.PlayerName != nil {
+		in.PlayerName = *e.PlayerName
 	}
-	return events
+	return in
 }
 
 // Acknowledged counts the events the service answered APPLIED or UNCHANGED.
@@ -90,9 +49,13 @@ func (a *Acknowledged) Total() int64 { return a.Applied.Load() + a.Unchanged.Loa
 // back, in order, APPLIED or UNCHANGED; it counts them in ack.
 func HTTPSubmit(c *GraphQL, token, prefix string, size, players int, noAdd map[string]bool, ack *Acknowledged) Workload {
 	return func(run, client int) Op {
-		source := NewEventSource(fmt.Sprintf("%s%d-%d-", prefix, run, client), uint64(run)<<32|uint64(client), players, noAdd)
+		source := eventmix.New(fmt.Sprintf("%s%d-%d-", prefix, run, client), uint64(run)<<32|uint64(client), players, noAdd)
 		return func(ctx context.Context) error {
 			events := source.Batch(size)
+			inputs := make([]scoreEvent, len(events))
+			for i, e := range events {
+				inputs[i] = inputOf(e)
+			}
 			var data struct {
 				SubmitScores []struct {
 					EventID string `json:"eventId"`
@@ -100,7 +63,7 @@ func HTTPSubmit(c *GraphQL, token, prefix string, size, players int, noAdd map[s
 					Score   *int   `json:"score"`
 				} `json:"submitScores"`
 			}
-			if err := c.Do(ctx, token, submitQuery, map[string]any{"events": events}, &data); err != nil {
+			if err := c.Do(ctx, token, submitQuery, map[string]any{"events": inputs}, &data); err != nil {
 				return fmt.Errorf("submit %d events: %w", len(events), err)
 			}
 			if len(data.SubmitScores) != len(events) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/internal/eventmix"
 )
 
 // reads measures standings over HTTP, closed month then open, then the
@@ -69,14 +70,10 @@ func (r *runner) reads(ctx context.Context) error {
 	return nil
 }
 
-// maxScoreForAdd is the highest seeded score that still takes ADD events:
-// far enough below the maximum that the benchmark's ADDs cannot pass it.
-const maxScoreForAdd = 9900
-
 // submits measures submitScores and checks that every acknowledged event
 // was stored.
 func (r *runner) submits(ctx context.Context) error {
-	noAdd, err := PlayersAbove(ctx, r.pool, r.open, maxScoreForAdd)
+	noAdd, err := PlayersAbove(ctx, r.pool, r.open, eventmix.MaxScoreForAdd)
 	if err != nil {
 		return err
 	}

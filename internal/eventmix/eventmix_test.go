@@ -1,16 +1,18 @@
-package bench
+package eventmix_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
+	"github.com/gamebackend/leaderboard/internal/eventmix"
 )
 
-func TestEventSource_Batch(t *testing.T) {
+func TestSource_Batch(t *testing.T) {
 	const players = 50
 	noAdd := map[string]bool{db.SeedPlayerID(7): true}
-	source := NewEventSource("bench-x-1-2-", 42, players, noAdd)
+	source := eventmix.New("bench-x-1-2-", 42, players, noAdd)
 	ids := map[string]bool{}
 	modes := map[string]int{}
 	newPlayers := 0
@@ -20,17 +22,17 @@ func TestEventSource_Batch(t *testing.T) {
 				t.Fatalf("event id %q repeated or without the prefix", e.EventID)
 			}
 			ids[e.EventID] = true
-			modes[e.Mode]++
+			modes[string(e.Mode)]++
 			switch {
 			case strings.HasPrefix(e.PlayerID, "new-"):
 				newPlayers++
-				if e.PlayerName == "" || len(e.PlayerID) > 64 {
+				if e.PlayerName == nil || *e.PlayerName == "" || len(e.PlayerID) > 64 {
 					t.Errorf("new player %q without a name or with too long an id", e.PlayerID)
 				}
 			case e.PlayerID < db.SeedPlayerID(1) || e.PlayerID > db.SeedPlayerID(players):
 				t.Errorf("player %q is not one of the %d seeded", e.PlayerID, players)
 			}
-			if e.Mode == "ADD" && (noAdd[e.PlayerID] || e.Value < 1 || e.Value > 10) {
+			if e.Mode == leaderboard.ModeAdd && (noAdd[e.PlayerID] || e.Value < 1 || e.Value > 10) {
 				t.Errorf("ADD %d for %s", e.Value, e.PlayerID)
 			}
 			if e.Value < 0 || e.Value > 3000 {
