@@ -51,8 +51,8 @@ func TestBoardReads_KeepTheirGenericPlans(t *testing.T) {
 // of their own, on a DAY ASC SUBSCORE_ASC 0..2,000,000,000 board: the rank
 // is right, and it sums far fewer counter rows than the players ahead at
 // that score. Summing one tie cell per earlier subscore (1,500 here) cost a
-// 1M-player period's crowded reads 11 ms each, and the board 0.60× main's
-// reads a second (docs/PERFORMANCE.md, "where a DAY board's read went").
+// 1M-player period's crowded reads 7 to 12 ms each (docs/PERFORMANCE.md,
+// "where a DAY board's read went").
 func TestBoardStanding_ACrowdedScoreSumsFewCounterRows(t *testing.T) {
 	store := mustOpenDB(t)
 	ctx := context.Background()
