@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -74,4 +75,43 @@ func (db *DB) BoardReadGenericPlans(ctx context.Context, b *leaderboard.Board, k
 		generic[name] = after - before
 	}
 	return generic, nil
+}
+
+// BoardStandingCounterRows runs the statement of playerID's standing in
+// period key of b with ten neighbours each side, as boardStanding runs it,
+// under EXPLAIN (ANALYZE, FORMAT JSON), and returns the counter rows it
+// summed: the rows its scans of period_rank_counts returned, over all their
+// loops.
+func (db *DB) BoardStandingCounterRows(ctx context.Context, b *leaderboard.Board, key, playerID string) (int64, error) {
+	l := rankLevelsOf(b)
+	sql := boardStandingSQL[boardStatement{shape: l.shape(), above: 10, below: 10}]
+	var plan []map[string]any
+	if err := db.pool.QueryRow(ctx, `EXPLAIN (ANALYZE, FORMAT JSON) `+sql, b.ID, key, playerID, l.origin).Scan(&plan); err != nil {
+		return 0, err
+	}
+	if len(plan) != 1 {
+		return 0, fmt.Errorf("EXPLAIN answered %d plans", len(plan))
+	}
+	return rowsOfRelation(plan[0]["Plan"], "period_rank_counts"), nil
+}
+
+// rowsOfRelation returns the rows that the scans of relation in plan node
+// (a node of EXPLAIN's JSON) and its children returned, each node's rows a
+// loop times its loops.
+func rowsOfRelation(node any, relation string) int64 {
+	n, ok := node.(map[string]any)
+	if !ok {
+		return 0
+	}
+	var rows int64
+	if n["Relation Name"] == relation {
+		perLoop, _ := n["Actual Rows"].(float64)
+		loops, _ := n["Actual Loops"].(float64)
+		rows += int64(perLoop * loops)
+	}
+	children, _ := n["Plans"].([]any)
+	for _, c := range children {
+		rows += rowsOfRelation(c, relation)
+	}
+	return rows
 }

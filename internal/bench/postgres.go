@@ -36,8 +36,10 @@ func Tuning(ram uint64) []Setting {
 		{"max_wal_size", "8GB"},
 		{"checkpoint_timeout", "30min"},
 		{"synchronous_commit", "on"},
-		// Slow statements land in postgres.log, for a look afterwards.
+		// Slow statements and every autovacuum land in postgres.log, for a
+		// look afterwards: an autovacuum during a measurement takes a core.
 		{"log_min_duration_statement", "250ms"},
+		{"log_autovacuum_min_duration", "0"},
 	}
 }
 
