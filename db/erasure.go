@@ -227,14 +227,10 @@ func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboar
 	const periodsQ = `SELECT f.period_id FROM board_final_ranks f WHERE f.player_id = $1 AND f.bucket <> ` + ownBucketSQL + `
 		UNION SELECT p.id FROM periods p WHERE p.status <> 'CLOSED' AND p.board_id <> 'main'
 			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
-<<<<<<< HEAD
 		UNION SELECT p.id FROM periods p WHERE p.final_bucket = ` + ownBucketSQL + `
 			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
-		UNION SELECT r.period_id FROM board_removed_players r WHERE r.player_id = $1
-=======
 		UNION SELECT r.period_id FROM board_removed_players r
 			WHERE r.player_id = $1 AND NOT EXISTS (SELECT 1 FROM periods m WHERE m.id = r.period_id AND m.board_id = 'main')
->>>>>>> main
 		UNION SELECT c.period_id FROM corrections c
 			WHERE c.board_id <> 'main' AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL))
 		ORDER BY 1`
