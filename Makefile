@@ -74,8 +74,9 @@ fuzz: test-image
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
 
-## lint: gofmt and go vet
+## lint: no merge conflict markers, gofmt and go vet
 lint:
+	@if git grep -nE '^(<<<<<<<|>>>>>>>) '; then echo "merge conflict markers left in the files above"; exit 1; fi
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
