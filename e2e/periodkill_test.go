@@ -96,6 +96,17 @@ func TestLifecycle_ClosePeriodOfAKilledProcessIsFinishedByTheNextInstance(t *tes
 			t.Fatal("the child did not get ready within 30 s")
 		}
 	}
+	// The close's read of the rows waits behind this lock, so that the kill
+	// lands inside the close however fast the machine ranks 60,000 rows (a
+	// read of a few milliseconds slipped between the polls of a quiet
+	// machine).
+	holder, err := sqlConn(t).Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.Exec(context.Background(), `SET LOCAL lock_timeout = '2min'; LOCK TABLE board_scores IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
 	go killed.tryPost(context.Background(), http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + adminToken}},
 		mustJSON(t, map[string]any{"query": `mutation { closePeriod(board: "season", period: "all") { status } }`}))
 	waitForQuery(t, conn, "ROW_NUMBER() OVER")
@@ -103,6 +114,9 @@ func TestLifecycle_ClosePeriodOfAKilledProcessIsFinishedByTheNextInstance(t *tes
 		t.Fatal(err)
 	}
 	child.Wait()
+	if err := holder.Rollback(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	dead := time.Now()
 	var (
 		status  string
