@@ -16,9 +16,10 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// wait is how long a loader collects keys before it queries. gqlgen resolves
-// the fields of a list concurrently, so they all arrive well within it.
-const wait = time.Millisecond
+// defaultWait is how long a loader collects keys before it queries, unless
+// Sources says otherwise. gqlgen resolves the fields of a list concurrently,
+// so they all arrive well within it.
+const defaultWait = time.Millisecond
 
 // Sources are the services the loaders read through.
 type Sources struct {
@@ -27,6 +28,9 @@ type Sources struct {
 	// cohorts. Without Cohorts, no standing has a cohort.
 	Boards  leaderboard.BoardService
 	Cohorts leaderboard.CohortService
+	// Wait is how long a loader collects keys before it queries; zero is a
+	// millisecond.
+	Wait time.Duration
 }
 
 // Loaders holds one request's loaders.
@@ -37,6 +41,10 @@ type Loaders struct {
 
 // New returns fresh loaders reading through sources.
 func New(sources Sources) *Loaders {
+	wait := sources.Wait
+	if wait <= 0 {
+		wait = defaultWait
+	}
 	return &Loaders{
 		liveRanks: dataloadgen.NewMappedLoader(sources.Ranks.LiveRanks, dataloadgen.WithWait(wait)),
 		cohorts:   dataloadgen.NewMappedLoader(sources.cohortsOf, dataloadgen.WithWait(wait)),

@@ -62,7 +62,7 @@ func TestLiveRank_BatchesConcurrentLoadsOfEveryBoard(t *testing.T) {
 		t.Fatalf("the weekly board's result: %+v", results[1])
 	}
 	counting := &countingRanks{DB: store}
-	l := loaders.New(loaders.Sources{Ranks: counting})
+	l := loaders.New(loaders.Sources{Ranks: counting, Wait: time.Second})
 	var wg sync.WaitGroup
 	for i := range players + 1 { // and one who has no score
 		main := leaderboard.PeriodPlayer{Board: leaderboard.MainBoard, Period: month.String(), PlayerID: fmt.Sprint("p", i)}
@@ -123,7 +123,7 @@ func TestCohort_BatchesConcurrentLoadsOfAPeriod(t *testing.T) {
 		t.Fatalf("submit: %+v, %v", results, err)
 	}
 	counting := &countingCohorts{DB: store}
-	l := loaders.New(loaders.Sources{Ranks: store, Boards: store, Cohorts: counting})
+	l := loaders.New(loaders.Sources{Ranks: store, Boards: store, Cohorts: counting, Wait: time.Second})
 	var wg sync.WaitGroup
 	for i := range players + 1 { // and one who has no score
 		key := leaderboard.PeriodPlayer{Board: league.Board.ID, Period: results[0].Period, PlayerID: fmt.Sprint("p", i)}
