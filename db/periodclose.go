@@ -417,12 +417,19 @@ func (db *DB) ensureFinalRanksPartition(ctx context.Context, bucket time.Time) e
 	}
 	name := bucketPartition(bucket)
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		var exists bool
-		if err := tx.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&exists); err != nil || exists {
+		const exists = `SELECT to_regclass($1) IS NOT NULL`
+		var made bool
+		if err := tx.QueryRow(ctx, exists, name).Scan(&made); err != nil || made {
 			return err
 		}
+		// A close that waited here for another finds the partition made, and
+		// its index with it: its CREATE INDEX IF NOT EXISTS would otherwise
+		// wait for the other close's rows to commit, past lock_timeout.
 		const lock = `SELECT pg_advisory_xact_lock(hashtext('leaderboard.final_ranks_bucket'), $1)`
 		if _, err := tx.Exec(ctx, lock, bucket.Year()*100+int(bucket.Month())); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, exists, name).Scan(&made); err != nil || made {
 			return err
 		}
 		// The bucket's literal is built from its numbers, never from input.
