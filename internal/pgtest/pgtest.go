@@ -23,6 +23,7 @@ import (
 	"github.com/moby/moby/api/types/network"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/modules/postgres"
+	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/gamebackend/leaderboard/db"
 )
@@ -65,6 +66,10 @@ func StartStoppable(tb testing.TB) *Postgres {
 	return p
 }
 
+// readyTimeout bounds the wait for a new container's database: on a loaded
+// two-core machine its initdb and first start passed the module's minute.
+const readyTimeout = 150 * time.Second
+
 // testShmSize is the /dev/shm of the test database's container.
 const testShmSize = 1 << 30
 
@@ -76,7 +81,9 @@ func start(ctx context.Context, options ...testcontainers.ContainerCustomizer) (
 		postgres.WithUsername("leaderboard"),
 		postgres.WithPassword("leaderboard"),
 		postgres.WithSQLDriver("pgx"),
-		postgres.BasicWaitStrategies(),
+		testcontainers.WithWaitStrategyAndDeadline(readyTimeout,
+			wait.ForLog("database system is ready to accept connections").WithOccurrence(2).WithStartupTimeout(readyTimeout),
+			wait.ForListeningPort("5432/tcp").WithStartupTimeout(readyTimeout)),
 		testcontainers.WithCmdArgs("-c", "jit=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"),
 		// Docker's default 64 MB of /dev/shm fails a parallel vacuum or
 		// index build of a ten-million-row month in a benchmark.
