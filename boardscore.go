@@ -38,6 +38,26 @@ func (b *Board) SortKey(score int, subscore *int) (int64, int64) {
 	return primary, secondary
 }
 
+// ScoreOfSortKey returns the total and subscore whose SortKey is (sortScore,
+// sortSubscore). A board without a tie-break keeps no subscore in its key:
+// the subscore is then nil, whatever the row holds.
+func (b *Board) ScoreOfSortKey(sortScore, sortSubscore int64) (int, *int) {
+	score := int(sortScore)
+	if b.Order == OrderDesc {
+		score = -score
+	}
+	var subscore int
+	switch {
+	case b.TieBreak == TieBreakNone || sortSubscore == math.MaxInt64:
+		return score, nil
+	case b.TieBreak == TieBreakSubscoreDesc:
+		subscore = int(-sortSubscore)
+	default:
+		subscore = int(sortSubscore)
+	}
+	return score, &subscore
+}
+
 // ranksBefore reports whether (score, subscore) ranks strictly before
 // (otherScore, otherSubscore) in b's order.
 func (b *Board) ranksBefore(score int, subscore *int, otherScore int, otherSubscore *int) bool {

@@ -90,6 +90,25 @@ func TestBoardSortKey_RanksAscendingInEveryOrder(t *testing.T) {
 	}
 }
 
+func TestBoardScoreOfSortKey_InvertsSortKey(t *testing.T) {
+	for _, b := range []*Board{lapBoard(OrderDesc, TieBreakNone), lapBoard(OrderAsc, TieBreakNone),
+		lapBoard(OrderDesc, TieBreakSubscoreDesc), lapBoard(OrderAsc, TieBreakSubscoreAsc)} {
+		for _, row := range []struct {
+			score int
+			sub   *int
+		}{{0, nil}, {600000, new(-2147483648)}, {-7, new(2147483647)}, {42, new(0)}} {
+			score, sub := b.ScoreOfSortKey(b.SortKey(row.score, row.sub))
+			want := row.sub
+			if b.TieBreak == TieBreakNone {
+				want = nil // not in the key
+			}
+			if score != row.score || !sameInt(sub, want) {
+				t.Errorf("%s %s: (%d, %v) came back as (%d, %v)", b.Order, b.TieBreak, row.score, row.sub, score, sub)
+			}
+		}
+	}
+}
+
 func TestScoreEvent_ValidateMetadataAndBoard(t *testing.T) {
 	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 	e := ScoreEvent{EventID: "e", PlayerID: "p", Mode: ModeSet, Value: 700000, Board: "laps"}

@@ -130,3 +130,22 @@ func WithoutMetadata(ctx context.Context) context.Context {
 func MetadataWanted(ctx context.Context) bool {
 	return ctx.Value(metadataLeftOut{}) == nil
 }
+
+// subscoreLeftOut marks a context whose standings may leave their
+// neighbours' subscores out.
+type subscoreLeftOut struct{}
+
+// WithoutNeighbourSubscores returns ctx marked so that the standings read
+// under it may leave their neighbours' subscores out (nil) on a board
+// without a tie-break, whose sort key does not hold them: its caller does
+// not answer them.
+func WithoutNeighbourSubscores(ctx context.Context) context.Context {
+	return context.WithValue(ctx, subscoreLeftOut{}, true)
+}
+
+// NeighbourSubscoresWanted reports whether standings read under ctx must
+// return their neighbours' subscores: true unless ctx comes from
+// WithoutNeighbourSubscores.
+func NeighbourSubscoresWanted(ctx context.Context) bool {
+	return ctx.Value(subscoreLeftOut{}) == nil
+}

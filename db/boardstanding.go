@@ -47,6 +47,17 @@ func entryColumns(withMetadata bool) string {
 	return strings.Replace(boardEntryColumns, "t.metadata", "NULL::jsonb", 1)
 }
 
+// indexColumns are the columns of board_scores_rank_idx, key and included
+// player: a read of these alone is an index-only scan, as main's
+// neighbours are, where a read of any other fetches each row from the heap.
+const indexColumns = `s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq, s.player_id`
+
+// neighbourColumns are boardEntryColumns of a row read with indexColumns:
+// its score and subscore are NULL, for the reader to take from its sort key
+// (Board.ScoreOfSortKey), and its metadata too.
+var neighbourColumns = strings.NewReplacer("t.score", "NULL::int", "t.subscore", "NULL::int", "t.metadata", "NULL::jsonb").
+	Replace(boardEntryColumns)
+
 // boardEntry is a row of a period's table with its key.
 type boardEntry struct {
 	entry leaderboard.RankEntry
@@ -73,6 +84,9 @@ func scanBoardEntry(row pgx.CollectableRow) (boardEntry, error) {
 // room for above and below neighbours, each one of neighbourLimits.
 type boardStatement struct {
 	withMetadata bool
+	// fromIndex reads the neighbours from board_scores_rank_idx alone,
+	// without their score, subscore and metadata (see neighbourColumns).
+	fromIndex    bool
 	shape        rankShape
 	above, below int
 }
@@ -95,11 +109,11 @@ type boardStatement struct {
 // not a function that forces a generic plan).
 var boardStandingSQL = func() map[boardStatement]string {
 	qs := map[boardStatement]string{}
-	for _, withMetadata := range []bool{false, true} {
+	for _, rows := range []boardStatement{{withMetadata: true}, {}, {fromIndex: true}} {
 		for _, shape := range rankShapes() {
 			for _, above := range neighbourLimits {
 				for _, below := range neighbourLimits {
-					k := boardStatement{withMetadata: withMetadata, shape: shape, above: above, below: below}
+					k := boardStatement{withMetadata: rows.withMetadata, fromIndex: rows.fromIndex, shape: shape, above: above, below: below}
 					qs[k] = boardStandingSQLOf(k)
 				}
 			}
@@ -110,27 +124,30 @@ var boardStandingSQL = func() map[boardStatement]string {
 
 // boardStandingSQLOf returns the statement k of boardStandingSQL.
 func boardStandingSQLOf(k boardStatement) string {
-	columns := entryColumns(k.withMetadata)
+	columns, row, neighbours := entryColumns(k.withMetadata), "s.*", entryColumns(k.withMetadata)
+	if k.fromIndex {
+		row, neighbours = indexColumns, neighbourColumns
+	}
 	return `WITH p AS (
 	SELECT id, starts_at, status FROM periods WHERE board_id = $1 AND key = $2
 ), me AS (
 	SELECT s.*, ` + hourColumnsSQL + ` FROM p JOIN board_scores s ON s.period_id = p.id AND s.player_id = $3
 )
 SELECT 0, ` + strings.ReplaceAll(columns, "t.", "me.") + `,
-	` + periodRankSQL("me", "$4", k.shape) + `,
-	(SELECT ` + periodTotalSQL + ` FROM p),
+	` + periodRowRankSQL("me", "$4", k.shape) + `,
+	(SELECT ` + periodTotalOfShapeSQL(k.shape) + ` FROM p),
 	(SELECT starts_at FROM p), (SELECT status = 'CLOSED' FROM p)
 FROM me
 UNION ALL
-SELECT -1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
-	SELECT s.* FROM board_scores s WHERE s.period_id >= me.period_id
+SELECT -1, ` + neighbours + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
+	SELECT ` + row + ` FROM board_scores s WHERE s.period_id >= me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			< (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
 	ORDER BY s.period_id DESC, s.sort_score DESC, s.sort_subscore DESC, s.reached_at DESC, s.seq DESC
 	LIMIT ` + strconv.Itoa(k.above) + `) AS t
 UNION ALL
-SELECT 1, ` + columns + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
-	SELECT s.* FROM board_scores s WHERE s.period_id <= me.period_id
+SELECT 1, ` + neighbours + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
+	SELECT ` + row + ` FROM board_scores s WHERE s.period_id <= me.period_id
 		AND (s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq)
 			> (me.period_id, me.sort_score, me.sort_subscore, me.reached_at, me.seq)
 	ORDER BY s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq LIMIT ` + strconv.Itoa(k.below) + `) AS t`
@@ -166,8 +183,10 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboard.Board, key, playerID string, above,
 	below int) (*leaderboard.Standing, error) {
 	l := rankLevelsOf(b)
-	sql := boardStandingSQL[boardStatement{withMetadata: leaderboard.MetadataWanted(ctx), shape: l.shape(),
-		above: limitFor(neighbourLimits, above), below: limitFor(neighbourLimits, below)}]
+	withMetadata := leaderboard.MetadataWanted(ctx)
+	sql := boardStandingSQL[boardStatement{withMetadata: withMetadata, fromIndex: !withMetadata &&
+		(b.TieBreak != leaderboard.TieBreakNone || !leaderboard.NeighbourSubscoresWanted(ctx)),
+		shape: l.shape(), above: limitFor(neighbourLimits, above), below: limitFor(neighbourLimits, below)}]
 	rows, err := q.Query(ctx, sql, b.ID, key, playerID, l.origin)
 	if err != nil {
 		return nil, err
@@ -180,15 +199,21 @@ func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboa
 		var (
 			kind        int
 			r           boardEntry
+			score       *int
 			metadata    []byte
 			rank, total *int64
 			startsAt    *time.Time
 			closed      *bool
 		)
-		err := row.Scan(&kind, &r.entry.Player.ID, &r.entry.Player.Name, &r.entry.Score, &r.entry.Subscore,
+		err := row.Scan(&kind, &r.entry.Player.ID, &r.entry.Player.Name, &score, &r.entry.Subscore,
 			&r.entry.ReachedAt, &metadata, &r.key.sortScore, &r.key.sortSubscore, &r.key.seq, &rank, &total, &startsAt, &closed)
 		if err != nil {
 			return struct{}{}, err
+		}
+		if score != nil {
+			r.entry.Score = *score
+		} else { // a neighbour read from the index alone
+			r.entry.Score, r.entry.Subscore = b.ScoreOfSortKey(r.key.sortScore, r.key.sortSubscore)
 		}
 		r.key.reachedAt = r.entry.ReachedAt
 		if metadata != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -120,7 +121,42 @@ func (p boardPeriod) submit(tb testing.TB, events []leaderboard.ScoreEvent) []le
 	return mustSubmit(tb, p.store, events...)
 }
 func (p boardPeriod) standing(ctx context.Context, playerID string, above, below int) (*leaderboard.Standing, error) {
-	return p.store.PeriodStanding(ctx, p.b, p.period, playerID, above, below)
+	s, err := p.store.PeriodStanding(ctx, p.b, p.period, playerID, above, below)
+	if err != nil || s == nil {
+		return s, err
+	}
+	// A caller that answers neither metadata nor subscores reads the
+	// neighbours from the index alone: the same standing, less those.
+	lean, err := p.store.PeriodStanding(leaderboard.WithoutNeighbourSubscores(leaderboard.WithoutMetadata(ctx)),
+		p.b, p.period, playerID, above, below)
+	if err != nil {
+		return nil, err
+	}
+	if want := leanStanding(*s, p.b.TieBreak == leaderboard.TieBreakNone); !reflect.DeepEqual(lean, &want) {
+		return nil, fmt.Errorf("standing of %s read without metadata and subscores: %+v, want %+v", playerID, lean, want)
+	}
+	return s, nil
+}
+
+// leanStanding returns s as a read that answers neither metadata nor
+// neighbours' subscores gives it: without metadata, and without the
+// neighbours' subscores on a board whose sort key does not hold them
+// (noSubscores).
+func leanStanding(s leaderboard.Standing, noSubscores bool) leaderboard.Standing {
+	lean := func(entries []leaderboard.RankEntry) []leaderboard.RankEntry {
+		out := make([]leaderboard.RankEntry, len(entries))
+		for i, e := range entries {
+			e.Metadata = nil
+			if noSubscores {
+				e.Subscore = nil
+			}
+			out[i] = e
+		}
+		return out
+	}
+	s.Metadata = nil
+	s.Above, s.Below = lean(s.Above), lean(s.Below)
+	return s
 }
 func (p boardPeriod) page(ctx context.Context, first int, after string) (*leaderboard.Page, error) {
 	return p.store.PeriodLeaderboard(ctx, p.b, p.period, first, after)

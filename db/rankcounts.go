@@ -264,8 +264,31 @@ const originSQL = `CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigint ELSE 
 // inside the row's tie cell is written with equalities on the index's
 // leading columns: as one row-value range, the planner chose the primary
 // key and filtered the whole period (1.9 s at a million players instead of
-// 0.2 ms).
+// 0.2 ms). The key need not be a row of the period.
 func periodRankSQL(t, origin string, shape rankShape) string {
+	return "(1" + scoreLevelsSQL(t, origin, shape) + " + " + tiesSQL(t, origin, shape) + ")"
+}
+
+// periodRowRankSQL is periodRankSQL of a key that is a row of its period.
+// On a board of wide range (three levels or more: 2^16 scores and up), most
+// scores are held by one player, so the players before the row at its own
+// score (the subscore levels, the tie cells and the scan inside the row's
+// cell: up to six index descents in a counter table of millions of rows)
+// are counted only when the row's level-0 counter holds another player. The
+// row itself is in that counter, which is why the key must be a row.
+func periodRowRankSQL(t, origin string, shape rankShape) string {
+	if shape.levels < 3 {
+		return periodRankSQL(t, origin, shape)
+	}
+	return "(1" + scoreLevelsSQL(t, origin, shape) + `
+	+ CASE WHEN (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = ` + t + `.period_id AND level = 0 AND bucket = (` + t + `.sort_score - ` + origin + `)) > 1
+	THEN ` + tiesSQL(t, origin, shape) + ` ELSE 0 END)`
+}
+
+// scoreLevelsSQL returns the terms of periodRankSQL that count the players
+// with a better score than row {t}'s, each after a "+".
+func scoreLevelsSQL(t, origin string, shape rankShape) string {
 	u := "(" + t + ".sort_score - " + origin + ")"
 	var levels strings.Builder
 	for i, shift := range shiftsOf(shape.levels) {
@@ -277,6 +300,15 @@ func periodRankSQL(t, origin string, shape rankShape) string {
 	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
 		WHERE period_id = %s.period_id AND level = %d AND bucket >= %s AND bucket < %s >> %d)`, t, shift, from, u, shift)
 	}
+	return levels.String()
+}
+
+// tiesSQL returns the term of periodRankSQL that counts the players before
+// row {t} at its own score: in earlier subscores, in earlier tie cells, and
+// before it in its own tie cell.
+func tiesSQL(t, origin string, shape rankShape) string {
+	u := "(" + t + ".sort_score - " + origin + ")"
+	var levels strings.Builder
 	key := subscoreKeySQL(t + ".sort_subscore")
 	firstTie := "" // without subscore levels: every earlier tie cell of the score
 	if shape.subscores {
@@ -293,7 +325,7 @@ func periodRankSQL(t, origin string, shape rankShape) string {
 		firstTie = "sub >= " + key + " << 27 AND " // the row's own subscore's cells only
 	}
 	return strings.NewReplacer("{t}", t, "{u}", u, "{levels}", levels.String(), "{firstTie}", firstTie,
-		"{sub}", tieSubSQL(t+".sort_subscore", t+".hour")).Replace(`(1{levels}
+		"{sub}", tieSubSQL(t+".sort_subscore", t+".hour")).Replace(`(0{levels}
 	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
 		WHERE period_id = {t}.period_id AND level = -1 AND bucket = {u} AND {firstTie}sub < {sub})
 	+ (SELECT count(*) FROM board_scores s
@@ -309,3 +341,13 @@ func periodRankSQL(t, origin string, shape rankShape) string {
 const periodTotalSQL = `(SELECT COALESCE(sum(players), 0) FROM (SELECT players FROM period_rank_counts
 	WHERE period_id = p.id AND level = (SELECT max(level) FROM period_rank_counts WHERE period_id = p.id)
 	ORDER BY period_id, level, bucket LIMIT 256) AS top)`
+
+// periodTotalOfShapeSQL is periodTotalSQL for a board of shape, whose top
+// level is known: written in the statement, it spares a read the lookup of
+// the period's highest level (a backward scan of the counters' index) and
+// lets the sum be one range of the primary key, as main's total is one
+// small table's.
+func periodTotalOfShapeSQL(shape rankShape) string {
+	return fmt.Sprintf(`(SELECT COALESCE(sum(players), 0) FROM (SELECT players FROM period_rank_counts
+	WHERE period_id = p.id AND level = %d ORDER BY period_id, level, bucket LIMIT 256) AS top)`, shiftsOf(shape.levels)[0])
+}

@@ -41,13 +41,22 @@ func neighbourCounts(ctx context.Context) (above, below int) {
 	return above, below
 }
 
-// readingMetadata returns ctx for the reads of the field being resolved:
+// readingFields returns ctx for the reads of the field being resolved:
 // marked leaderboard.WithoutMetadata unless the field selects metadata
 // somewhere below it (through fragments too), so that a query that does not
-// ask for metadata does not carry up to 1 KB of it a row.
-func readingMetadata(ctx context.Context) context.Context {
-	if fc := graphql.GetFieldContext(ctx); fc != nil && !selectsField(fc.Field.Selections, "metadata") {
-		return leaderboard.WithoutMetadata(ctx)
+// ask for metadata does not carry up to 1 KB of it a row, and
+// leaderboard.WithoutNeighbourSubscores unless it selects subscore, so that
+// a standing's neighbours may be read from the index alone.
+func readingFields(ctx context.Context) context.Context {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return ctx
+	}
+	if !selectsField(fc.Field.Selections, "metadata") {
+		ctx = leaderboard.WithoutMetadata(ctx)
+	}
+	if !selectsField(fc.Field.Selections, "subscore") {
+		ctx = leaderboard.WithoutNeighbourSubscores(ctx)
 	}
 	return ctx
 }

@@ -29,7 +29,7 @@ func (r *queryResolver) GroupStandings(ctx context.Context, board *string, perio
 	case t.none:
 		return []model.GroupStanding{}, nil
 	}
-	standings, err := r.GroupService.PeriodGroup(readingMetadata(ctx), t.board, t.key, playerIds)
+	standings, err := r.GroupService.PeriodGroup(readingFields(ctx), t.board, t.key, playerIds)
 	if err != nil {
 		return nil, err
 	}

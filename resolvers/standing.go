@@ -94,7 +94,7 @@ func (r *Resolver) standingOf(ctx context.Context, t readTarget, playerID string
 		return nil, nil
 	}
 	above, below := neighbourCounts(ctx)
-	return r.StandingService.PeriodStanding(readingMetadata(ctx), t.board, t.key, playerID, above, below)
+	return r.StandingService.PeriodStanding(readingFields(ctx), t.board, t.key, playerID, above, below)
 }
 
 // submittedKey names the row whose live rank a submit's result answers:

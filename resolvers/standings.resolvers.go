@@ -64,7 +64,7 @@ func (r *queryResolver) Leaderboard(ctx context.Context, board *string, period *
 	case t.none:
 		return &leaderboard.Page{Edges: []leaderboard.Edge{}}, nil
 	}
-	return r.StandingService.PeriodLeaderboard(readingMetadata(ctx), t.board, t.key, n, cursor)
+	return r.StandingService.PeriodLeaderboard(readingFields(ctx), t.board, t.key, n, cursor)
 }
 
 func (r *standingResolver) Board(ctx context.Context, obj *leaderboard.Standing) (string, error) {
