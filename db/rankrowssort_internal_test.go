@@ -3,10 +3,10 @@ package db
 import (
 	"fmt"
 	"math"
-	"os"
-	"strconv"
 	"math/rand/v2"
+	"os"
 	"sort"
+	"strconv"
 	"testing"
 )
 
