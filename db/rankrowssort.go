@@ -37,14 +37,13 @@ func (r *rankedRows) rankOrder() []uint32 {
 	if hiBits > 64 || loBits > 64 {
 		return r.comparedOrder()
 	}
-	keys := make([]packedKey, r.len())
-	for i := range keys {
-		keys[i] = packedKey{
+	keyOf := func(i int) packedKey {
+		return packedKey{
 			hi:  packs[0].of(cols[0][i])<<packs[1].bits | packs[1].of(cols[1][i]),
 			lo:  packs[2].of(cols[2][i])<<packs[3].bits | packs[3].of(cols[3][i]),
 			row: uint32(i)}
 	}
-	sortPackedKeys(keys, hiBits, loBits)
+	keys := sortPackedKeys(r.len(), keyOf, hiBits, loBits)
 	order := make([]uint32, len(keys))
 	for i, k := range keys {
 		order[i] = k.row
@@ -111,30 +110,32 @@ func comparePackedKeys(a, b packedKey) int {
 // bucketBits is how many of a key's top bits deal it to a bucket.
 const bucketBits = 16
 
-// sortPackedKeys sorts keys, whose hi holds hiBits bits and lo loBits, in
-// place: dealt into buckets by their top bits, then each bucket sorted.
-func sortPackedKeys(keys []packedKey, hiBits, loBits int) {
+// sortPackedKeys returns the keys of n rows, keyOf(i) row i's, whose hi
+// holds hiBits bits and lo loBits, in order: each dealt straight to its
+// bucket by its top bits, then each bucket sorted.
+func sortPackedKeys(n int, keyOf func(int) packedKey, hiBits, loBits int) []packedKey {
 	bucketOf := topBits(hiBits, loBits)
 	starts := make([]int, 1<<bucketBits+1)
-	for _, k := range keys {
-		starts[bucketOf(k)+1]++
+	for i := range n {
+		starts[bucketOf(keyOf(i))+1]++
 	}
 	for b := 1; b < len(starts); b++ {
 		starts[b] += starts[b-1]
 	}
-	dealt := make([]packedKey, len(keys))
+	keys := make([]packedKey, n)
 	next := slices.Clone(starts[:1<<bucketBits])
-	for _, k := range keys {
+	for i := range n {
+		k := keyOf(i)
 		b := bucketOf(k)
-		dealt[next[b]] = k
+		keys[next[b]] = k
 		next[b]++
 	}
-	inParallel(len(keys), starts, func(from, to int) {
+	inParallel(n, starts, func(from, to int) {
 		for b := from; b < to; b++ {
-			slices.SortFunc(dealt[starts[b]:starts[b+1]], comparePackedKeys)
+			slices.SortFunc(keys[starts[b]:starts[b+1]], comparePackedKeys)
 		}
 	})
-	copy(keys, dealt)
+	return keys
 }
 
 // topBits returns the function that gives a key's bucket: the top
