@@ -575,7 +575,12 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 	if err := phases.start(ctx, "read"); err != nil {
 		return nil, err
 	}
-	rows, err := readRankedRows(ctx, tx, periodSource(id, withBoardColumns, 0))
+	// The counters hold the period's rows: the columns are sized once.
+	var total int
+	if err := tx.QueryRow(ctx, periodTotalQuery, id).Scan(&total); err != nil {
+		return nil, fmt.Errorf("count the scores: %w", err)
+	}
+	rows, err := readRankedRows(ctx, tx, periodSource(id, withBoardColumns, total))
 	if err != nil {
 		return nil, fmt.Errorf("rank the scores: %w", err)
 	}

@@ -46,6 +46,9 @@ const (
 	withBoardColumns rankColumns = 1 << iota
 	// withKeyColumns are a board's sort keys and seq, which its cursors carry.
 	withKeyColumns
+	// unnumbered rows come without their rank, in the order of the heap:
+	// only as read, before sortedByKey.
+	unnumbered
 )
 
 // sql returns the columns read for rankedRows with c, after the rank, in
@@ -64,6 +67,9 @@ func (c rankColumns) sql() string {
 // fields returns how many fields a row of the COPY that reads c has.
 func (c rankColumns) fields() int {
 	n := 4
+	if c&unnumbered != 0 {
+		n--
+	}
 	if c&withBoardColumns != 0 {
 		n += 2
 	}
@@ -202,13 +208,14 @@ func readRankedRows(ctx context.Context, tx pgx.Tx, src rankSource) (*rankedRows
 	}
 	// ROW_NUMBER() looks at no frame; saying the frame is the row alone
 	// spares PostgreSQL 15 comparing each row with the one before to find
-	// its peers. Without an order it numbers the rows as they come.
-	window := `ROWS BETWEEN CURRENT ROW AND CURRENT ROW`
-	if !src.heapSort {
-		window = `ORDER BY ` + src.order + ` ` + window
+	// its peers. Rows in the order of the heap are numbered by their sort
+	// here, so they come without a number: no window to keep.
+	read := `COPY (SELECT ROW_NUMBER() OVER (ORDER BY ` + src.order + ` ROWS BETWEEN CURRENT ROW AND CURRENT ROW), ` +
+		src.columns.sql() + ` FROM ` + src.from + `) TO STDOUT WITH (FORMAT binary)`
+	if src.heapSort {
+		r.columns |= unnumbered
+		read = `COPY (SELECT ` + src.columns.sql() + ` FROM ` + src.from + `) TO STDOUT WITH (FORMAT binary)`
 	}
-	read := `COPY (SELECT ROW_NUMBER() OVER (` + window + `), ` + src.columns.sql() + ` FROM ` + src.from +
-		`) TO STDOUT WITH (FORMAT binary)`
 	if err := copyRankedRows(ctx, tx, read, r, src.heapSort); err != nil {
 		return nil, err
 	}

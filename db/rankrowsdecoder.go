@@ -8,8 +8,9 @@ import (
 )
 
 // rankedRowsDecoder is the io.Writer that readRankedRows' COPY writes to: it
-// decodes PostgreSQL's binary COPY of (rank bigint, player_id text, score
-// integer, reached_at timestamptz), then the optional columns of rows
+// decodes PostgreSQL's binary COPY of (rank bigint, unless the rows are
+// unnumbered, player_id text, score integer, reached_at timestamptz), then
+// the optional columns of rows
 // (rankColumns.sql), in rank order, into rows. PostgreSQL
 // sends each row in a message of its own, which pgx writes in one call, but
 // nothing here counts on it: a row cut short waits in partial for its rest.
@@ -103,7 +104,11 @@ func (d *rankedRowsDecoder) decodeRow(b []byte) (int, error) {
 		return 0, fmt.Errorf("a rank row of %d fields", fields)
 	}
 	f := copyFields{rest: b[2:]}
-	rank, id, score, reachedAt := f.next(8), f.next(-1), f.next(4), f.next(8)
+	var rank []byte
+	if r.columns&unnumbered == 0 {
+		rank = f.next(8)
+	}
+	id, score, reachedAt := f.next(-1), f.next(4), f.next(8)
 	var subscore, metadata, sortScore, sortSubscore, seq []byte
 	if r.columns&withBoardColumns != 0 {
 		subscore, metadata = f.nullable(4), f.nullable(-1)
@@ -114,8 +119,10 @@ func (d *rankedRowsDecoder) decodeRow(b []byte) (int, error) {
 	if f.err != nil || f.short {
 		return 0, f.err
 	}
-	if got := int64(binary.BigEndian.Uint64(rank)); got != int64(r.len()+1) {
-		return 0, fmt.Errorf("rank %d came after %d rows", got, r.len())
+	if rank != nil {
+		if got := int64(binary.BigEndian.Uint64(rank)); got != int64(r.len()+1) {
+			return 0, fmt.Errorf("rank %d came after %d rows", got, r.len())
+		}
 	}
 	if len(r.ids)+len(id) > maxIDBytes {
 		return 0, errors.New("more than 4 GiB of player ids")
