@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"log/slog"
-	"time"
 
 	"github.com/gamebackend/leaderboard"
 )
@@ -14,14 +13,11 @@ import (
 type loggedCorrections struct {
 	leaderboard.CorrectionService
 	logger *slog.Logger
-	// announce tells every instance a period's new ranks version, so that
-	// those holding the period in memory forget it (closedperiods.go).
-	announce func(ctx context.Context, board, key string) error
 }
 
 // CorrectScore corrects as the service does, logs the correction made,
 // with who made it (the role, and the request's id when logged by the
-// server's handler), and announces the period's new ranks version.
+// server's handler).
 func (c loggedCorrections) CorrectScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
 	correction, err := c.CorrectionService.CorrectScore(ctx, board, key, playerID, score, reason)
 	if err != nil {
@@ -30,15 +26,6 @@ func (c loggedCorrections) CorrectScore(ctx context.Context, board, key, playerI
 	c.logger.InfoContext(ctx, "score corrected", "board", board, "period", key, "player", playerID,
 		"before", total(correction.Before), "after", total(correction.After), "reason", reason, "by", correctedBy(ctx),
 		"correction", correction.ID)
-	if c.announce != nil {
-		// The correction committed: an announcement that fails is made up
-		// for by every instance's check of the versions.
-		announceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		if err := c.announce(announceCtx, board, key); err != nil {
-			c.logger.WarnContext(ctx, "announce a corrected period", "board", board, "period", key, "err", err)
-		}
-	}
 	return correction, nil
 }
 

@@ -108,7 +108,7 @@ func (m *Main) Run(ctx context.Context) error {
 		MaxGroup:       m.Config.MaxGroup,
 		Closer:         m.Closer,
 		Exporter:       m.DB,
-		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger, announce: m.DB.AnnouncePeriod},
+		Corrections:    loggedCorrections{CorrectionService: m.DB, logger: m.Logger},
 		Boards:         boardcache.New(m.DB, boardCacheTTL),
 		Periods:        m.DB,
 		Rewards:        m.DB,

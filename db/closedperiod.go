@@ -16,7 +16,7 @@ import (
 
 // Closed periods of the boards other than main, read whole for memory. A
 // CLOSED period's rows no longer change but by a correction, which bumps the
-// period's ranks_version (AnnouncePeriod tells every instance), so a
+// period's ranks_version (announced to every instance at its commit), so a
 // ClosedPeriod answers exactly what PeriodStanding and PeriodLeaderboard
 // would, from the same rows and with the same code for ranks and cursors,
 // until its version is outdated.
@@ -25,6 +25,13 @@ import (
 // CLOSED period announces "<board> <key> <ranks_version>" to every
 // instance. Board ids and period keys hold no space.
 const periodsChannel = "leaderboard_periods"
+
+// announcePeriodSQL announces period $1's ranks version on periodsChannel,
+// at the commit of the transaction that changed it, as main's months
+// announce theirs (notifyMonth): a process that dies after the commit has
+// announced it already.
+const announcePeriodSQL = `SELECT pg_notify('` + periodsChannel + `', board_id || ' ' || key || ' ' || ranks_version)
+	FROM periods WHERE id = $1`
 
 // ClosedPeriod is the whole of one CLOSED period of a board other than
 // main, as one snapshot had it: its rows in rank order with their players'
@@ -248,8 +255,8 @@ func (db *DB) ClosedPeriodVersions(ctx context.Context, boards, keys []string, f
 
 // ListenPeriods calls fn with each closed period whose final ranks change,
 // on any board, as the close or correction that changed them is announced
-// (main's months on their own channel, in their transactions; every other
-// board's corrections by AnnouncePeriod), until ctx ends or the connection
+// (main's months on their own channel, every other board's on
+// periodsChannel, each in its transaction), until ctx ends or the connection
 // fails or its server stops answering (a lost primary); it then returns
 // why. Announcements made while no one listens are lost:
 // ClosedPeriodVersions tells what changed meanwhile.
@@ -277,22 +284,4 @@ func (db *DB) ForgetClosedPeriod(board, key string) {
 	if m, isMain, err := leaderboard.MainMonth(&leaderboard.Board{ID: board}, key); isMain && err == nil {
 		db.forgetClosedMonth(m)
 	}
-}
-
-// AnnouncePeriod announces period key of board's ranks version to every
-// instance (ListenPeriods), as the correction of a CLOSED period that just
-// committed left it; nothing for a period that is not CLOSED. An
-// announcement lost (the process stops first) is made up for by the
-// instances' checks of ClosedPeriodVersions. main's months announce their
-// versions in their corrections' transactions (notifyMonth): nothing here.
-func (db *DB) AnnouncePeriod(ctx context.Context, board, key string) error {
-	if board == leaderboard.MainBoard {
-		return nil
-	}
-	const q = `SELECT pg_notify('` + periodsChannel + `', board_id || ' ' || key || ' ' || ranks_version)
-		FROM periods WHERE board_id = $1 AND key = $2 AND status = 'CLOSED'`
-	if _, err := db.pool.Exec(ctx, q, board, key); err != nil {
-		return errorf("announce the version of period %s of %s: %w", key, board, err)
-	}
-	return nil
 }

@@ -110,11 +110,6 @@ func (db *DB) eraseFromPeriod(ctx context.Context, id int64, pid int32, playerID
 		}
 		rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore,
 			corrected: hasScore && leaderboard.PeriodStatus(status) == leaderboard.PeriodClosed}
-		if rest.corrected {
-			// Sent at the commit, as main's months announce theirs.
-			rest.announce = `SELECT pg_notify('` + periodsChannel + `', board_id || ' ' || key || ' ' || ranks_version)
-				FROM periods WHERE id = $1`
-		}
 		return rest.run(ctx, tx, `period_id = $1`, pid, []scrub{
 			{`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID}},
 			// Their cohort keeps one member fewer; its place is not given again
@@ -129,16 +124,13 @@ func (db *DB) eraseFromPeriod(ctx context.Context, id int64, pid int32, playerID
 }
 
 // erasureRest is what is left of one period's erasure once the claim and
-// the score row went: the rows that name the player to scrub, the
-// announcement, and the count.
+// the score row went: the rows that name the player to scrub, and the
+// count.
 type erasureRest struct {
 	id        int64
 	player    string
 	touched   bool // the claim or the score row went
 	corrected bool // a CLOSED period was ranked again
-	// announce, when set, is the statement ($1: the period) that announces
-	// the new ranks version.
-	announce string
 }
 
 // scrub is a statement that removes or rewrites the player's rows of one
@@ -148,8 +140,7 @@ type scrub struct {
 	args []any
 }
 
-// run runs scrubs in one round trip, with the announcement and with the
-// count when the period is known to have held the player; then scrubs the
+// run runs scrubs in one round trip, with the count when the period is known to have held the player; then scrubs the
 // kept messages of the period, those of the outbox rows that match where
 // ($1: period), and counts the period if they alone held the player.
 func (r erasureRest) run(ctx context.Context, tx pgx.Tx, where string, period any, scrubs []scrub) error {
@@ -159,9 +150,6 @@ func (r erasureRest) run(ctx context.Context, tx pgx.Tx, where string, period an
 			r.touched = r.touched || tag.RowsAffected() > 0
 			return nil
 		})
-	}
-	if r.announce != "" {
-		writes.Queue(r.announce, period)
 	}
 	counted := r.touched
 	if counted {

@@ -262,6 +262,7 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	const update = `UPDATE periods SET participants = $3, digest = $4, ranks_version = ranks_version + 1
 		WHERE board_id = $1 AND id = $2`
 	writes.Queue(update, b.ID, row.id, ranks.participants, ranks.digest)
+	writes.Queue(announcePeriodSQL, row.id)
 	if db.settlement {
 		correction := messageCorrectOf(c)
 		if correction.changedClaims, err = changedPeriodClaims(ctx, tx, b, row, ranks.participants); err != nil {
