@@ -109,7 +109,7 @@ func TestLifecycle_ClosePeriodOfAKilledProcessIsFinishedByTheNextInstance(t *tes
 	}
 	go killed.tryPost(context.Background(), http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + adminToken}},
 		mustJSON(t, map[string]any{"query": `mutation { closePeriod(board: "season", period: "all") { status } }`}))
-	waitForQuery(t, conn, "ROW_NUMBER() OVER")
+	waitForQuery(t, conn, "FROM board_scores WHERE period_id") // the close's read, waiting
 	if err := child.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
