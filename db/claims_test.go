@@ -62,6 +62,21 @@ func standingKey(s leaderboard.Standing) string {
 	return fmt.Sprintf("%s/%s %s #%d/%d %d %s final=%v", s.Board, s.Period, s.Player.ID, s.Rank, s.Total, s.Score, tier, s.Final)
 }
 
+// unclaimedKeys returns the player's first unclaimed rewards, each as key
+// writes it.
+func unclaimedKeys(t *testing.T, store *db.DB, player string, first int, key func(leaderboard.Standing) string) []string {
+	t.Helper()
+	got, err := store.UnclaimedRewards(context.Background(), player, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{}
+	for _, s := range got {
+		keys = append(keys, key(s))
+	}
+	return keys
+}
+
 func TestClaimReward_ThirtyTwoClaimIDsThroughTwoInstancesOneWins(t *testing.T) {
 	now := *utc(11, 19, 1)
 	clock := db.WithClock(func() time.Time { return now })
@@ -360,16 +375,7 @@ func TestUnclaimedRewards_AcrossBoardsNewestFirstBeforeAndAfterClaims(t *testing
 		}
 
 		unclaimed := func(player string, first int) []string {
-			t.Helper()
-			got, err := store.UnclaimedRewards(ctx, player, first)
-			if err != nil {
-				t.Fatal(err)
-			}
-			keys := []string{}
-			for _, s := range got {
-				keys = append(keys, standingKey(s))
-			}
-			return keys
+			return unclaimedKeys(t, store, player, first, standingKey)
 		}
 		assertList := func(got []string, want ...string) {
 			t.Helper()
@@ -448,16 +454,7 @@ func TestUnclaimedRewards_PageBeyondTheLatestPeriods(t *testing.T) {
 			}
 		}
 		unclaimed := func(player string, first int) []string {
-			t.Helper()
-			got, err := store.UnclaimedRewards(ctx, player, first)
-			if err != nil {
-				t.Fatal(err)
-			}
-			keys := []string{}
-			for _, s := range got {
-				keys = append(keys, s.Period+" "+s.Player.ID)
-			}
-			return keys
+			return unclaimedKeys(t, store, player, first, func(s leaderboard.Standing) string { return s.Period + " " + s.Player.ID })
 		}
 		assertList := func(got []string, want ...string) {
 			t.Helper()
