@@ -13,21 +13,26 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// Erasure of a player (erasePlayer), period by period. Each period of every
-// board the player is found in is erased in a transaction of its own, under
-// the locks a correction of it takes (a month's close lock, a period's row
-// FOR UPDATE): the player's claim goes first, then their score row goes as a
+// Erasure of a player (erasePlayer), period by period. A period that still
+// takes events is first fenced (erasurefence.go): a removal marker of the
+// player, committed under the period's write lock, so that every later
+// submission refuses their events and the set of their events is final.
+// Then the period is erased in one transaction: their events keep only
+// their ids (erasedPlayer), scrubbed by a scan of the period's events made
+// before any lock that submissions wait on is taken; then, under the locks
+// a correction of it takes (a month's close lock, a period's row FOR
+// UPDATE), the player's claim goes, then their score row goes as a
 // correction that removes them (corrections.go, periodcorrections.go: the
 // counters move with it and a CLOSED period is ranked again, with its digest
-// and message), then what else holds their id in that period: their events
-// keep only their ids (erasedPlayer), their removal marker and their
-// cohort membership (cohort_members) go, the corrections naming them name
-// the erasure instead (with the erasures' reason: an admin's may name
-// them), and the kept messages listing them lose their entries
-// (erasuremessages.go). The erasure's audit row counts
+// and message), then what else holds their id in that period: their removal
+// marker (the fence) and their cohort membership (cohort_members) go, the
+// corrections naming them name the erasure instead (with the erasures'
+// reason: an admin's may name them), and the kept messages listing them
+// lose their entries (erasuremessages.go). The erasure's audit row counts
 // the periods as they commit, so an erasure cut short is finished by the
-// next run, which finds only what is left. The players row, with the name,
-// goes last, with the player's leagues of every board.
+// next run, which finds only what is left (a fence left alone lists its
+// period). The players row, with the name, goes last, with the player's
+// leagues of every board.
 
 // erasedPlayer is the player id an erased player's events keep: no
 // player's id is empty (leaderboard.CheckPlayerID).
@@ -136,7 +141,7 @@ func (db *DB) runErasure(ctx context.Context, e erasureRun, wait bool) (*leaderb
 	}
 	for _, m := range months {
 		if err := db.eraseFromMonth(ctx, id, m, playerID); err != nil {
-			return nil, errorf("erase a player from %s: %w", m, err)
+			return nil, errorf("erase a player from %s: %w", m.month, err)
 		}
 	}
 	if err := db.eraseFromPeriods(ctx, id, periods, playerID); err != nil {
@@ -151,7 +156,7 @@ const defaultErasureWorkers = 2
 // eraseFromPeriods erases playerID from periods, boards' periods by id,
 // for erasure id, Limits.ErasureWorkers at a time; the first error stops
 // the rest (a later run finishes them).
-func (db *DB) eraseFromPeriods(ctx context.Context, id int64, periods []int32, playerID string) error {
+func (db *DB) eraseFromPeriods(ctx context.Context, id int64, periods []erasurePeriod, playerID string) error {
 	group, ctx := errgroup.WithContext(ctx)
 	group.SetLimit(cmp.Or(db.limits.ErasureWorkers, defaultErasureWorkers))
 	boards := &boardsOfRun{db: db, boards: map[string]*leaderboard.Board{}}
@@ -161,7 +166,7 @@ func (db *DB) eraseFromPeriods(ctx context.Context, id int64, periods []int32, p
 		}
 		group.Go(func() error {
 			if err := db.eraseFromPeriod(ctx, id, p, playerID, boards); err != nil {
-				return errorf("erase a player from period %d: %w", p, err)
+				return errorf("erase a player from period %d: %w", p.id, err)
 			}
 			return nil
 		})
@@ -193,16 +198,31 @@ func (r *boardsOfRun) get(ctx context.Context, id string) (*leaderboard.Board, e
 	return b, nil
 }
 
+// erasureMonth is a month of main an erasure lists, and whether it was
+// CLOSED then: a CLOSED month takes no event again, and needs no fence.
+type erasureMonth struct {
+	month  leaderboard.Month
+	closed bool
+}
+
+// erasurePeriod is a period of another board an erasure lists, by id, and
+// whether it was CLOSED then, as erasureMonth's.
+type erasurePeriod struct {
+	id     int32
+	closed bool
+}
+
 // erasurePeriods returns main's months and the other boards' periods (by
-// id) that may hold playerID: where they have a score row (a probe of the
-// primary key of each month and each period not CLOSED), a final rank or a
-// removal marker, where a correction names them or cleared every score. A
+// id), each with whether it was CLOSED, that may hold playerID: where they
+// have a score row (a probe of the primary key of each month and each
+// period not CLOSED), a final rank or a removal marker (a fence of a run cut
+// short among them), where a correction names them or cleared every score. A
 // player's events, claims and kept messages lie only in those: an event
 // made a score row, which goes only by a removal (marked, and a
 // correction), a clear (a correction), an erasure, or the whole period's
 // drop by retention.
-func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboard.Month, []int32, error) {
-	const monthsQ = `SELECT to_date(m.key, 'YYYY-MM') FROM periods m
+func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]erasureMonth, []erasurePeriod, error) {
+	const monthsQ = `SELECT to_date(m.key, 'YYYY-MM'), m.status = 'CLOSED' FROM periods m
 		WHERE m.board_id = 'main' AND (
 			EXISTS (SELECT 1 FROM scores s WHERE s.month = to_date(m.key, 'YYYY-MM') AND s.player_id = $1)
 			OR EXISTS (SELECT 1 FROM board_removed_players r WHERE r.period_id = m.id AND r.player_id = $1)
@@ -213,10 +233,14 @@ func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboar
 	if err != nil {
 		return nil, nil, errorf("find the months of a player: %w", err)
 	}
-	months, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (leaderboard.Month, error) {
-		var d time.Time
-		err := r.Scan(&d)
-		return leaderboard.MonthFromDate(d), err
+	months, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (erasureMonth, error) {
+		var (
+			d time.Time
+			m erasureMonth
+		)
+		err := r.Scan(&d, &m.closed)
+		m.month = leaderboard.MonthFromDate(d)
+		return m, err
 	})
 	if err != nil {
 		return nil, nil, errorf("find the months of a player: %w", err)
@@ -224,7 +248,8 @@ func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboar
 	// A period whose final ranks have a partition of their own, which has
 	// no player index (migration 29), holds the player's final rank where
 	// it holds their scores row (a correction changes them together).
-	const periodsQ = `SELECT f.period_id FROM board_final_ranks f WHERE f.player_id = $1 AND f.bucket <> ` + ownBucketSQL + `
+	const periodsQ = `SELECT p.id, p.status = 'CLOSED' FROM periods p JOIN (
+		SELECT f.period_id FROM board_final_ranks f WHERE f.player_id = $1 AND f.bucket <> ` + ownBucketSQL + `
 		UNION SELECT p.id FROM periods p WHERE p.status <> 'CLOSED' AND p.board_id <> 'main'
 			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
 		UNION SELECT p.id FROM periods p WHERE p.final_bucket = ` + ownBucketSQL + `
@@ -233,11 +258,15 @@ func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]leaderboar
 			WHERE r.player_id = $1 AND NOT EXISTS (SELECT 1 FROM periods m WHERE m.id = r.period_id AND m.board_id = 'main')
 		UNION SELECT c.period_id FROM corrections c
 			WHERE c.board_id <> 'main' AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL))
+		) AS found (id) ON found.id = p.id
 		ORDER BY 1`
 	if rows, err = db.pool.Query(ctx, periodsQ, playerID); err != nil {
 		return nil, nil, errorf("find the periods of a player: %w", err)
 	}
-	periods, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	periods, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (erasurePeriod, error) {
+		var p erasurePeriod
+		return p, r.Scan(&p.id, &p.closed)
+	})
 	if err != nil {
 		return nil, nil, errorf("find the periods of a player: %w", err)
 	}

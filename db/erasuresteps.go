@@ -10,13 +10,23 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// eraseFromMonth erases playerID from main's month m for erasure id, in one
-// transaction under the month's close lock, and has every instance forget
-// the month's final ranks it holds (notifyMonth, in the correction's
-// transaction). ECONFLICT while the month is CLOSING or being corrected.
-func (db *DB) eraseFromMonth(ctx context.Context, id int64, m leaderboard.Month, playerID string) error {
+// eraseFromMonth erases playerID from main's month m for erasure id: it
+// fences the player in m unless m was CLOSED (erasurefence.go), then erases
+// them in one transaction under the month's close lock, which scans m's
+// events before it takes any lock that submissions wait on, and has every
+// instance forget the month's final ranks it holds (notifyMonth, in the
+// correction's transaction). ECONFLICT while the month is CLOSING or being
+// corrected, or when an admin's correction lifted the fence since.
+func (db *DB) eraseFromMonth(ctx context.Context, id int64, month erasureMonth, playerID string) error {
+	m, fenced := month.month, false
+	if !month.closed {
+		var err error
+		if fenced, err = db.fenceMonth(ctx, m, playerID); err != nil {
+			return err
+		}
+	}
 	ran, err := db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
-		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return db.eraseFromMonthTx(ctx, tx, id, m, playerID) })
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return db.eraseFromMonthTx(ctx, tx, id, m, playerID, fenced) })
 	})
 	if err == nil && !ran {
 		err = leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is being closed or corrected: erase again shortly", m)
@@ -28,21 +38,28 @@ func (db *DB) eraseFromMonth(ctx context.Context, id int64, m leaderboard.Month,
 	return nil
 }
 
-func (db *DB) eraseFromMonthTx(ctx context.Context, tx pgx.Tx, id int64, m leaderboard.Month, playerID string) error {
-	if err := erasureStep(ctx, tx); err != nil {
+func (db *DB) eraseFromMonthTx(ctx context.Context, tx pgx.Tx, id int64, m leaderboard.Month, playerID string, fenced bool) error {
+	const scrubEvents = `UPDATE score_events SET player_id = $3, value = 0, old_score = NULL, new_score = 0
+		WHERE month = $1 AND player_id = $2`
+	scrubbed, err := beginErasureStep(ctx, tx, scrubEvents, m.Date(), playerID, erasedPlayer)
+	if err != nil {
 		return err
 	}
 	var (
-		pid      int32
-		status   string
-		hasScore bool
+		pid              int32
+		status           string
+		hasScore, marked bool
 	)
-	read := `SELECT id, status, EXISTS (SELECT 1 FROM scores WHERE month = $1 AND player_id = $2) FROM periods m
-		WHERE ` + mainPeriodOf("m", "$1")
-	if err := tx.QueryRow(ctx, read, m.Date(), playerID).Scan(&pid, &status, &hasScore); noRows(err) {
+	read := `SELECT id, status, EXISTS (SELECT 1 FROM scores WHERE month = $1 AND player_id = $2),
+			EXISTS (SELECT 1 FROM board_removed_players r WHERE r.period_id = m.id AND r.player_id = $2)
+		FROM periods m WHERE ` + mainPeriodOf("m", "$1")
+	if err := tx.QueryRow(ctx, read, m.Date(), playerID).Scan(&pid, &status, &hasScore, &marked); noRows(err) {
 		return nil // dropped by retention since it was listed
 	} else if err != nil {
 		return err
+	}
+	if fenced && !marked {
+		return fenceLifted(m.String(), leaderboard.MainBoard)
 	}
 	// The claim goes first: the correction's changedClaims must not list it.
 	const unclaim = `DELETE FROM claims WHERE board_id = $1 AND period_key = $2 AND player_id = $3`
@@ -55,39 +72,54 @@ func (db *DB) eraseFromMonthTx(ctx context.Context, tx pgx.Tx, id int64, m leade
 			return err
 		}
 	}
-	rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore,
+	rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore || scrubbed,
 		corrected: hasScore && leaderboard.MonthStatus(status) == leaderboard.MonthClosed}
 	return rest.run(ctx, tx, `period_id = $1`, pid, []scrub{
-		{`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID}},
-		{`UPDATE score_events SET player_id = $3, value = 0, old_score = NULL, new_score = 0 WHERE month = $1 AND player_id = $2`,
-			[]any{m.Date(), playerID, erasedPlayer}},
-		{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
-			[]any{pid, playerID, id, leaderboard.ErasureReason}},
+		{q: `DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, args: []any{pid, playerID}, uncounted: true},
+		{q: `UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
+			args: []any{pid, playerID, id, leaderboard.ErasureReason}},
 	})
 }
 
-// eraseFromPeriod erases playerID from period pid of a board other than
-// main for erasure id, in one transaction that holds the period's row FOR
-// UPDATE (as a correction does); a CLOSED period's new ranks version is
-// announced to every instance at its commit.
-func (db *DB) eraseFromPeriod(ctx context.Context, id int64, pid int32, playerID string, boards *boardsOfRun) error {
+// eraseFromPeriod erases playerID from period p of a board other than main
+// for erasure id: it fences the player in p unless p was CLOSED
+// (erasurefence.go), then erases them in one transaction, which scans p's
+// events first and then holds the period's row FOR UPDATE (as a correction
+// does); a CLOSED period's new ranks version is announced to every instance
+// at its commit. ECONFLICT while the period is CLOSING, or when an admin's
+// correction lifted the fence since.
+func (db *DB) eraseFromPeriod(ctx context.Context, id int64, p erasurePeriod, playerID string, boards *boardsOfRun) error {
+	pid, fenced := p.id, false
+	if !p.closed {
+		var err error
+		if fenced, err = db.fencePeriod(ctx, pid, playerID); err != nil {
+			return err
+		}
+	}
 	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		if err := erasureStep(ctx, tx); err != nil {
+		const scrubEvents = `UPDATE board_score_events SET player_id = $3, value = 0, subscore = NULL, old_score = NULL, new_score = 0
+			WHERE period_id = $1 AND player_id = $2`
+		scrubbed, err := beginErasureStep(ctx, tx, scrubEvents, pid, playerID, erasedPlayer)
+		if err != nil {
 			return err
 		}
 		var (
 			board, key, status string
-			hasScore           bool
+			hasScore, marked   bool
 		)
-		const read = `SELECT board_id, key, status, EXISTS (SELECT 1 FROM board_scores WHERE period_id = $1 AND player_id = $2)
+		const read = `SELECT board_id, key, status, EXISTS (SELECT 1 FROM board_scores WHERE period_id = $1 AND player_id = $2),
+				EXISTS (SELECT 1 FROM board_removed_players WHERE period_id = $1 AND player_id = $2)
 			FROM periods WHERE id = $1 FOR UPDATE`
-		if err := tx.QueryRow(ctx, read, pid, playerID).Scan(&board, &key, &status, &hasScore); noRows(err) {
+		if err := tx.QueryRow(ctx, read, pid, playerID).Scan(&board, &key, &status, &hasScore, &marked); noRows(err) {
 			return nil // dropped by retention since it was listed
 		} else if err != nil {
 			return err
 		}
 		if leaderboard.PeriodStatus(status) == leaderboard.PeriodClosing {
 			return leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is closing: erase again once it is CLOSED", key, board)
+		}
+		if fenced && !marked {
+			return fenceLifted(key, board)
 		}
 		// The claims in flight commit first; the claim goes before the
 		// correction, whose changedClaims must not list it.
@@ -108,19 +140,26 @@ func (db *DB) eraseFromPeriod(ctx context.Context, id int64, pid int32, playerID
 				return err
 			}
 		}
-		rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore,
+		rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore || scrubbed,
 			corrected: hasScore && leaderboard.PeriodStatus(status) == leaderboard.PeriodClosed}
 		return rest.run(ctx, tx, `period_id = $1`, pid, []scrub{
-			{`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID}},
+			{q: `DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, args: []any{pid, playerID}, uncounted: true},
 			// Their cohort keeps one member fewer; its place is not given again
 			// (period_cohort_fill keeps its count), as when a player moves out.
-			{`DELETE FROM cohort_members WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID}},
-			{`UPDATE board_score_events SET player_id = $3, value = 0, subscore = NULL, old_score = NULL, new_score = 0
-				WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID, erasedPlayer}},
-			{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
-				[]any{pid, playerID, id, leaderboard.ErasureReason}},
+			{q: `DELETE FROM cohort_members WHERE period_id = $1 AND player_id = $2`, args: []any{pid, playerID}},
+			{q: `UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
+				args: []any{pid, playerID, id, leaderboard.ErasureReason}},
 		})
 	})
+}
+
+// fenceLifted is the error of an erasure step that finds the fence it
+// placed gone: an admin's correction gave the player a score in period key
+// of board since, and events of theirs may have come after the step's scan
+// of the events. The step is rolled back; the next run fences again.
+func fenceLifted(key, board string) error {
+	return leaderboard.Errorf(leaderboard.ECONFLICT,
+		"period %s of %s: an admin's correction gave the player a score during the erasure: erase again", key, board)
 }
 
 // erasureRest is what is left of one period's erasure once the claim and
@@ -134,10 +173,13 @@ type erasureRest struct {
 }
 
 // scrub is a statement that removes or rewrites the player's rows of one
-// period, with its arguments.
+// period, with its arguments. An uncounted scrub's rows do not show that
+// the period held the player: the removal marker, which may be the
+// erasure's own fence (erasurefence.go).
 type scrub struct {
-	q    string
-	args []any
+	q         string
+	args      []any
+	uncounted bool
 }
 
 // run runs scrubs in one round trip, with the count when the period is known to have held the player; then scrubs the
@@ -147,7 +189,7 @@ func (r erasureRest) run(ctx context.Context, tx pgx.Tx, where string, period an
 	writes := &pgx.Batch{}
 	for _, s := range scrubs {
 		writes.Queue(s.q, s.args...).Exec(func(tag pgconn.CommandTag) error {
-			r.touched = r.touched || tag.RowsAffected() > 0
+			r.touched = r.touched || (!s.uncounted && tag.RowsAffected() > 0)
 			return nil
 		})
 	}
@@ -170,14 +212,33 @@ func (r erasureRest) run(ctx context.Context, tx pgx.Tx, where string, period an
 	return tx.SendBatch(ctx, writes).Close()
 }
 
-// erasureStep readies the transaction of one period's erasure: a long job's
-// timeouts, and a commit that does not wait for its flush. A step lost in a
-// crash is lost whole, its audit row's counts with it, and the erasure is
-// then still RUNNING: the next run does it again. The erasure's last
-// transaction (finishErasure) waits for its flush, and so for every step's.
+// erasureStepSQL readies the transaction of one period's erasure: a long
+// job's timeouts, and a commit that does not wait for its flush. A step
+// lost in a crash is lost whole, its audit row's counts with it, and the
+// erasure is then still RUNNING: the next run does it again. The erasure's
+// last transaction (finishErasure) waits for its flush, and so for every
+// step's.
+const erasureStepSQL = `SELECT set_config('statement_timeout', '0', true), set_config('lock_timeout', '1min', true),
+	set_config('synchronous_commit', 'off', true)`
+
+// erasureStep readies tx as erasureStepSQL says.
 func erasureStep(ctx context.Context, tx pgx.Tx) error {
-	const q = `SELECT set_config('statement_timeout', '0', true), set_config('lock_timeout', '1min', true),
-		set_config('synchronous_commit', 'off', true)`
-	_, err := tx.Exec(ctx, q)
+	_, err := tx.Exec(ctx, erasureStepSQL)
 	return err
+}
+
+// beginErasureStep readies tx as erasureStep does and, in the same round
+// trip, runs scrubEvents with args: the scan of one period's events that
+// has the player's keep only their ids, made before the step takes any
+// lock that submissions wait on (erasurefence.go says why nothing can add
+// an event of theirs behind it). It reports whether any was scrubbed.
+func beginErasureStep(ctx context.Context, tx pgx.Tx, scrubEvents string, args ...any) (bool, error) {
+	b := &pgx.Batch{}
+	b.Queue(erasureStepSQL)
+	scrubbed := false
+	b.Queue(scrubEvents, args...).Exec(func(tag pgconn.CommandTag) error {
+		scrubbed = tag.RowsAffected() > 0
+		return nil
+	})
+	return scrubbed, tx.SendBatch(ctx, b).Close()
 }

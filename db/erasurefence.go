@@ -1,0 +1,75 @@
+package db
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gamebackend/leaderboard"
+)
+
+// The fence of an erasure: before it scans a period's events for the
+// player's, an erasure marks the player removed from a period that still
+// takes events, as an admin's removal does (board_removed_players, which
+// main's months share), in a transaction of its own under the period's
+// write lock taken exclusive. The submissions in flight hold that lock
+// shared until they commit, so the fence waits for them, and those that
+// come after queue behind it and read the marker: their events of the
+// player are refused (FORBIDDEN), while a retry of an event accepted before
+// still answers DUPLICATE (its id is read first). From the fence's commit
+// on, the player's events in the period are all there, and the erasure's
+// scan of them (eraseFromMonth, eraseFromPeriod) needs no lock that
+// submissions wait on: nothing can add one behind it. The erasure's
+// transaction deletes the fence with the rest; a fence left by a run cut
+// short lists its period for the next run (erasurePeriods), and refuses the
+// player's events there until then.
+//
+// An admin's marker always comes with a correction naming the player in
+// the same period, which the erasure counts; so deleting a marker counts
+// nothing by itself (scrub.uncounted), and a fence placed by a run cut
+// short is not counted again.
+
+// fenceMonth fences playerID in main's month m unless it is CLOSING or
+// CLOSED (it takes no event again), and reports whether m was OPEN.
+func (db *DB) fenceMonth(ctx context.Context, m leaderboard.Month, playerID string) (bool, error) {
+	fence := `WITH taking AS (SELECT m.id FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` AND m.status = 'OPEN'),
+			fenced AS (INSERT INTO board_removed_players (period_id, player_id) SELECT id, $2 FROM taking ON CONFLICT DO NOTHING)
+		SELECT EXISTS (SELECT 1 FROM taking)`
+	b := &pgx.Batch{}
+	b.Queue(`SELECT pg_advisory_xact_lock($1, $2)`, monthWriteLockClass, monthKey(m))
+	return db.fence(ctx, b, fence, m.Date(), playerID)
+}
+
+// fencePeriod fences playerID in period pid of a board other than main
+// unless it is CLOSING or CLOSED, and reports whether it was OPEN.
+func (db *DB) fencePeriod(ctx context.Context, pid int32, playerID string) (bool, error) {
+	const (
+		lock  = `SELECT pg_advisory_xact_lock($1, ` + periodWriteKeySQL + `) FROM periods p WHERE p.id = $2`
+		fence = `WITH taking AS (SELECT id FROM periods WHERE id = $1 AND status = 'OPEN'),
+				fenced AS (INSERT INTO board_removed_players (period_id, player_id) SELECT id, $2 FROM taking ON CONFLICT DO NOTHING)
+			SELECT EXISTS (SELECT 1 FROM taking)`
+	)
+	b := &pgx.Batch{}
+	b.Queue(lock, periodWriteLockClass, pid)
+	return db.fence(ctx, b, fence, pid, playerID)
+}
+
+// fence runs locks, the period's write lock, then fence with args, which
+// marks the player and says whether the period is OPEN, in one transaction
+// with an erasure step's timeouts, and returns what fence said. The marker
+// is read by the statement after the lock, so it sees every submission the
+// lock waited for.
+func (db *DB) fence(ctx context.Context, locks *pgx.Batch, fence string, args ...any) (bool, error) {
+	var open bool
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if err := erasureStep(ctx, tx); err != nil {
+			return err
+		}
+		locks.Queue(fence, args...).QueryRow(func(r pgx.Row) error { return r.Scan(&open) })
+		return tx.SendBatch(ctx, locks).Close()
+	})
+	if err != nil {
+		return false, errorf("fence the player: %w", err)
+	}
+	return open, nil
+}
