@@ -24,15 +24,15 @@ import (
 // UPDATE), the player's claim goes, then their score row goes as a
 // correction that removes them (corrections.go, periodcorrections.go: the
 // counters move with it and a CLOSED period is ranked again, with its digest
-// and message), then what else holds their id in that period: their removal
-// marker (the fence) and their cohort membership (cohort_members) go, the
-// corrections naming them name the erasure instead (with the erasures'
-// reason: an admin's may name them), and the kept messages listing them
-// lose their entries (erasuremessages.go). The erasure's audit row counts
-// the periods as they commit, so an erasure cut short is finished by the
-// next run, which finds only what is left (a fence left alone lists its
-// period). The players row, with the name, goes last, with the player's
-// leagues of every board.
+// and message), then what else holds their id in that period: their cohort
+// membership (cohort_members) goes, the corrections naming them name the
+// erasure instead (with the erasures' reason: an admin's may name them),
+// and the kept messages listing them lose their entries
+// (erasuremessages.go). The erasure's audit row counts the periods as they
+// commit, so an erasure cut short is finished by the next run, which finds
+// only what is left (a fence left lists its period). The players row, with
+// the name, goes last, with the player's leagues of every board and their
+// removal markers, the fences among them.
 
 // erasedPlayer is the player id an erased player's events keep: no
 // player's id is empty (leaderboard.CheckPlayerID).
@@ -273,8 +273,9 @@ func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]erasureMon
 	return months, periods, nil
 }
 
-// finishErasure deletes playerID's players row, with its name, and the
-// leagues they play next (board_player_leagues), and marks erasure id
+// finishErasure deletes playerID's players row, with its name, the
+// leagues they play next (board_player_leagues) and their removal markers
+// (the erasure's fences and the admins' markers), and marks erasure id
 // DONE, its player id cleared, and returns its outcome. A players row that
 // a new start of the player (an event since) still needs is kept, its name
 // cleared; so is it when the id is still found in a period (a later run
@@ -294,6 +295,12 @@ func (db *DB) finishErasure(ctx context.Context, id int64, playerID string) (*le
 		const unleague = `DELETE FROM board_player_leagues
 			WHERE board_id IN (SELECT id FROM boards WHERE cohort_size IS NOT NULL) AND player_id = $1`
 		if _, err := tx.Exec(ctx, unleague, playerID); err != nil {
+			return err
+		}
+		// A scan of the markers, which are few: the admins' removals and the
+		// fences of the erasures running (erasurefence.go).
+		const unfence = `DELETE FROM board_removed_players WHERE player_id = $1`
+		if _, err := tx.Exec(ctx, unfence, playerID); err != nil {
 			return err
 		}
 		// The foreign keys of scores and board_scores refuse the delete of a

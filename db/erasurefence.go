@@ -19,15 +19,18 @@ import (
 // still answers DUPLICATE (its id is read first). From the fence's commit
 // on, the player's events in the period are all there, and the erasure's
 // scan of them (eraseFromMonth, eraseFromPeriod) needs no lock that
-// submissions wait on: nothing can add one behind it. The erasure's
-// transaction deletes the fence with the rest; a fence left by a run cut
-// short lists its period for the next run (erasurePeriods), and refuses the
-// player's events there until then.
+// submissions wait on: nothing can add one behind it.
 //
-// An admin's marker always comes with a correction naming the player in
-// the same period, which the erasure counts; so deleting a marker counts
-// nothing by itself (scrub.uncounted), and a fence placed by a run cut
-// short is not counted again.
+// The fences stay until the erasure is DONE: finishErasure deletes every
+// removal marker of the player, the admins' with the fences, in the
+// transaction that marks it DONE. So a submission that passed the fence's
+// lock but waited on a row the erasure's step held reads the marker once
+// that step commits, and is refused too; from DONE on, new events of the
+// player are a new start. A fence left by a run cut short lists its period
+// for the next run (erasurePeriods), and refuses the player's events there
+// until then. Markers are not counted as the player's presence in a period:
+// an admin's always comes with a correction naming the player there, which
+// is counted, so a period fenced by a run cut short is not counted twice.
 
 // fenceMonth fences playerID in main's month m unless it is CLOSING or
 // CLOSED (it takes no event again), and reports whether m was OPEN.

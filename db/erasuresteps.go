@@ -75,9 +75,8 @@ func (db *DB) eraseFromMonthTx(ctx context.Context, tx pgx.Tx, id int64, m leade
 	rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore || scrubbed,
 		corrected: hasScore && leaderboard.MonthStatus(status) == leaderboard.MonthClosed}
 	return rest.run(ctx, tx, `period_id = $1`, pid, []scrub{
-		{q: `DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, args: []any{pid, playerID}, uncounted: true},
-		{q: `UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
-			args: []any{pid, playerID, id, leaderboard.ErasureReason}},
+		{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
+			[]any{pid, playerID, id, leaderboard.ErasureReason}},
 	})
 }
 
@@ -143,12 +142,11 @@ func (db *DB) eraseFromPeriod(ctx context.Context, id int64, p erasurePeriod, pl
 		rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore || scrubbed,
 			corrected: hasScore && leaderboard.PeriodStatus(status) == leaderboard.PeriodClosed}
 		return rest.run(ctx, tx, `period_id = $1`, pid, []scrub{
-			{q: `DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, args: []any{pid, playerID}, uncounted: true},
 			// Their cohort keeps one member fewer; its place is not given again
 			// (period_cohort_fill keeps its count), as when a player moves out.
-			{q: `DELETE FROM cohort_members WHERE period_id = $1 AND player_id = $2`, args: []any{pid, playerID}},
-			{q: `UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
-				args: []any{pid, playerID, id, leaderboard.ErasureReason}},
+			{`DELETE FROM cohort_members WHERE period_id = $1 AND player_id = $2`, []any{pid, playerID}},
+			{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
+				[]any{pid, playerID, id, leaderboard.ErasureReason}},
 		})
 	})
 }
@@ -173,13 +171,10 @@ type erasureRest struct {
 }
 
 // scrub is a statement that removes or rewrites the player's rows of one
-// period, with its arguments. An uncounted scrub's rows do not show that
-// the period held the player: the removal marker, which may be the
-// erasure's own fence (erasurefence.go).
+// period, with its arguments.
 type scrub struct {
-	q         string
-	args      []any
-	uncounted bool
+	q    string
+	args []any
 }
 
 // run runs scrubs in one round trip, with the count when the period is known to have held the player; then scrubs the
@@ -189,7 +184,7 @@ func (r erasureRest) run(ctx context.Context, tx pgx.Tx, where string, period an
 	writes := &pgx.Batch{}
 	for _, s := range scrubs {
 		writes.Queue(s.q, s.args...).Exec(func(tag pgconn.CommandTag) error {
-			r.touched = r.touched || (!s.uncounted && tag.RowsAffected() > 0)
+			r.touched = r.touched || tag.RowsAffected() > 0
 			return nil
 		})
 	}
