@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
 )
@@ -67,34 +65,13 @@ func (p erasurePlace) open(t *testing.T) *db.DB {
 	return store
 }
 
-// holding begins a transaction on a connection of its own that runs q
-// (a lock), rolled back when the test ends unless release ends it first.
-func holding(t *testing.T, q string, args ...any) (release func()) {
+// openPlayed returns a store opened as open's, where the erased player's
+// first event ("e1", of mode, 10, with their name) and bob's (20) are in.
+func (p erasurePlace) openPlayed(t *testing.T, mode leaderboard.ScoreMode) *db.DB {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, pg.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tag, err := tx.Exec(ctx, q, args...); err != nil || tag.RowsAffected() != 1 {
-		t.Fatalf("hold %s: %v, %v", q, tag, err)
-	}
-	ended := false
-	release = func() {
-		if !ended {
-			ended = true
-			if err := tx.Rollback(ctx); err != nil {
-				t.Error(err)
-			}
-			conn.Close(ctx)
-		}
-	}
-	t.Cleanup(release)
-	return release
+	store := p.open(t)
+	mustSubmit(t, store, named(p.event("e1", erasedID, mode, 10), erasedName), p.event("b1", "bob", leaderboard.ModeSet, 20))
+	return store
 }
 
 // waitForLockWaits waits until n sessions of the test database wait for a
@@ -178,7 +155,7 @@ func TestErasePlayer_SubmissionsToThePeriodGoOnWhileItsEventsAreScrubbed(t *test
 			mustSubmit(t, store, named(place.event("e1", erasedID, leaderboard.ModeSet, 300), erasedName),
 				place.event("e2", erasedID, leaderboard.ModeSet, 500))
 
-			release := holding(t, place.lockEvent, "e2")
+			release := holdInTx(t, place.lockEvent, "e2")
 			erased := erasing(context.Background(), store)
 			waitForLockWaits(t, 1, place.scan)
 
@@ -219,13 +196,11 @@ func TestErasePlayer_SubmissionsToThePeriodGoOnWhileItsEventsAreScrubbed(t *test
 func TestErasePlayer_TheirSubmissionsRacingTheErasureLeaveNothing(t *testing.T) {
 	for _, place := range erasurePlaces {
 		t.Run(place.name, func(t *testing.T) {
-			store := place.open(t)
-			mustSubmit(t, store, named(place.event("e1", erasedID, leaderboard.ModeAdd, 10), erasedName),
-				place.event("b1", "bob", leaderboard.ModeSet, 20))
+			store := place.openPlayed(t, leaderboard.ModeAdd)
 
 			// The player's row, held, keeps their next submission in flight,
 			// with the period's write lock shared.
-			release := holding(t, place.lockScore, erasedID)
+			release := holdInTx(t, place.lockScore, erasedID)
 			inFlight := submitting(store, place.event("e2", erasedID, leaderboard.ModeAdd, 5))
 			waitForLockWaits(t, 1, "%")
 			erased := erasing(context.Background(), store)
@@ -262,11 +237,9 @@ func TestErasePlayer_TheirSubmissionsRacingTheErasureLeaveNothing(t *testing.T) 
 func TestResumeErasures_FinishesOneCutShortAfterItsFence(t *testing.T) {
 	for _, place := range erasurePlaces {
 		t.Run(place.name, func(t *testing.T) {
-			store := place.open(t)
-			mustSubmit(t, store, named(place.event("e1", erasedID, leaderboard.ModeSet, 10), erasedName),
-				place.event("b1", "bob", leaderboard.ModeSet, 20))
+			store := place.openPlayed(t, leaderboard.ModeSet)
 
-			release := holding(t, place.lockEvent, "e1")
+			release := holdInTx(t, place.lockEvent, "e1")
 			ctx, cancel := context.WithCancel(context.Background())
 			erased := erasing(ctx, store)
 			waitForLockWaits(t, 1, place.scan)
