@@ -72,11 +72,16 @@ func TestCorrectPeriodScore_OpenPeriodMovesTheLiveRankAndBarsARemovedPlayer(t *t
 		results[1].Status != leaderboard.StatusDuplicate {
 		t.Fatalf("ann's events after her removal: %+v", results)
 	}
-	// Her events on another board still count.
+	// Her events on another board still count, also in a call that holds
+	// her refused ones and others' events of her period.
 	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "other", Name: "Other", Reset: leaderboard.ResetDay,
 		TimeZone: new("UTC"), StartsAt: utc(11, 1, 0)})
-	if r := mustSubmit(t, store, boardEvent("other", "e-ann-3", "ann", leaderboard.ModeSet, 90, utc(11, 20, 11))); r[0].Status != leaderboard.StatusApplied {
-		t.Fatalf("ann's event on another board: %+v", r)
+	r := mustSubmit(t, store, boardEvent("other", "e-ann-3", "ann", leaderboard.ModeSet, 90, utc(11, 20, 11)),
+		boardEvent("laps", "e-ann-5", "ann", leaderboard.ModeSet, 80, utc(11, 20, 11)),
+		boardEvent("laps", "e-cid-2", "cid", leaderboard.ModeSet, 70, utc(11, 20, 11)))
+	if r[0].Status != leaderboard.StatusApplied || r[1].Status != leaderboard.StatusRejected ||
+		r[1].Err.Code != leaderboard.EFORBIDDEN || r[2].Status != leaderboard.StatusApplied {
+		t.Fatalf("ann's event on another board beside her refused one: %+v", r)
 	}
 
 	// A score given back lets her events count again.
