@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -508,7 +509,8 @@ func readClaim(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string,
 // reads it (finalStandingSQL).
 func finalStandingInMonth(ctx context.Context, tx pgx.Tx, p *claimMonth, playerID string) (*leaderboard.RankEntry, error) {
 	m := leaderboard.MonthFromDate(p.month)
-	rows, err := tx.Query(ctx, finalStandingQuery(finalRanksTable(m, p.version), monthTable(m), 0, 0), m.Date(), playerID)
+	q := finalStandingQuery(ownPartition(p.id, p.version), strconv.Itoa(int(p.id)), monthTable(m), 0, 0)
+	rows, err := tx.Query(ctx, q, m.Date(), playerID)
 	if err != nil {
 		return nil, err
 	}
@@ -595,7 +597,7 @@ const unclaimedBoardSQL = `SELECT p.board_id, p.key, p.starts_at, COALESCE(p.end
 	FROM (SELECT r.* FROM board_final_ranks r WHERE r.player_id = $1 AND r.bucket <> ` + ownBucketSQL + `
 		UNION ALL
 		SELECT r.* FROM periods o CROSS JOIN LATERAL own_final_ranks(o.id, ARRAY[$1::text]) r
-		WHERE o.final_bucket = ` + ownBucketSQL + `) r
+		WHERE o.final_bucket = ` + ownBucketSQL + ` AND o.board_id <> 'main') r
 	JOIN periods p ON p.id = r.period_id AND p.final_bucket = r.bucket
 	WHERE p.status = 'CLOSED'
 		AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = p.board_id AND c.period_key = p.key AND c.player_id = $1)

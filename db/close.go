@@ -47,7 +47,8 @@ const monthsChannel = "leaderboard_months"
 // correction of it: ran is false then, and nothing was done. The close stops
 // the month's scores (CLOSING), then, in one transaction, builds its final
 // ranks with ROW_NUMBER(), indexes and analyzes them, computes the digest,
-// attaches them as the month's partition of final_ranks, marks the month
+// attaches them as the month's period's partition of its own of
+// board_final_ranks (as a board's large period's, periodclose.go), marks the month
 // CLOSED and, with settlement on, records its month.closed message. A CLOSED
 // month is returned as it is. ENOTFOUND when the month never opened.
 func (db *DB) TryCloseMonth(ctx context.Context, m leaderboard.Month, hooks leaderboard.CloseHooks) (info *leaderboard.MonthInfo, ran bool, err error) {
@@ -182,12 +183,13 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 	if err := db.closePhase.start(ctx, "lock"); err != nil {
 		return 0, err
 	}
-	lockMonth := `SELECT status, ranks_version FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` FOR UPDATE`
+	lockMonth := `SELECT id, status, ranks_version FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` FOR UPDATE`
 	var (
+		id      int32
 		status  string
 		version int
 	)
-	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&status, &version); noRows(err) {
+	if err := tx.QueryRow(ctx, lockMonth, m.Date()).Scan(&id, &status, &version); noRows(err) {
 		return 0, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
 	} else if err != nil {
 		return 0, err
@@ -199,7 +201,7 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 		return 0, nil
 	}
 	version++
-	ranks, err := db.buildFinalRanks(ctx, tx, m, version, hooks, db.closePhase)
+	ranks, err := db.buildFinalRanks(ctx, tx, m, id, version, hooks, db.closePhase)
 	if err != nil {
 		return 0, err
 	}
@@ -207,15 +209,15 @@ func (db *DB) closeTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, hooks
 	if err := db.closePhase.start(ctx, "attach"); err != nil {
 		return 0, err
 	}
-	if err := attachFinalRanks(ctx, tx, m, version); err != nil {
-		return 0, err
+	if err := attachOwnFinalRanks(ctx, tx, id, version); err != nil {
+		return 0, errorf("close month %s: %w", m, err)
 	}
 	if err := db.closePhase.start(ctx, "mark"); err != nil {
 		return 0, err
 	}
 	closedAt := db.now()
-	markClosed := `UPDATE periods m SET status = 'CLOSED', closed_at = $2, participants = $3, digest = $4, ranks_version = $5
-		WHERE ` + mainPeriodOf("m", "$1")
+	markClosed := `UPDATE periods m SET status = 'CLOSED', closed_at = $2, participants = $3, digest = $4, ranks_version = $5,
+		final_bucket = ` + ownBucketSQL + ` WHERE ` + mainPeriodOf("m", "$1")
 	if _, err := tx.Exec(ctx, markClosed, m.Date(), closedAt, ranks.participants, ranks.digest, version); err != nil {
 		return 0, err
 	}
@@ -240,26 +242,17 @@ type builtRanks struct {
 	top          []messageEntry
 }
 
-// finalRanksTable returns the name of month m's final ranks table of the
-// given version: a correction builds the next version beside the one in use.
-func finalRanksTable(m leaderboard.Month, version int) string {
-	return pgx.Identifier{fmt.Sprintf("%s_v%d", partitionName("final_ranks", m), version)}.Sanitize()
-}
-
 // buildFinalRanks materializes month m's ranks into a standalone table of
-// the given version, indexes and analyzes it, and hands its rows to
+// the given version, the final ranks of its own of the month's period id
+// (createOwnFinalRanks), indexes and analyzes it, and hands its rows to
 // hooks.Ranks. The month's scores are read once, in rank order and numbered
 // by ROW_NUMBER(), into memory (readRankedRows); the table, its digest, the
 // message's top 100 and what hooks.Ranks builds all come from that one read.
 // phases hears its steps start (a close's; a correction's are not named).
-func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, hooks leaderboard.CloseHooks,
-	phases closePhases) (*builtRanks, error) {
-	table := finalRanksTable(m, version)
+func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, id int32, version int,
+	hooks leaderboard.CloseHooks, phases closePhases) (*builtRanks, error) {
 	phase(hooks, m, leaderboard.PhaseRanking, 0)
-	// The CHECK spares ATTACH a scan of the whole table for its partition
-	// constraint; COPY checks each row as it writes it.
-	create := fmt.Sprintf(`CREATE TABLE %s (LIKE final_ranks, CHECK (month = %s))`, table, dateLiteral(m))
-	if _, err := tx.Exec(ctx, create); err != nil {
+	if err := createOwnFinalRanks(ctx, tx, id, version); err != nil {
 		return nil, errorf("build final ranks: %w", err)
 	}
 	var names *namesAhead
@@ -295,7 +288,7 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 	// statement, pgx closes the connection, and with it the session of the
 	// close lock, which the next try could then find still held. A failed
 	// hand-over stops the copy, or the indexing before its next statement.
-	handed.Go(func() error { return indexFinalRanks(ctx, handCtx, tx, m, table, rows, hooks, phases) })
+	handed.Go(func() error { return indexFinalRanks(ctx, handCtx, tx, m, id, version, rows, hooks, phases) })
 	if err := handed.Wait(); err != nil {
 		return nil, errorf("build final ranks: %w", err)
 	}
@@ -313,15 +306,16 @@ func (db *DB) buildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Mont
 	return ranks, nil
 }
 
-// indexFinalRanks copies rows into table, month m's final ranks table made
-// in tx, then gives it its primary key and statistics. At the end of stop it
-// fails the copy, or stops before its next statement.
-func indexFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, table string, rows *rankedRows,
+// indexFinalRanks copies rows into the table of month m's final ranks of
+// the given version, made in tx for the month's period id, then gives it
+// its primary key and statistics (indexOwnFinalRanks). At the end of stop
+// it fails the copy, or stops before its next statement.
+func indexFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, id int32, version int, rows *rankedRows,
 	hooks leaderboard.CloseHooks, phases closePhases) error {
 	if err := phases.start(ctx, "write"); err != nil {
 		return err
 	}
-	copied, err := copyFinalRanks(ctx, stop, tx, monthTarget(m, table), rows)
+	copied, err := copyFinalRanks(ctx, stop, tx, ownTarget(id, version, rows.columns), rows)
 	if err != nil {
 		return err
 	}
@@ -332,8 +326,7 @@ func indexFinalRanks(ctx, stop context.Context, tx pgx.Tx, m leaderboard.Month, 
 	if err := phases.start(ctx, "index"); err != nil {
 		return err
 	}
-	// The key matches the parent's, so ATTACH adopts it.
-	return indexAfterRows(ctx, stop, tx, table, `ALTER TABLE `+table+` ADD PRIMARY KEY (month, rank)`)
+	return indexOwnFinalRanks(ctx, stop, tx, id, version)
 }
 
 // indexAfterRows gives table, a table of final ranks made and filled in tx,
@@ -423,17 +416,6 @@ func topNames(ctx context.Context, tx pgx.Tx, rows *rankedRows, n int) ([]*strin
 		return nil
 	})
 	return names, err
-}
-
-// attachFinalRanks makes month m's final ranks table of the given version
-// its partition of final_ranks.
-func attachFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int) error {
-	attach := fmt.Sprintf(`ALTER TABLE final_ranks ATTACH PARTITION %s FOR VALUES IN (%s)`,
-		finalRanksTable(m, version), dateLiteral(m))
-	if _, err := tx.Exec(ctx, attach); err != nil {
-		return errorf("attach final ranks: %w", err)
-	}
-	return nil
 }
 
 // notifyMonth announces, at commit, that month m's final ranks are now of

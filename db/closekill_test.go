@@ -212,15 +212,16 @@ func (k *killedClose) closeOnce(ctx context.Context) error {
 
 // state reads the period's final ranks, "rank player score" in rank
 // order; status, participants and digest of its row; the types of its
-// messages; and the tables of main's final ranks for its month and of
-// periods' final ranks of their own.
+// messages; and the tables of final ranks of their own (main's months',
+// and large periods').
 func (k *killedClose) state(t *testing.T) (ranks []string, row []string, messages []string, tables []string) {
 	t.Helper()
 	var ranksQ, rowQ, messagesQ string
 	args := []any{k.board.ID, k.key}
 	if k.main() {
 		args = []any{k.key + "-01"}
-		ranksQ = `SELECT rank, player_id, score FROM final_ranks WHERE month = $1::date ORDER BY rank`
+		ranksQ = `SELECT f.rank, f.player_id, f.score FROM board_final_ranks f JOIN periods p ON p.id = f.period_id
+			WHERE p.board_id = 'main' AND p.key = to_char($1::date, 'YYYY-MM') ORDER BY f.rank`
 		rowQ = `SELECT status, coalesce(participants, -1), coalesce(digest, '') FROM periods WHERE board_id = 'main' AND key = to_char($1::date, 'YYYY-MM')`
 		messagesQ = `SELECT type FROM outbox o JOIN periods p ON p.id = o.period_id
 			WHERE p.board_id = 'main' AND p.key = to_char($1::date, 'YYYY-MM') ORDER BY type`
@@ -241,7 +242,7 @@ func (k *killedClose) state(t *testing.T) (ranks []string, row []string, message
 		messages = append(messages, r[0])
 	}
 	const tablesQ = `SELECT relname FROM pg_class
-		WHERE (relname LIKE 'final\_ranks\_%' OR relname LIKE 'board\_final\_ranks\_own\_%') AND relkind = 'r' ORDER BY relname`
+		WHERE relname LIKE 'board\_final\_ranks\_own\_%' AND relkind = 'r' ORDER BY relname`
 	for _, r := range mustQuery(t, tablesQ) {
 		tables = append(tables, r[0])
 	}
@@ -279,7 +280,8 @@ func (k *killedClose) checkRankedOnce(t *testing.T) {
 	closed, wantTables := "period.closed", []string(nil)
 	switch {
 	case k.main():
-		closed, wantTables = "month.closed", []string{"final_ranks_2026_11_v1"}
+		id := mustQuery(t, `SELECT id FROM periods WHERE board_id = 'main' AND key = $1`, k.key)[0][0]
+		closed, wantTables = "month.closed", []string{"board_final_ranks_own_" + id}
 	case k.own:
 		id := mustQuery(t, `SELECT id FROM periods WHERE board_id = $1 AND key = $2`, k.board.ID, k.key)[0][0]
 		wantTables = []string{"board_final_ranks_own_" + id}

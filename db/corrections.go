@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -107,7 +106,7 @@ func (db *DB) correctTx(ctx context.Context, tx pgx.Tx, m leaderboard.Month, pla
 	if leaderboard.MonthStatus(status) != leaderboard.MonthClosed {
 		return c, nil
 	}
-	return c, db.rebuildFinalRanks(ctx, tx, m, version, *closedAt, db.settlement, c)
+	return c, db.rebuildFinalRanks(ctx, tx, m, period, version, *closedAt, db.settlement, c)
 }
 
 // correctLiveScore sets or removes the player's row of month m's scores,
@@ -157,44 +156,41 @@ func correctLiveScore(ctx context.Context, tx pgx.Tx, m leaderboard.Month, perio
 }
 
 // rebuildFinalRanks builds the next version of closed month m's final ranks
-// from its corrected scores, swaps it in for the current version, and
-// records and announces the change with the claims it changed.
-func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, version int, closedAt time.Time,
-	settlement bool, c *leaderboard.Correction) error {
+// from its corrected scores, beside the version in use, as a correction of
+// any period with final ranks of their own does (attachOwnFinalRanks), swaps
+// it in, and records and announces the change with the claims it changed.
+// id is the month's period.
+func (db *DB) rebuildFinalRanks(ctx context.Context, tx pgx.Tx, m leaderboard.Month, id int32, version int,
+	closedAt time.Time, settlement bool, c *leaderboard.Correction) error {
 	next := version + 1
-	ranks, err := db.buildFinalRanks(ctx, tx, m, next, leaderboard.CloseHooks{}, nil)
+	ranks, err := db.buildFinalRanks(ctx, tx, m, id, next, leaderboard.CloseHooks{}, nil)
 	if err != nil {
 		return err
 	}
-	// Readers of final_ranks wait here only for the swap, not the build.
-	swap := []string{
-		fmt.Sprintf(`ALTER TABLE final_ranks DETACH PARTITION %s`, finalRanksTable(m, version)),
-		fmt.Sprintf(`DROP TABLE %s`, finalRanksTable(m, version)),
-	}
-	for _, step := range swap {
-		if _, err := tx.Exec(ctx, step); err != nil {
-			return errorf("swap final ranks: %w", err)
-		}
-	}
-	if err := attachFinalRanks(ctx, tx, m, next); err != nil {
-		return err
-	}
-	update := `UPDATE periods m SET participants = $2, digest = $3, ranks_version = $4 WHERE ` + mainPeriodOf("m", "$1")
-	if _, err := tx.Exec(ctx, update, m.Date(), ranks.participants, ranks.digest, next); err != nil {
-		return err
-	}
+	var changed []changedClaim
 	if settlement {
-		// main's tiers, by which its claims were given theirs.
+		// main's tiers, by which its claims were given theirs. Read from the
+		// new version before the swap, which holds the readers of final
+		// ranks of their own until the commit.
 		mainBoard, err := db.Board(ctx, leaderboard.MainBoard)
 		if err != nil {
 			return err
 		} else if mainBoard == nil {
 			return errorf("board %s is missing", leaderboard.MainBoard)
 		}
-		changed, err := changedMonthClaims(ctx, tx, mainBoard, m, finalRanksTable(m, next), int(ranks.participants))
+		changed, err = changedMonthClaims(ctx, tx, mainBoard, m, ownPartition(id, next), int(ranks.participants))
 		if err != nil {
 			return err
 		}
+	}
+	if err := attachOwnFinalRanks(ctx, tx, id, next); err != nil {
+		return errorf("swap final ranks: %w", err)
+	}
+	update := `UPDATE periods m SET participants = $2, digest = $3, ranks_version = $4 WHERE ` + mainPeriodOf("m", "$1")
+	if _, err := tx.Exec(ctx, update, m.Date(), ranks.participants, ranks.digest, next); err != nil {
+		return err
+	}
+	if settlement {
 		msg := monthMessage{Type: messageCorrected, Month: m.String(), ClosedAt: closedAt,
 			Participants: ranks.participants, Digest: ranks.digest, Top: ranks.top,
 			Correction:    messageCorrectOf(c),

@@ -107,10 +107,11 @@ func monthExportQuery(ctx context.Context, tx pgx.Tx, m leaderboard.Month, form 
 		SELECT f.rank, %[3]s AS player_id, %[4]s AS player_name, f.score,
 			to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
 			round(100.0 * (%[2]d - f.rank + 1) / %[2]d, 4) AS percentile%[5]s
-		FROM final_ranks f JOIN players p ON p.id = f.player_id
+		FROM board_final_ranks f JOIN players p ON p.id = f.player_id
 		%[6]s
-		WHERE f.month = %[1]s ORDER BY f.rank
-	) TO STDOUT WITH (FORMAT csv, HEADER true)`, dateLiteral(m), max(participants, 1),
+		WHERE f.bucket = `+ownBucketSQL+` AND f.period_id = (SELECT m.id FROM periods m WHERE m.board_id = 'main' AND m.key = '%[1]s')
+		ORDER BY f.rank
+	) TO STDOUT WITH (FORMAT csv, HEADER true)`, m.String(), max(participants, 1),
 		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), boardColumns, claims), nil
 }
 

@@ -108,7 +108,12 @@ func TestCloseMonth_FailureLeavesMonthReclosable(t *testing.T) {
 	}
 	defer conn.Close(context.Background())
 	// A table in the way of the rank partition makes the build step fail.
-	if _, err := conn.Exec(context.Background(), `CREATE TABLE final_ranks_2026_11_v1 (x int)`); err != nil {
+	var id int32
+	if err := conn.QueryRow(context.Background(), `SELECT id FROM periods WHERE board_id = 'main' AND key = '2026-11'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	table := pgx.Identifier{fmt.Sprintf("board_final_ranks_own_%d", id)}.Sanitize()
+	if _, err := conn.Exec(context.Background(), `CREATE TABLE `+table+` (x int)`); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := closeMonth(store, november); err == nil {
@@ -119,7 +124,7 @@ func TestCloseMonth_FailureLeavesMonthReclosable(t *testing.T) {
 		t.Fatalf("after a failed close: %+v, %v", info, err)
 	}
 	var attached int
-	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM final_ranks`).Scan(&attached); err != nil || attached != 0 {
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM board_final_ranks`).Scan(&attached); err != nil || attached != 0 {
 		t.Fatalf("final ranks visible after a failed close: %d, %v", attached, err)
 	}
 	if s := mustStanding(t, store, "a"); s.Final || s.Rank != 2 {
@@ -127,7 +132,7 @@ func TestCloseMonth_FailureLeavesMonthReclosable(t *testing.T) {
 	}
 	assertOutcomes(t, mustSubmit(t, store, event("3", "a", leaderboard.ModeAdd, 1, at(3))), rejected(leaderboard.EMONTHCLOSED))
 
-	if _, err := conn.Exec(context.Background(), `DROP TABLE final_ranks_2026_11_v1`); err != nil {
+	if _, err := conn.Exec(context.Background(), `DROP TABLE `+table); err != nil {
 		t.Fatal(err)
 	}
 	if info := mustClose(t, store, november); info.Status != leaderboard.MonthClosed || info.Participants != 2 {

@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -18,11 +19,17 @@ import (
 // suite and the close's kill test run such periods beside the others
 // (oracleKinds' own). Here: what retention and a downgrade do with them.
 
-// ownRelations lists the partitions of final ranks of their own.
+// ownRelations lists the partitions of final ranks of their own of the
+// periods of boards other than main (main's closed months have one each).
 func ownRelations(t *testing.T) []string {
 	t.Helper()
 	var names []string
-	for _, r := range mustQuery(t, `SELECT relname FROM pg_class WHERE relname LIKE 'board\_final\_ranks\_own\_%' AND relkind = 'r' ORDER BY relname`) {
+	const q = `SELECT c.relname FROM pg_class c
+		WHERE c.relname LIKE 'board\_final\_ranks\_own\_%' AND c.relkind = 'r'
+			AND NOT EXISTS (SELECT 1 FROM periods p WHERE p.board_id = 'main'
+				AND c.relname ~ ('^board_final_ranks_own_' || p.id || '(_v[0-9]+)?$'))
+		ORDER BY c.relname`
+	for _, r := range mustQuery(t, q) {
 		names = append(names, r[0])
 	}
 	return names
@@ -230,5 +237,114 @@ func TestOwnFinalRanks_NoPlayerIndexAndMigrationDownBringsItBack(t *testing.T) {
 	}
 	if got := finalRanksOf(t, "small", "2026-11-20"); len(got) != 2 {
 		t.Fatalf("the small period's final ranks after the upgrade %v", got)
+	}
+}
+
+// mainAnswers returns what month m of main answers once CLOSED, as JSON
+// and CSV: a page, three standings, the export and the ranks a load reads.
+func mainAnswers(t *testing.T, store *db.DB, m leaderboard.Month) string {
+	t.Helper()
+	ctx := context.Background()
+	var out strings.Builder
+	page, err := store.Leaderboard(ctx, m, 10, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := []any{page}
+	for _, player := range []string{"a", "b", "c"} {
+		s, err := store.Standing(ctx, m, player, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers = append(answers, s)
+	}
+	var loaded []leaderboard.RankEntry
+	version, err := store.FinalRanks(ctx, m, func(e leaderboard.RankEntry) error {
+		loaded = append(loaded, e)
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.NewEncoder(&out).Encode(append(answers, loaded, version)); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.ExportStandings(ctx, leaderboard.MainBoard, m.String(), leaderboard.MonthExport, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// Migration 31 makes each closed month's partition of final_ranks the
+// month's period's partition of its own of board_final_ranks, and its down
+// migration makes it a partition of final_ranks again: the month answers
+// the same, byte for byte, after either, a corrected month's version
+// included; a board's period corrected in place before keeps its name for
+// the code before.
+func TestOwnFinalRanks_MainMonthsMoveWithMigration31(t *testing.T) {
+	store := mustOpenDB(t)
+	ctx := context.Background()
+	mustSubmit(t, store, event("1", "a", leaderboard.ModeSet, 10, at(1)),
+		event("2", "b", leaderboard.ModeSet, 20, at(2)), event("3", "c", leaderboard.ModeSet, 15, at(3)))
+	mustClose(t, store, november)
+	if _, err := store.CorrectScore(ctx, leaderboard.MainBoard, november.String(), "c", new(30), "typo"); err != nil {
+		t.Fatal(err)
+	}
+	id := mustQuery(t, `SELECT id FROM periods WHERE board_id = 'main'`)[0][0]
+	want := mainAnswers(t, store, november)
+	if got := mustQuery(t, `SELECT relname FROM pg_class WHERE relname LIKE 'board\_final\_ranks\_own\_%' AND relkind = 'r'`); fmt.Sprint(got) != "[[board_final_ranks_own_"+id+"_v2]]" {
+		t.Fatalf("main's tables of final ranks %v, want the month's second version", got)
+	}
+	store.Close()
+
+	const beforeMainOwnPartitions = 30
+	migrateDownTo(t, beforeMainOwnPartitions)
+	if got := mustQuery(t, `SELECT rank, player_id, score FROM final_ranks_2026_11_v2 ORDER BY rank`); fmt.Sprint(got) != "[[1 c 30] [2 b 20] [3 a 10]]" {
+		t.Fatalf("final_ranks_2026_11_v2 after the downgrade %v", got)
+	}
+	migrateUp(t)
+	store, err := db.Open(ctx, pg.URL, db.WithClock(func() time.Time { return testNow }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if got := mainAnswers(t, store, november); got != want {
+		t.Fatalf("after the upgrade:\n%s\nwant\n%s", got, want)
+	}
+	if got := mustQuery(t, `SELECT final_bucket::text FROM periods WHERE board_id = 'main'`)[0][0]; got != "0001-01-01" {
+		t.Fatalf("the month's bucket %s", got)
+	}
+}
+
+// A correction of a period whose final ranks have a partition of their own
+// builds the next version beside the one in use and swaps them; retention
+// drops whatever version is attached.
+func TestOwnFinalRanks_CorrectionSwapsInTheNextVersion(t *testing.T) {
+	var now time.Time
+	store := mustOpenDB(t, db.WithClock(func() time.Time { return now }), db.WithLimits(db.Limits{OwnPartitionPlayers: 100}))
+	ctx := context.Background()
+	id, _ := mustCloseSeededPeriod(t, store, &now, "big", 300)
+	before := finalRanksOf(t, "big", "2026-11-20")
+	for _, score := range []int{1, 2} {
+		if _, err := store.CorrectScore(ctx, "big", "2026-11-20", db.SeedPlayerID(2), &score, "typo"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := ownRelations(t), []string{"board_final_ranks_own_" + id + "_v3"}; !slices.Equal(got, want) {
+		t.Fatalf("partitions of their own %v, want %v", got, want)
+	}
+	if got := mustQuery(t, `SELECT ranks_version FROM periods WHERE id = $1`, id)[0][0]; got != "3" {
+		t.Fatalf("ranks version %s, want 3", got)
+	}
+	after := finalRanksOf(t, "big", "2026-11-20")
+	if len(after) != len(before) || slices.EqualFunc(after, before, slices.Equal) {
+		t.Fatalf("final ranks after the corrections: %d rows, changed %t", len(after), !slices.EqualFunc(after, before, slices.Equal))
+	}
+	now = *utc(11, 22, 1)
+	if dropped, err := store.DropOldPeriods(ctx, db.Retention{Limit: 10}); err != nil || len(dropped) != 1 {
+		t.Fatalf("dropped %+v, %v", dropped, err)
+	}
+	if got := ownRelations(t); len(got) != 0 {
+		t.Fatalf("partitions of their own after retention %v", got)
 	}
 }

@@ -391,16 +391,22 @@ func (db *DB) ownPartitionPlayers() int {
 	return cmp.Or(db.limits.OwnPartitionPlayers, defaultOwnPartitionPlayers)
 }
 
-// ownPartition returns the name of the partition of period id's final
-// ranks when they have one of their own.
-func ownPartition(id int32) string { return fmt.Sprintf("board_final_ranks_own_%d", id) }
-
-// finalRanksPartition returns the name, quoted, of the partition that holds
-// period id's final ranks in bucket: its own, or its month's.
-func finalRanksPartition(bucket time.Time, id int32) string {
-	if bucket.Equal(ownBucket) {
-		return pgx.Identifier{ownPartition(id)}.Sanitize()
+// ownPartition returns the name, quoted, of the table of period id's final
+// ranks of their own of the given version (periods.ranks_version): a
+// correction builds the next version beside the one in use and swaps them
+// (attachOwnFinalRanks), so each version has a name of its own. The first
+// keeps the name migration 27 gave it.
+func ownPartition(id int32, version int) string {
+	if version <= 1 {
+		return pgx.Identifier{fmt.Sprintf("board_final_ranks_own_%d", id)}.Sanitize()
 	}
+	return pgx.Identifier{fmt.Sprintf("board_final_ranks_own_%d_v%d", id, version)}.Sanitize()
+}
+
+// finalRanksPartition returns the name, quoted, of bucket's partition of
+// board_final_ranks, which holds the final ranks of the month's periods
+// but those of their own (ownPartition).
+func finalRanksPartition(bucket time.Time) string {
 	return pgx.Identifier{bucketPartition(bucket)}.Sanitize()
 }
 
@@ -505,7 +511,7 @@ func (db *DB) closePeriodRows(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 		return true, nil
 	}
 	closedAt := db.now()
-	ranks, err := rankPeriod(ctx, tx, b, row.id, bucket, db.ownPartitionPlayers(), db.closePhase,
+	ranks, err := rankPeriod(ctx, tx, b, row.id, bucket, db.ownPartitionPlayers(), 1, db.closePhase,
 		func(rows *rankedRows) { read(rows, closedAt) })
 	if err != nil {
 		return false, err
@@ -558,11 +564,12 @@ type rankedPeriod struct {
 // final ranks, digested, and the first messageTop named. It returns the
 // bucket the ranks went to in the ranking.
 //
-// With ownFrom set and at least that many players, the ranks go to a
-// partition of their own (ownBucket), as a month's close builds its table:
-// made in this transaction, so the copy writes its rows frozen, its
-// primary key built after its rows, then attached, with no player index
-// (createOwnFinalRanks, attachOwnFinalRanks). Appended to the month's
+// With ownFrom set and at least that many players, or in ownBucket, the
+// ranks go to a partition of their own of the given version, as a month's
+// close builds its table: made in this transaction, so the copy writes its
+// rows frozen, its primary key built after its rows, then attached in place
+// of the version before, with no player index (createOwnFinalRanks,
+// indexOwnFinalRanks, attachOwnFinalRanks). Appended to the month's
 // partition instead, PostgreSQL keeps the partition's two indexes row by
 // row, the player index (player_id, period_id) in random places: at a
 // million players three quarters of the close (docs/design.md, "A large
@@ -570,7 +577,7 @@ type rankedPeriod struct {
 // steps start (a close's; a correction's are not named). read, unless nil,
 // is called with the rows once they are read: a close hands them to memory
 // (periodhandoff.go).
-func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time, ownFrom int,
+func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, bucket time.Time, ownFrom, version int,
 	phases closePhases, read func(*rankedRows)) (*rankedPeriod, error) {
 	if err := phases.start(ctx, "read"); err != nil {
 		return nil, err
@@ -590,15 +597,14 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 	if err := phases.start(ctx, "write"); err != nil {
 		return nil, err
 	}
-	own := ownFrom > 0 && rows.len() >= ownFrom
+	own := bucket.Equal(ownBucket) || ownFrom > 0 && rows.len() >= ownFrom
+	target := periodTarget(id, bucket)
 	if own {
-		bucket = ownBucket
-		if err := createOwnFinalRanks(ctx, tx, id); err != nil {
+		bucket, target = ownBucket, ownTarget(id, version, rows.columns)
+		if err := createOwnFinalRanks(ctx, tx, id, version); err != nil {
 			return nil, err
 		}
 	}
-	target := periodTarget(id, bucket)
-	target.freeze = own
 	var summary *cohortSummary
 	if b.HasCohorts() {
 		if target.cohorts, summary, err = placeInCohorts(ctx, tx, b, id, rows); err != nil {
@@ -613,7 +619,16 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 		return nil, fmt.Errorf("copied %d of %d ranks", copied, rows.len())
 	}
 	if own {
-		if err := attachOwnFinalRanks(ctx, tx, id, phases); err != nil {
+		if err := phases.start(ctx, "index"); err != nil {
+			return nil, err
+		}
+		if err := indexOwnFinalRanks(ctx, ctx, tx, id, version); err != nil {
+			return nil, err
+		}
+		if err := phases.start(ctx, "attach"); err != nil {
+			return nil, err
+		}
+		if err := attachOwnFinalRanks(ctx, tx, id, version); err != nil {
 			return nil, err
 		}
 	}
@@ -630,38 +645,52 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 }
 
 // createOwnFinalRanks makes, in tx, the table of period id's final ranks
-// of their own, without an index. The CHECK spares ATTACH a scan of the
-// whole table for its partition constraint; COPY checks each row as it
-// writes it.
-func createOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32) error {
+// of their own of the given version, without an index. The CHECK spares
+// ATTACH a scan of the whole table for its partition constraint; COPY
+// checks each row as it writes it. main's months make theirs here too
+// (buildFinalRanks).
+func createOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32, version int) error {
 	create := fmt.Sprintf(`CREATE TABLE %s (LIKE board_final_ranks, CHECK (bucket = DATE '%s' AND period_id = %d))`,
-		finalRanksPartition(ownBucket, id), ownBucket.Format(time.DateOnly), id)
+		ownPartition(id, version), ownBucket.Format(time.DateOnly), id)
 	if _, err := tx.Exec(ctx, create); err != nil {
 		return fmt.Errorf("make the final ranks' partition: %w", err)
 	}
 	return nil
 }
 
-// attachOwnFinalRanks builds the primary key of period id's final ranks of
-// their own, copied in rank order, after the rows (indexAfterRows), and
-// attaches them to board_final_ranks_own, which adopts it. They get no
-// player index (migration 29): a player's row is found by rank
-// (own_final_ranks).
-func attachOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32, phases closePhases) error {
-	if err := phases.start(ctx, "index"); err != nil {
-		return err
-	}
-	table := finalRanksPartition(ownBucket, id)
-	err := indexAfterRows(ctx, ctx, tx, table, `ALTER TABLE `+table+` ADD PRIMARY KEY (bucket, period_id, rank)`)
+// indexOwnFinalRanks builds the primary key of period id's final ranks of
+// their own of the given version, copied in rank order, after the rows
+// (indexAfterRows), and their statistics; the key matches the parent's, so
+// ATTACH adopts it. They get no player index (migration 29): a player's
+// row is found by rank (own_final_ranks; a month's, finalStandingSQL). At
+// the end of stop it stops before its next statement.
+func indexOwnFinalRanks(ctx, stop context.Context, tx pgx.Tx, id int32, version int) error {
+	table := ownPartition(id, version)
+	err := indexAfterRows(ctx, stop, tx, table, `ALTER TABLE `+table+` ADD PRIMARY KEY (bucket, period_id, rank)`)
 	if err != nil {
 		return fmt.Errorf("index the final ranks: %w", err)
 	}
-	if err := phases.start(ctx, "attach"); err != nil {
-		return err
+	return nil
+}
+
+// attachOwnFinalRanks attaches period id's final ranks of their own of the
+// given version, indexed, to board_final_ranks_own. After the first version
+// (a correction's), the version before is attached: it is detached and
+// dropped first, in the same transaction, so that a reader sees the one or
+// the other, never both nor neither. DETACH holds board_final_ranks_own
+// exclusively until the commit: the build is done by then, and what
+// follows the swap is short.
+func attachOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32, version int) error {
+	steps := []string{fmt.Sprintf(`ALTER TABLE board_final_ranks_own ATTACH PARTITION %s FOR VALUES IN (%d)`,
+		ownPartition(id, version), id)}
+	if version > 1 {
+		old := ownPartition(id, version-1)
+		steps = append([]string{`ALTER TABLE board_final_ranks_own DETACH PARTITION ` + old, `DROP TABLE ` + old}, steps...)
 	}
-	attach := fmt.Sprintf(`ALTER TABLE board_final_ranks_own ATTACH PARTITION %s FOR VALUES IN (%d)`, table, id)
-	if _, err := tx.Exec(ctx, attach); err != nil {
-		return fmt.Errorf("attach the final ranks: %w", err)
+	for _, step := range steps {
+		if _, err := tx.Exec(ctx, step); err != nil {
+			return fmt.Errorf("attach the final ranks: %w", err)
+		}
 	}
 	return nil
 }

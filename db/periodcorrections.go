@@ -12,15 +12,19 @@ import (
 )
 
 // Corrections of the periods of every board but main (main's months keep
-// corrections.go, which swaps a month's partition of final ranks). A
-// correction is one transaction that takes the period's row FOR UPDATE: it
-// waits for the submissions in flight, which hold the row FOR SHARE, and a
-// close, which takes it FOR UPDATE too, runs wholly before or after it. On a
-// CLOSED period the transaction also deletes the period's final ranks and
-// ranks its corrected scores again into the same partition (a removal on a
-// board without cohorts deletes the player's rank and moves those below up
-// by one instead): a reader sees the old ranks or the new ones, never a mix,
-// and a period of a small board is ranked in milliseconds.
+// corrections.go). A correction is one transaction that takes the period's
+// row FOR UPDATE: it waits for the submissions in flight, which hold the
+// row FOR SHARE, and a close, which takes it FOR UPDATE too, runs wholly
+// before or after it. On a CLOSED period whose final ranks share their
+// month's partition, the transaction also deletes the period's final ranks
+// and ranks its corrected scores again into the same partition (a removal
+// on a board without cohorts deletes the player's rank and moves those
+// below up by one instead): a reader sees the old ranks or the new ones,
+// never a mix, and a period of a small board is ranked in milliseconds. A
+// period whose final ranks have a partition of their own gets the next
+// version of them built beside the one in use and swapped in, as main's
+// months do (attachOwnFinalRanks): rewritten in place, a ten-million-row
+// partition kept its index row by row.
 
 // CorrectScore sets playerID's total in period key of board to
 // *score (within the board's bounds; the player's subscore and metadata
@@ -87,6 +91,7 @@ type closedPeriodRow struct {
 	closedAt     *time.Time
 	bucket       *time.Time // the partition of its final ranks, once CLOSED
 	participants *int       // its final ranks' count, once CLOSED
+	version      int        // the version of its final ranks (ranks_version)
 }
 
 // correctPeriodTx corrects playerID's total in period key of b, as
@@ -99,14 +104,14 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 			return nil, err
 		}
 	}
-	const lockPeriod = `SELECT id, status, starts_at, ends_at, closed_at, final_bucket, participants FROM periods
-		WHERE board_id = $1 AND key = $2 FOR UPDATE`
+	const lockPeriod = `SELECT id, status, starts_at, ends_at, closed_at, final_bucket, participants, ranks_version
+		FROM periods WHERE board_id = $1 AND key = $2 FOR UPDATE`
 	var (
 		row    = closedPeriodRow{periodRow: periodRow{key: key}}
 		status string
 	)
 	err := tx.QueryRow(ctx, lockPeriod, b.ID, key).Scan(&row.id, &status, &row.startsAt, &row.endsAt, &row.closedAt, &row.bucket,
-		&row.participants)
+		&row.participants, &row.version)
 	if noRows(err) {
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "period %s of %s has no scores", key, b.ID)
 	} else if err != nil {
@@ -117,9 +122,7 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is closing: correct it once it is CLOSED", key, b.ID)
 	}
 	var removed *removal
-	if row.status == leaderboard.PeriodClosed && score == nil && !b.HasCohorts() {
-		// Read before the scores row goes: it finds the final rank in a
-		// partition of their own.
+	if row.status == leaderboard.PeriodClosed && score == nil && !b.HasCohorts() && !row.bucket.Equal(ownBucket) {
 		if removed, err = removalOf(ctx, tx, &row, playerID); err != nil {
 			return nil, err
 		}
@@ -155,17 +158,13 @@ type removal struct {
 	rank   int32
 }
 
-// removalOf returns playerID's final rank in closed period row, nil when
-// they have none: by the player index of its month's partition, or, in a
-// partition of their own, by their scores row and rank (own_final_ranks).
+// removalOf returns playerID's final rank in closed period row, whose final
+// ranks share their month's partition, nil when they have none: by the
+// player index of the partition.
 func removalOf(ctx context.Context, tx pgx.Tx, row *closedPeriodRow, playerID string) (*removal, error) {
-	q, args := `SELECT rank FROM board_final_ranks WHERE bucket = $1 AND period_id = $2 AND player_id = $3`,
-		[]any{*row.bucket, row.id, playerID}
-	if row.bucket.Equal(ownBucket) {
-		q, args = `SELECT rank FROM own_final_ranks($1, ARRAY[$2::text])`, []any{row.id, playerID}
-	}
+	const q = `SELECT rank FROM board_final_ranks WHERE bucket = $1 AND period_id = $2 AND player_id = $3`
 	r := &removal{player: playerID}
-	err := tx.QueryRow(ctx, q, args...).Scan(&r.rank)
+	err := tx.QueryRow(ctx, q, *row.bucket, row.id, playerID).Scan(&r.rank)
 	if noRows(err) {
 		return nil, nil
 	} else if err != nil {
@@ -236,6 +235,8 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 // a board without cohorts, with their final rank, nil otherwise: their rank
 // alone goes and the ranks below move up by one (shiftOutFinalRank), which
 // is what ranking the scores again writes, the rest of the rows kept.
+// Final ranks of their own are ranked again into their next version, which
+// replaces the one in use (rankPeriod).
 func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
 	c *leaderboard.Correction, removed *removal) error {
 	// The claims in flight commit first; those after read the new ranks.
@@ -246,12 +247,14 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	if err != nil {
 		return err
 	}
-	if ranks == nil {
+	if ranks == nil && !row.bucket.Equal(ownBucket) {
 		const drop = `DELETE FROM board_final_ranks WHERE bucket = $1 AND period_id = $2`
 		if _, err := tx.Exec(ctx, drop, *row.bucket, row.id); err != nil {
 			return err
 		}
-		if ranks, err = rankPeriod(ctx, tx, b, row.id, *row.bucket, 0, nil, nil); err != nil {
+	}
+	if ranks == nil {
+		if ranks, err = rankPeriod(ctx, tx, b, row.id, *row.bucket, 0, row.version+1, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -298,7 +301,7 @@ func shiftOutFinalRank(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row
 	}
 	// The sort takes every row deleted before the first is written again:
 	// no new rank meets an old one in the primary key.
-	table := finalRanksPartition(*row.bucket, row.id)
+	table := finalRanksPartition(*row.bucket)
 	shift := `WITH gone AS (
 			DELETE FROM ` + table + ` WHERE bucket = $1 AND period_id = $2 AND rank >= $4
 			RETURNING *),

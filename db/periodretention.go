@@ -227,7 +227,7 @@ func purgeBatch(ctx context.Context, tx pgx.Tx, id int32, batch int, from *int) 
 			}
 			if bucket.Equal(ownBucket) {
 				// Final ranks of their own go with their partition.
-				if _, err := tx.Exec(ctx, `DROP TABLE IF EXISTS `+finalRanksPartition(ownBucket, id)); err != nil {
+				if err := dropOwnFinalRanks(ctx, tx, id); err != nil {
 					return false, err
 				}
 				continue
@@ -259,3 +259,26 @@ const deleteSome = `DELETE FROM %[1]s WHERE ctid = ANY (ARRAY(SELECT ctid FROM %
 const deleteFinalRanks = `DELETE FROM board_final_ranks WHERE bucket = $3 AND period_id = $1
 	AND rank <= (SELECT max(rank) FROM (SELECT rank FROM board_final_ranks WHERE bucket = $3 AND period_id = $1
 		ORDER BY rank LIMIT $2) AS first)`
+
+// dropOwnFinalRanks drops the final ranks of their own of dropped period
+// id, of whatever version (ownPartition) is attached: its row, which holds
+// the version, is gone.
+func dropOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32) error {
+	const attached = `SELECT c.oid::regclass::text FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+		WHERE i.inhparent = 'board_final_ranks_own'::regclass
+			AND pg_get_expr(c.relpartbound, c.oid) = 'FOR VALUES IN (' || $1::integer || ')'`
+	rows, err := tx.Query(ctx, attached, id)
+	if err != nil {
+		return err
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	for _, table := range tables {
+		if _, err := tx.Exec(ctx, `DROP TABLE `+table); err != nil {
+			return err
+		}
+	}
+	return nil
+}

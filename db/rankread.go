@@ -11,14 +11,15 @@ import (
 // rankOrder is the order of a month's ranks, which the close's ranks follow.
 const rankOrder = `score DESC, reached_at ASC, seq ASC`
 
-// readRanks calls entry with each row of a final ranks table in rank order,
+// readRanks calls entry with each row of a table of final ranks of their
+// own (ownPartition) in rank order,
 // its player without a name, then, unless name is nil, reads the names of
 // the table's players with readNames.
 func readRanks(ctx context.Context, tx pgx.Tx, table string, participants int, entry func(leaderboard.RankEntry) error,
 	name func(playerID, name string) error) error {
-	// Every row has the same month: ordered by both, the primary key gives
-	// the order without a sort.
-	rows, err := tx.Query(ctx, `SELECT rank, score, reached_at, player_id FROM `+table+` ORDER BY month, rank`)
+	// Every row has the same bucket and period: ordered by all three, the
+	// primary key gives the order without a sort.
+	rows, err := tx.Query(ctx, `SELECT rank, score, reached_at, player_id FROM `+table+` ORDER BY bucket, period_id, rank`)
 	if err != nil {
 		return err
 	}

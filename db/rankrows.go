@@ -263,19 +263,26 @@ type finalTarget struct {
 	cohorts *cohortResults
 }
 
-// monthTarget is the target of month m's final ranks table.
-func monthTarget(m leaderboard.Month, table string) finalTarget {
-	return finalTarget{table: table, columns: `month, rank, player_id, score, reached_at`, freeze: true,
-		fields: 1, leading: appendField(nil, 4, uint64(postgresDay(m.Date())))}
-}
-
 // periodTarget is the target of period id's final ranks in bucket's
-// partition of board_final_ranks, or in their own (ownBucket).
+// partition of board_final_ranks.
 func periodTarget(id int32, bucket time.Time) finalTarget {
 	leading := appendField(nil, 4, uint64(postgresDay(bucket)))
-	return finalTarget{table: finalRanksPartition(bucket, id),
+	return finalTarget{table: finalRanksPartition(bucket),
 		columns: `bucket, period_id, rank, player_id, score, reached_at, subscore, metadata`,
 		fields:  2, leading: appendField(leading, 4, uint64(uint32(id)))}
+}
+
+// ownTarget is the target of period id's final ranks of their own of the
+// given version, made in the close's transaction (so FREEZE), for rows of
+// columns: rows without a board's (main's months) leave subscore and
+// metadata NULL.
+func ownTarget(id int32, version int, columns rankColumns) finalTarget {
+	t := periodTarget(id, ownBucket)
+	t.table, t.freeze = ownPartition(id, version), true
+	if columns&withBoardColumns == 0 {
+		t.columns = `bucket, period_id, rank, player_id, score, reached_at`
+	}
+	return t
 }
 
 // postgresDay returns day, a midnight UTC, as PostgreSQL's binary date.

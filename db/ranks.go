@@ -53,8 +53,8 @@ func (db *DB) Leaderboard(ctx context.Context, m leaderboard.Month, first int, a
 }
 
 func finalPage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, first int, after *cursor) ([]leaderboard.Edge, bool, error) {
-	q := `SELECT f.rank, f.score, f.reached_at, f.player_id, ` + nameSQL("f") + ` FROM final_ranks f
-		WHERE f.month = $1 AND f.rank > $2 ORDER BY f.rank LIMIT $3`
+	q := `SELECT f.rank, f.score, f.reached_at, f.player_id, ` + nameSQL("f") + ` FROM board_final_ranks f
+		WHERE f.bucket = ` + ownBucketSQL + ` AND f.period_id = ` + monthPeriodSQL + ` AND f.rank > $2 ORDER BY f.rank LIMIT $3`
 	afterRank := 0
 	if after != nil && after.live() {
 		return nil, false, leaderboard.Errorf(leaderboard.EBADINPUT,

@@ -12,10 +12,11 @@ import (
 // dropOldMonths drops every CLOSED month of main more than retain months
 // before the current one whose settlement messages were all delivered (or
 // that has none), and returns them: DropOldPeriods's drops of main. A month goes whole, in one transaction: its
-// partitions of scores, score_events and final_ranks are detached and
-// dropped, never emptied row by row; its rank counters (at most a row per
-// score, per hundred scores and per score and hour), messages and
-// corrections are deleted with its row.
+// partitions of scores and score_events and its final ranks of their own
+// (the version in use, ownPartition) are detached and dropped, never
+// emptied row by row; its rank counters (at most a row per score, per
+// hundred scores and per score and hour), messages and corrections are
+// deleted with its row.
 func (db *DB) dropOldMonths(ctx context.Context, retain int) ([]leaderboard.Month, error) {
 	cutoff := leaderboard.MonthOf(db.now(), db.loc)
 	for range retain {
@@ -77,13 +78,13 @@ func dropMonth(ctx context.Context, tx pgx.Tx, m leaderboard.Month) (bool, error
 	}
 	scores := pgx.Identifier{partitionName("scores", m)}.Sanitize()
 	events := pgx.Identifier{partitionName("score_events", m)}.Sanitize()
-	ranks := finalRanksTable(m, version)
+	ranks := ownPartition(id, version)
 	steps := []string{
 		`ALTER TABLE scores DETACH PARTITION ` + scores,
 		`DROP TABLE ` + scores,
 		`ALTER TABLE score_events DETACH PARTITION ` + events,
 		`DROP TABLE ` + events,
-		`ALTER TABLE final_ranks DETACH PARTITION ` + ranks,
+		`ALTER TABLE board_final_ranks_own DETACH PARTITION ` + ranks,
 		`DROP TABLE ` + ranks,
 	}
 	for _, step := range steps {

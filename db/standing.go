@@ -36,7 +36,7 @@ import (
 // ranks: a plan that is kept".
 func liveStandingSQL(table string, aboveLimit, belowLimit int) string {
 	return `WITH mo AS (
-	SELECT status, COALESCE(participants, 0) AS participants, ranks_version FROM periods m WHERE ` + mainPeriodOf("m", "$1") + `
+	SELECT status, COALESCE(participants, 0) AS participants, ranks_version, id FROM periods m WHERE ` + mainPeriodOf("m", "$1") + `
 ), me AS (
 	SELECT score, reached_at, seq, ` + hourColumnsSQL + ` FROM ` + table + ` WHERE month = $1 AND player_id = $2
 ), above AS (
@@ -47,12 +47,12 @@ func liveStandingSQL(table string, aboveLimit, belowLimit int) string {
 	ORDER BY b.score DESC, b.reached_at ASC, b.seq ASC LIMIT ` + strconv.Itoa(belowLimit) + `
 )
 SELECT 0, $2::text, (SELECT name FROM players WHERE id = $2), me.score, me.reached_at, me.seq, ` + liveRankSQL("me", table) + `,
-	(` + liveTotalQuery + `), mo.status, mo.participants, mo.ranks_version
+	(` + liveTotalQuery + `), mo.status, mo.participants, mo.ranks_version, mo.id
 FROM mo LEFT JOIN me ON true
 UNION ALL
-SELECT -1, a.player_id, ` + nameSQL("a") + `, a.score, a.reached_at, a.seq, NULL, NULL, NULL, NULL, NULL FROM above a
+SELECT -1, a.player_id, ` + nameSQL("a") + `, a.score, a.reached_at, a.seq, NULL, NULL, NULL, NULL, NULL, NULL FROM above a
 UNION ALL
-SELECT 1, b.player_id, ` + nameSQL("b") + `, b.score, b.reached_at, b.seq, NULL, NULL, NULL, NULL, NULL FROM below b`
+SELECT 1, b.player_id, ` + nameSQL("b") + `, b.score, b.reached_at, b.seq, NULL, NULL, NULL, NULL, NULL, NULL FROM below b`
 }
 
 // neighbourLimits are the row limits standing statements are written with:
@@ -135,7 +135,7 @@ func (db *DB) standing(ctx context.Context, m leaderboard.Month, playerID string
 	// A closed month changes only by a correction, which tells every
 	// instance to forget it (ForgetClosedPeriod): remember it, and read its
 	// frozen ranks from now on.
-	c := closedMonth{participants: month.participants, table: finalRanksTable(m, month.ranksVersion)}
+	c := closedMonth{participants: month.participants, table: ownPartition(month.id, month.ranksVersion), period: month.id}
 	db.closedMonths.Store(m, c)
 	return db.finalStanding(ctx, m, c, playerID, above, below)
 }
@@ -143,22 +143,24 @@ func (db *DB) standing(ctx context.Context, m leaderboard.Month, playerID string
 // closedMonth is what a DB remembers of a closed month.
 type closedMonth struct {
 	participants int
-	table        string // its partition of final_ranks, as an SQL identifier
+	table        string // its final ranks of their own (ownPartition), as an SQL identifier
+	period       int32  // its period's id
 }
 
 // finalStandingSQL returns the statement of a closed month's standing: the
 // final ranks aboveLimit above to belowLimit below player $2's in month $1,
-// in rank order, each with the player's name, read from table: the month's
-// partition of final_ranks, or final_ranks itself. Literal limits and the
-// partition's name keep its generic plan, as with liveStandingSQL.
+// in rank order, each with the player's name, read from table: the final
+// ranks of their own of the month's period (periodIDMark, its id), or
+// board_final_ranks itself. Literal limits, the partition's name and the
+// period's id keep its generic plan, as with liveStandingSQL.
 //
 // The final ranks have no index by player: building one took the close 8 to
 // 25 s at ten million players. A closed month's scores and counters stay as
 // its final ranks were built from them (a correction changes them together),
 // so the player's final rank is their live rank (liveRankSQL) in the month's
 // scores, read from scoresTable as in liveStandingSQL. The rank is a scalar
-// subquery, so the window is one range of the primary key (month, rank)
-// whatever the planner believes. Right after a close the month's partition
+// subquery, so the window is one range of the primary key (bucket,
+// period_id, rank) whatever the planner believes. Right after a close the month's partition
 // had no statistics yet, and a join of the partition with itself was then
 // planned as a sort of the whole month (seconds at a million players) for
 // every read; see docs/PERFORMANCE.md, "Right after a close". The LIMIT
@@ -172,7 +174,7 @@ func finalStandingSQL(table string, aboveLimit, belowLimit int) string {
 )
 SELECT f.rank, f.score, f.reached_at, f.player_id, ` + nameSQL("f") + `
 FROM ` + table + ` f
-WHERE f.month = $1 AND f.rank BETWEEN (SELECT rank FROM r) - ` + strconv.Itoa(aboveLimit) +
+WHERE f.bucket = ` + ownBucketSQL + ` AND f.period_id = ` + periodIDMark + ` AND f.rank BETWEEN (SELECT rank FROM r) - ` + strconv.Itoa(aboveLimit) +
 		` AND (SELECT rank FROM r) + ` + strconv.Itoa(belowLimit) + `
 ORDER BY f.rank
 LIMIT ` + strconv.Itoa(aboveLimit+belowLimit+1)
@@ -181,21 +183,32 @@ LIMIT ` + strconv.Itoa(aboveLimit+belowLimit+1)
 // scoresTable stands for the month's scores in finalStandingSQL's statements.
 const scoresTable = "{scores}"
 
+// periodIDMark stands for the id of the month's period in finalStandingSQL's
+// statements.
+const periodIDMark = "{period}"
+
+// monthPeriodSQL is the id of month $1's period, for a statement that reads
+// main's final ranks through board_final_ranks.
+var monthPeriodSQL = `(SELECT m.id FROM periods m WHERE ` + mainPeriodOf("m", "$1") + `)`
+
 // finalStandingQuery returns the statement of a closed month's standing
-// reading the final ranks from table and the month's scores from scores.
-func finalStandingQuery(table, scores string, above, below int) string {
-	return strings.ReplaceAll(finalStandingStatements.query(table, above, below), scoresTable, scores)
+// reading the final ranks from table, those of period (its id, or
+// monthPeriodSQL), and the month's scores from scores.
+func finalStandingQuery(table, period, scores string, above, below int) string {
+	return strings.NewReplacer(scoresTable, scores, periodIDMark, period).Replace(finalStandingStatements.query(table, above, below))
 }
 
 // finalStanding reads a standing of closed month c from its final ranks: one
 // range of ranks around the player's. When c's table is gone (a correction
 // replaced it, or retention dropped the month, and this instance has not
-// heard yet), it forgets c and reads through final_ranks itself.
+// heard yet), it forgets c and reads through board_final_ranks itself.
 func (db *DB) finalStanding(ctx context.Context, m leaderboard.Month, c closedMonth, playerID string, above, below int) (*leaderboard.Standing, error) {
-	entries, err := db.finalEntries(ctx, finalStandingQuery(c.table, monthTable(m), above, below), m, playerID)
+	period := strconv.Itoa(int(c.period))
+	entries, err := db.finalEntries(ctx, finalStandingQuery(c.table, period, monthTable(m), above, below), m, playerID)
 	if isUndefinedTable(err) {
 		db.closedMonths.Delete(m)
-		entries, err = db.finalEntries(ctx, finalStandingQuery("final_ranks", monthOfParent, above, below), m, playerID)
+		entries, err = db.finalEntries(ctx, finalStandingQuery("board_final_ranks", monthPeriodSQL, monthOfParent, above, below),
+			m, playerID)
 	}
 	if err != nil {
 		return nil, err
@@ -237,6 +250,7 @@ type monthState struct {
 	status       leaderboard.MonthStatus
 	participants int
 	ranksVersion int
+	id           int32 // its period's
 }
 
 // monthOfParent is month $1's scores read through the partitioned parent.
@@ -270,10 +284,12 @@ func (db *DB) liveStandingFrom(ctx context.Context, q string, m leaderboard.Mont
 		score, participants, ranksVersion *int
 		reachedAt                         *time.Time
 		seq, rank, total                  *int64
+		period                            *int32
 	)
-	_, err = pgx.ForEachRow(rows, []any{&kind, &id, &name, &score, &reachedAt, &seq, &rank, &total, &monthStatus, &participants, &ranksVersion}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&kind, &id, &name, &score, &reachedAt, &seq, &rank, &total, &monthStatus, &participants, &ranksVersion, &period}, func() error {
 		if kind == 0 {
-			month = monthState{status: leaderboard.MonthStatus(*monthStatus), participants: *participants, ranksVersion: *ranksVersion}
+			month = monthState{status: leaderboard.MonthStatus(*monthStatus), participants: *participants, ranksVersion: *ranksVersion,
+				id: *period}
 			if score == nil {
 				return nil
 			}
@@ -311,14 +327,17 @@ func (db *DB) FinalRanks(ctx context.Context, m leaderboard.Month, entry func(le
 		if err := longJob(ctx, tx); err != nil {
 			return err
 		}
-		q := `SELECT ranks_version, participants FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` AND status = 'CLOSED'`
-		var participants int
-		if err := tx.QueryRow(ctx, q, m.Date()).Scan(&version, &participants); noRows(err) {
+		q := `SELECT id, ranks_version, participants FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` AND status = 'CLOSED'`
+		var (
+			id           int32
+			participants int
+		)
+		if err := tx.QueryRow(ctx, q, m.Date()).Scan(&id, &version, &participants); noRows(err) {
 			return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is not closed", m)
 		} else if err != nil {
 			return err
 		}
-		return readRanks(ctx, tx, finalRanksTable(m, version), participants, entry, name)
+		return readRanks(ctx, tx, ownPartition(id, version), participants, entry, name)
 	})
 	if err != nil {
 		return 0, errorf("read final ranks of %s: %w", m, err)

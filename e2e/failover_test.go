@@ -342,7 +342,7 @@ func checkRankedOnce(t *testing.T, month string) {
 	}
 }
 
-// holdAttach holds, on the primary, a lock on final_ranks that the close's
+// holdAttach holds, on the primary, a lock on board_final_ranks_own that the close's
 // attach of its final ranks waits for and reads do not: a close started now
 // runs up to its last step and waits there, its transaction open, until the
 // primary dies.
@@ -352,7 +352,7 @@ func holdAttach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(context.Background(), `LOCK TABLE final_ranks IN SHARE UPDATE EXCLUSIVE MODE`); err != nil {
+	if _, err := tx.Exec(context.Background(), `LOCK TABLE board_final_ranks_own IN SHARE UPDATE EXCLUSIVE MODE`); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -367,7 +367,7 @@ func waitForAttach(t *testing.T) {
 	for {
 		var waiting bool
 		err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_stat_activity
-			WHERE wait_event_type = 'Lock' AND query LIKE 'ALTER TABLE final_ranks ATTACH PARTITION%')`).Scan(&waiting)
+			WHERE wait_event_type = 'Lock' AND query LIKE 'ALTER TABLE board_final_ranks_own ATTACH PARTITION%')`).Scan(&waiting)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -159,7 +159,11 @@ func TestStop_BoundedWhileAClosedMonthLoadsFromAFrozenDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(context.Background())
-	table := pgx.Identifier{"final_ranks_" + strings.ReplaceAll(month, "-", "_") + "_v1"}.Sanitize()
+	var id int
+	if err := tx.QueryRow(context.Background(), `SELECT id FROM periods WHERE board_id = 'main' AND key = $1`, month).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	table := pgx.Identifier{fmt.Sprintf("board_final_ranks_own_%d", id)}.Sanitize()
 	if _, err := tx.Exec(context.Background(), `LOCK TABLE `+table+` IN ACCESS EXCLUSIVE MODE`); err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +172,7 @@ func TestStop_BoundedWhileAClosedMonthLoadsFromAFrozenDatabase(t *testing.T) {
 	if _, err := sqlConn(t).Exec(context.Background(), `SELECT pg_notify('leaderboard_months', $1)`, month+" 2"); err != nil {
 		t.Fatal(err)
 	}
-	waitForQuery(t, sqlConn(t), "final_ranks_")
+	waitForQuery(t, sqlConn(t), "board_final_ranks_own_")
 
 	thaw := freeze(t)
 	defer thaw()

@@ -69,7 +69,9 @@ const loadChunk = 1000
 func LoadSortedSet(ctx context.Context, pool *pgxpool.Pool, client *redis.Client, m leaderboard.Month, loc *time.Location) (*SortedSet, error) {
 	set := &SortedSet{client: client, Key: "leaderboard:" + m.String(), NamesKey: "names", MonthStartsUnix: m.Start(loc).Unix()}
 	const q = `SELECT f.player_id, f.score, f.reached_at, COALESCE(p.name, '')
-		FROM final_ranks f JOIN players p ON p.id = f.player_id WHERE f.month = $1`
+		FROM board_final_ranks f JOIN players p ON p.id = f.player_id
+		WHERE f.bucket = DATE '0001-01-01' AND f.period_id = (SELECT m.id FROM periods m
+			WHERE m.board_id = 'main' AND m.key = to_char($1::date, 'YYYY-MM'))`
 	rows, err := pool.Query(ctx, q, m.Date())
 	if err != nil {
 		return nil, fmt.Errorf("load redis: %w", err)
