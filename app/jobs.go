@@ -121,7 +121,7 @@ func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location
 	if m.ClosedPeriods != nil {
 		m.background.Go(func() {
 			if err := m.ClosedPeriods.Preload(ctx); err != nil && ctx.Err() == nil {
-				m.Logger.Error("preload closed months into memory", "err", err)
+				m.Logger.Error("preload closed periods into memory", "err", err)
 			}
 		})
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/gamebackend/leaderboard"
+	"github.com/gamebackend/leaderboard/internal/backoff"
 )
 
 // Source is the store the closed periods in memory stand in front of, for
@@ -45,6 +46,12 @@ type Source interface {
 	// ranks version.
 	FinalRanks(ctx context.Context, m leaderboard.Month, entry func(leaderboard.RankEntry) error,
 		name func(playerID, name string) error) (int, error)
+	// LargeClosedPeriods returns up to limit closed periods of boards other
+	// than main whose loads take seconds, the latest ended first, with
+	// their Board, Key and Participants: Preload loads them too.
+	LargeClosedPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error)
+	// Board returns the board with id, or nil when there is none.
+	Board(ctx context.Context, id string) (*leaderboard.Board, error)
 }
 
 // Cache is the leaderboard.StandingService of the closed periods in memory,
@@ -77,6 +84,10 @@ type Cache struct {
 
 	loadsEnded, failedLoads atomic.Int64 // loads from the source that ended
 	loadNanos               atomic.Int64 // time spent in them
+
+	// preloadRetry and preloadRetryMax space Preload's tries after a
+	// failure: the first wait, doubled up to the most.
+	preloadRetry, preloadRetryMax time.Duration
 }
 
 // Stats is what the cache holds and what its loads cost, for /metrics.
@@ -108,10 +119,11 @@ func New(source Source, maxPlayers int, loc *time.Location, logger *slog.Logger)
 	return &Cache{
 		source: source, maxPlayers: maxPlayers, logger: logger, ctx: ctx, cancel: cancel,
 		tables: map[leaderboard.Month]*table{}, loading: map[leaderboard.Month]*loadJob{},
-		closing:  map[leaderboard.Month]*table{},
-		tooLarge: map[leaderboard.Month]bool{},
-		loc:      loc,
-		periods:  newPeriodsHeld(),
+		closing:      map[leaderboard.Month]*table{},
+		tooLarge:     map[leaderboard.Month]bool{},
+		loc:          loc,
+		periods:      newPeriodsHeld(),
+		preloadRetry: time.Second, preloadRetryMax: 30 * time.Second,
 	}
 }
 
@@ -178,18 +190,50 @@ func (c *Cache) Load(ctx context.Context, m leaderboard.Month) error {
 	return c.await(ctx, m, c.startLoad(m, info.Participants))
 }
 
-// preloadMonths bounds how many of the newest months Preload looks at.
-const preloadMonths = 120
+// preloadMonths bounds how many of the newest months Preload looks at, and
+// preloadPeriods how many of the large closed periods of other boards.
+const (
+	preloadMonths  = 120
+	preloadPeriods = 120
+)
 
 // Preload loads every closed month that fits the budget, newest first, one
-// at a time, and returns once they are loaded; Ready reports true from
-// then on. A server calls it at start before it says it is ready, so that
-// no player's first read of a closed month waits for the source. The room
-// of a newer month still CLOSING is kept for it: its close takes the room
-// of older months as soon as its table is built, and a month loaded into
-// that room would be loaded for nothing (at ten million players, 50 s of
-// CPU beside a close resumed at start).
+// at a time, then the large closed periods of other boards
+// (Source.LargeClosedPeriods) that fit, and returns once they are loaded;
+// Ready reports true from then on. A server calls it at start before it
+// says it is ready, so that no player's first read of a closed month, or of
+// a period as large as one, waits for the source, nor competes with its
+// load. A failed try (a lost database) is tried again after a wait that
+// doubles from a second up to 30 s, until it succeeds or ctx ends: an
+// instance whose first try failed still becomes ready. The room of a newer
+// month still CLOSING is kept for it: its close takes the room of older
+// months as soon as its table is built, and a month loaded into that room
+// would be loaded for nothing (at ten million players, 50 s of CPU beside
+// a close resumed at start).
 func (c *Cache) Preload(ctx context.Context) error {
+	for failures := 1; ; failures++ {
+		err := c.preload(ctx)
+		if err == nil {
+			c.ready.Store(true)
+			return nil
+		}
+		if ctx.Err() != nil || c.ctx.Err() != nil {
+			return err
+		}
+		wait := backoff.Jittered(c.preloadRetry, c.preloadRetryMax, failures)
+		c.logger.Warn("preload closed periods into memory failed; it is tried again soon", "in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-c.ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// preload is one try of Preload.
+func (c *Cache) preload(ctx context.Context) error {
 	months, err := c.source.Months(ctx, preloadMonths)
 	if err != nil {
 		return fmt.Errorf("preload closed months: %w", err)
@@ -212,11 +256,45 @@ func (c *Cache) Preload(ctx context.Context) error {
 			return fmt.Errorf("preload closed months: %w", err)
 		}
 	}
-	c.ready.Store(true)
+	return c.preloadPeriods(ctx)
+}
+
+// preloadPeriods loads the large closed periods of other boards that fit
+// the budget, the latest ended first, one at a time.
+func (c *Cache) preloadPeriods(ctx context.Context) error {
+	periods, err := c.source.LargeClosedPeriods(ctx, preloadPeriods)
+	if err != nil {
+		return fmt.Errorf("preload closed periods: %w", err)
+	}
+	for _, p := range periods {
+		b, err := c.source.Board(ctx, p.Board)
+		if err != nil {
+			return fmt.Errorf("preload closed periods: %w", err)
+		}
+		if b == nil {
+			continue
+		}
+		job := c.startPeriodLoad(b, p.Key, p.Participants)
+		if job == nil {
+			continue // loaded already, or over the budget
+		}
+		select {
+		case <-job.done:
+		case <-ctx.Done():
+			return fmt.Errorf("preload closed periods: %w", ctx.Err())
+		}
+		if job.err != nil {
+			return fmt.Errorf("preload closed period %s of %s: %w", p.Key, p.Board, job.err)
+		}
+		if c.PeriodLoaded(p.Board, p.Key) {
+			c.logger.Info("closed period preloaded into memory", "board", p.Board, "period", p.Key, "players", p.Participants)
+		}
+	}
 	return nil
 }
 
-// Ready reports whether Preload has loaded every closed month that fits.
+// Ready reports whether Preload has loaded every closed month and large
+// closed period that fits.
 func (c *Cache) Ready() bool { return c.ready.Load() }
 
 // Invalidate forgets month m: its table, a load in progress, or that it did

@@ -11,9 +11,10 @@ import (
 // the budget of main's closed months: one count of players for all, the
 // newest month or period (by its end) pushing out older ones. A period
 // this instance closes is handed over by its close as it commits
-// (PeriodClosed); any other is loaded in the background after the first
-// read that finds it CLOSED, one load at a time per period, while its
-// readers go on reading the source. Both are admitted and held alike. A
+// (PeriodClosed); a large one (final ranks in a partition of their own) is
+// loaded at start (Preload); any other is loaded in the background after
+// the first read that finds it CLOSED, one load at a time per period, while
+// its readers go on reading the source. Both are admitted and held alike. A
 // correction of a closed period, on any board, bumps its ranks version: the
 // Watcher that hears of it or finds it has the cache forget the period and
 // load it anew (Changed).
@@ -44,11 +45,19 @@ type periodTable struct {
 }
 
 // periodLoad is the load of one period in progress; players and end are
-// known, and held of the budget, once admitted.
+// known, and held of the budget, once admitted. done is closed as it ends,
+// with err set when it failed.
 type periodLoad struct {
 	players int
 	end     time.Time
 	cancel  context.CancelFunc
+	done    chan struct{}
+	err     error
+}
+
+// newPeriodLoad returns a load in progress, cancelled by cancel.
+func newPeriodLoad(cancel context.CancelFunc) *periodLoad {
+	return &periodLoad{cancel: cancel, done: make(chan struct{})}
 }
 
 // periodsHeld is what the cache holds of periods, with its mutex.
@@ -143,21 +152,25 @@ func (c *Cache) PeriodLoaded(board, key string) bool {
 	return c.period(periodKey{board, key}) != nil
 }
 
-// startPeriodLoad loads period key of b in the background, unless it is loaded,
-// loading, over the budget, or players alone exceed the budget.
-func (c *Cache) startPeriodLoad(b *leaderboard.Board, key string, players int) {
+// startPeriodLoad loads period key of b in the background, unless it is
+// loaded, loading, over the budget, or players alone exceed the budget, and
+// returns the load, or the one already in progress; nil when none runs.
+func (c *Cache) startPeriodLoad(b *leaderboard.Board, key string, players int) *periodLoad {
 	p := periodKey{b.ID, key}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.periods.tables[p] != nil || c.periods.loading[p] != nil || c.periods.tooLarge[p] || c.ctx.Err() != nil {
-		return
+	if job := c.periods.loading[p]; job != nil {
+		return job
+	}
+	if c.periods.tables[p] != nil || c.periods.tooLarge[p] || c.ctx.Err() != nil {
+		return nil
 	}
 	if players > c.maxPlayers {
 		c.periods.tooLarge[p] = true
-		return
+		return nil
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
-	job := &periodLoad{cancel: cancel}
+	job := newPeriodLoad(cancel)
 	c.periods.loading[p] = job
 	c.loads.Go(func() {
 		defer cancel()
@@ -173,8 +186,10 @@ func (c *Cache) startPeriodLoad(b *leaderboard.Board, key string, players int) {
 				c.logger.Error("load a closed period into memory", "board", p.board, "period", p.key, "err", err)
 			}
 		}
+		job.err = err
 		c.hold(p, job, f)
 	})
+	return job
 }
 
 // PeriodClosed holds period key of b, which a close of this instance built
@@ -190,7 +205,7 @@ func (c *Cache) PeriodClosed(b *leaderboard.Board, key string, f FrozenPeriod, e
 		return
 	}
 	c.forgetPeriod(p)
-	job := &periodLoad{cancel: func() {}}
+	job := newPeriodLoad(func() {})
 	c.periods.loading[p] = job
 	c.mu.Unlock()
 	if !c.admit(p, job, f.Players(), end) {
@@ -209,6 +224,7 @@ func (c *Cache) PeriodFits(participants int) bool { return participants <= c.max
 // hold ends job, the load of period p, holding f, the period it loaded;
 // nil when the load failed, was refused or found the period not CLOSED.
 func (c *Cache) hold(p periodKey, job *periodLoad, f FrozenPeriod) {
+	defer close(job.done)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.periods.loading[p] != job {

@@ -98,6 +98,35 @@ func (db *DB) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key st
 	return p, nil
 }
 
+// LargeClosedPeriods returns up to limit CLOSED periods of boards other
+// than main whose final ranks have a partition of their own (at least
+// Limits.OwnPartitionPlayers players when they closed), the latest ended
+// first, with their Board, Key and Participants: those whose load into
+// memory takes seconds, which a starting instance loads before it says it
+// is ready (closedperiods.Cache.Preload). A smaller period loads in
+// milliseconds at its first read.
+func (db *DB) LargeClosedPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error) {
+	const q = `SELECT board_id, key, participants FROM periods
+		WHERE final_bucket = ` + ownBucketSQL + ` AND status = 'CLOSED' AND board_id <> 'main'
+		ORDER BY COALESCE(ends_at, closed_at) DESC LIMIT $1`
+	rows, err := db.pool.Query(ctx, q, limit)
+	if err != nil {
+		return nil, errorf("list large closed periods: %w", err)
+	}
+	var (
+		out []leaderboard.Period
+		p   = leaderboard.Period{Status: leaderboard.PeriodClosed}
+	)
+	_, err = pgx.ForEachRow(rows, []any{&p.Board, &p.Key, &p.Participants}, func() error {
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		return nil, errorf("list large closed periods: %w", err)
+	}
+	return out, nil
+}
+
 // read reads p's rows, of about participants players, and their names, as
 // a close reads a period's rows (readRankedRows: in heap order, sorted
 // here) and a closed month's names (readNameBytes), rather than one query
