@@ -46,10 +46,15 @@ func (s periodSource) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board
 }
 
 // periodHandoff has the closes of this instance hand the periods they close
-// to cache, the period in memory as its close commits.
+// to cache: staged, not final, as soon as the close built it, and final as
+// its close commits.
 func periodHandoff(cache *closedperiods.Cache) db.PeriodHandoff {
 	return db.PeriodHandoff{Fits: cache.PeriodFits,
 		Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
 			cache.PeriodClosed(b, key, p, end)
-		}}
+		},
+		Closing: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+			cache.PeriodClosing(b, key, p, end)
+		},
+		Abandoned: func(b *leaderboard.Board, key string) { cache.PeriodAbandoned(b.ID, key) }}
 }

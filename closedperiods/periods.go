@@ -60,25 +60,30 @@ func newPeriodLoad(cancel context.CancelFunc) *periodLoad {
 	return &periodLoad{cancel: cancel, done: make(chan struct{})}
 }
 
-// periodsHeld is what the cache holds of periods, with its mutex.
+// periodsHeld is what the cache holds of periods, with its mutex: closing
+// holds the periods this instance is closing, staged until their close
+// commits (PeriodClosing).
 type periodsHeld struct {
 	tables   map[periodKey]*periodTable
+	closing  map[periodKey]*periodTable
 	loading  map[periodKey]*periodLoad
 	tooLarge map[periodKey]bool
 }
 
 func newPeriodsHeld() periodsHeld {
-	return periodsHeld{tables: map[periodKey]*periodTable{}, loading: map[periodKey]*periodLoad{},
-		tooLarge: map[periodKey]bool{}}
+	return periodsHeld{tables: map[periodKey]*periodTable{}, closing: map[periodKey]*periodTable{},
+		loading: map[periodKey]*periodLoad{}, tooLarge: map[periodKey]bool{}}
 }
 
-// holdings returns what each period holds of c's budget, its table or its
-// admitted load. Held with c.mu.
+// holdings returns what each period holds of c's budget, its table, its
+// staged table or its admitted load. Held with c.mu.
 func (h *periodsHeld) holdings(c *Cache) []holding {
 	var out []holding
-	for p, t := range h.tables {
-		out = append(out, holding{end: t.end, players: t.frozen.Players(), kind: "period", name: p.board + " " + p.key,
-			forget: func() { c.forgetPeriod(p) }})
+	for _, tables := range []map[periodKey]*periodTable{h.tables, h.closing} {
+		for p, t := range tables {
+			out = append(out, holding{end: t.end, players: t.frozen.Players(), kind: "period", name: p.board + " " + p.key,
+				forget: func() { c.forgetPeriod(p) }})
+		}
 	}
 	for p, job := range h.loading {
 		if job.players > 0 {
@@ -89,12 +94,14 @@ func (h *periodsHeld) holdings(c *Cache) []holding {
 	return out
 }
 
-// forgetPeriod forgets period p: its table, its load, or that it did not
-// fit. Held with c.mu.
+// forgetPeriod forgets period p: its table, its staged table, its load, or
+// that it did not fit. Held with c.mu.
 func (c *Cache) forgetPeriod(p periodKey) {
-	if t := c.periods.tables[p]; t != nil {
-		c.held -= t.frozen.Players()
-		delete(c.periods.tables, p)
+	for _, tables := range []map[periodKey]*periodTable{c.periods.tables, c.periods.closing} {
+		if t := tables[p]; t != nil {
+			c.held -= t.frozen.Players()
+			delete(tables, p)
+		}
 	}
 	if job := c.periods.loading[p]; job != nil {
 		job.cancel()
@@ -117,6 +124,9 @@ func (c *Cache) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, p
 	}
 	if f := c.period(periodKey{b.ID, key}); f != nil {
 		return f.Standing(b, playerID, above, below), nil
+	}
+	if f := c.staged(periodKey{b.ID, key}); f != nil {
+		return notFinal(f.Standing(b, playerID, above, below)), nil
 	}
 	s, err := c.source.PeriodStanding(ctx, b, key, playerID, above, below)
 	if err == nil && s != nil && s.Final {
@@ -145,6 +155,30 @@ func (c *Cache) period(p periodKey) FrozenPeriod {
 		return t.frozen
 	}
 	return nil
+}
+
+// staged returns period p's staged table, or nil when its close does not
+// stage it here.
+func (c *Cache) staged(p periodKey) FrozenPeriod {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if t := c.periods.closing[p]; t != nil {
+		return t.frozen
+	}
+	return nil
+}
+
+// PeriodStaged reports whether period key of board is staged: answered from
+// memory, as not final, while its close commits.
+func (c *Cache) PeriodStaged(board, key string) bool { return c.staged(periodKey{board, key}) != nil }
+
+// notFinal returns s, a standing of a staged period, as the source answers
+// it while the period's close has not committed: live, without a tier.
+func notFinal(s *leaderboard.Standing) *leaderboard.Standing {
+	if s != nil {
+		s.Final, s.Tier = false, nil
+	}
+	return s
 }
 
 // PeriodLoaded reports whether period key of board is answered from memory.
@@ -214,6 +248,40 @@ func (c *Cache) PeriodClosed(b *leaderboard.Board, key string, f FrozenPeriod, e
 	c.hold(p, job, f)
 	if f != nil && c.PeriodLoaded(b.ID, key) {
 		c.logger.Info("closed period held in memory from its close", "board", b.ID, "period", key, "players", f.Players())
+	}
+}
+
+// PeriodClosing stages period key of b, which a close of this instance
+// built from its own rows and has yet to commit: its standings and groups
+// are answered from f, as not final, until PeriodClosed holds the period or
+// PeriodAbandoned drops it, so that its readers leave the database to the
+// close. Its pages stay on the source. A period over the budget, or held
+// already, is left as it is.
+func (c *Cache) PeriodClosing(b *leaderboard.Board, key string, f FrozenPeriod, end time.Time) {
+	p := periodKey{b.ID, key}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.periods.tables[p] != nil || c.ctx.Err() != nil {
+		return
+	}
+	c.forgetPeriod(p)
+	if !c.makeRoomBefore(end, f.Players(), "period", p.board+" "+p.key) {
+		return
+	}
+	c.held += f.Players()
+	c.periods.closing[p] = &periodTable{frozen: f, end: end}
+	c.logger.Info("closing period answered from memory while its close commits", "board", b.ID, "period", key)
+}
+
+// PeriodAbandoned drops the staged table of period key of board, whose
+// close did not commit.
+func (c *Cache) PeriodAbandoned(board, key string) {
+	p := periodKey{board, key}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t := c.periods.closing[p]; t != nil {
+		c.held -= t.frozen.Players()
+		delete(c.periods.closing, p)
 	}
 }
 

@@ -16,10 +16,12 @@ import (
 // (rankPeriod), and the names of their players, read on a connection of
 // their own (namesAhead) and built into the table while the close copies
 // and indexes the rows, so that the period is answered from memory as soon
-// as its close commits, without reading its rows again. Nothing is handed before the commit: a close that
-// fails or is killed leaves nothing in memory. A board with cohorts is left
-// to the load on first read, which reads its cohort places from its final
-// ranks.
+// as its close commits, without reading its rows again. Nothing final is
+// handed before the commit: the period is staged (Closing) as soon as it is
+// built, answered as not final while the close goes on, and a close that
+// fails abandons it (Abandoned); one killed leaves nothing in memory. A
+// board with cohorts is left to the load on first read, which reads its
+// cohort places from its final ranks.
 
 // PeriodHandoff is where the closes of a DB hand the periods they close.
 type PeriodHandoff struct {
@@ -30,6 +32,16 @@ type PeriodHandoff struct {
 	// from the close's rows, with its end (its ends_at, or its closed_at
 	// when it has none), as LoadClosedPeriod would have read it.
 	Closed func(b *leaderboard.Board, key string, p *ClosedPeriod, end time.Time)
+	// Closing, when set, is handed the period as soon as it is built, while
+	// its close has yet to commit, as a month's close stages its month
+	// (CloseHooks.Ranks): its rows no longer change (the close holds the
+	// period: events and corrections wait for it or are refused), but they
+	// are not final until Closed is handed the period, so that its reads
+	// need not go to the database the close keeps busy.
+	Closing func(b *leaderboard.Board, key string, p *ClosedPeriod, end time.Time)
+	// Abandoned is called with a period handed to Closing whose close did
+	// not commit, or whose handing to Closed failed.
+	Abandoned func(b *leaderboard.Board, key string)
 }
 
 // handoffs holds the DB's PeriodHandoff, nil for none.
@@ -53,6 +65,9 @@ type periodHanding struct {
 	built   chan struct{} // closed once period or err is set
 	period  *ClosedPeriod
 	err     error
+	// staged is set, before built is closed, once the period was handed to
+	// Closing; handed once it was handed to Closed.
+	staged, handed bool
 }
 
 // startHanding returns the handing of the period of row of b, whose close
@@ -79,16 +94,24 @@ func (db *DB) startHanding(ctx context.Context, b *leaderboard.Board, row *perio
 			h.err = p.rows.Complete()
 		}
 		h.period = p
+		if h.err == nil && handoff.Closing != nil {
+			handoff.Closing(h.b, h.key, p, h.end)
+			h.staged = true
+		}
 	}()
 	return h
 }
 
 // stop ends the handing, when the period is no longer wanted, and waits for
-// its build to end.
+// its build to end; a period staged but not handed is abandoned.
 func (h *periodHanding) stop() {
-	if h != nil {
-		h.names.stop()
-		<-h.built
+	if h == nil {
+		return
+	}
+	h.names.stop()
+	<-h.built
+	if h.staged && !h.handed && h.handoff.Abandoned != nil {
+		h.handoff.Abandoned(h.b, h.key)
 	}
 }
 
@@ -103,6 +126,7 @@ func (h *periodHanding) hand(ctx context.Context) error {
 	if h.err != nil {
 		return h.err
 	}
+	h.handed = true
 	h.handoff.Closed(h.b, h.key, h.period, h.end)
 	return nil
 }

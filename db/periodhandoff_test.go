@@ -32,14 +32,11 @@ func TestClosePeriod_HandsItsPeriodToMemoryOnceCommitted(t *testing.T) {
 				// close handed it.
 				cache := closedperiods.New(nil, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
 				defer cache.Close()
-				k.store.HandClosedPeriods(db.PeriodHandoff{Fits: cache.PeriodFits,
-					Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
-						cache.PeriodClosed(b, key, p, end)
-					}})
+				handTo(k.store, cache)
 				if err := k.closeOnce(kill.context(t)); err == nil || !kill.killed {
 					t.Fatalf("the close killed at %s: %v (killed: %v)", kill.at, err, kill.killed)
 				}
-				if cache.PeriodLoaded(k.board.ID, k.key) || cache.Stats().Periods != 0 {
+				if cache.PeriodLoaded(k.board.ID, k.key) || cache.PeriodStaged(k.board.ID, k.key) || cache.Stats().Periods != 0 {
 					t.Fatalf("a close killed at %s left the period in memory: %+v", kill.at, cache.Stats())
 				}
 				if err := k.closeOnce(context.Background()); err != nil {
@@ -51,6 +48,100 @@ func TestClosePeriod_HandsItsPeriodToMemoryOnceCommitted(t *testing.T) {
 				assertMemoryAsDatabase(t, k.store, cache, k.board.ID, k.key)
 			})
 		})
+	}
+}
+
+// handTo has store's closes hand the periods they close to cache, staged
+// and then final, as app wires them.
+func handTo(store *db.DB, cache *closedperiods.Cache) {
+	store.HandClosedPeriods(db.PeriodHandoff{Fits: cache.PeriodFits,
+		Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+			cache.PeriodClosed(b, key, p, end)
+		},
+		Closing: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+			cache.PeriodClosing(b, key, p, end)
+		},
+		Abandoned: func(b *leaderboard.Board, key string) { cache.PeriodAbandoned(b.ID, key) }})
+}
+
+// While a period's close has yet to commit, the instance that closes it
+// answers its standings from the table the close built, as the database
+// answers them then: not final, without a tier.
+func TestClosePeriod_StagesItsPeriodWhileItCommits(t *testing.T) {
+	for _, kind := range oracleKinds {
+		if _, ok := closeKillPhases[kind.name]; !ok || kind.spec == nil {
+			continue
+		}
+		t.Run(kind.name, func(t *testing.T) {
+			var (
+				k       *killedClose
+				cache   = closedperiods.New(nil, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+				checked bool
+			)
+			defer cache.Close()
+			k = openKilledClose(t, kind.name, kind.spec, kind.own, func(_ context.Context, phase string) error {
+				if phase != "commit" {
+					return nil
+				}
+				for deadline := time.Now().Add(10 * time.Second); !cache.PeriodStaged(k.board.ID, k.key); time.Sleep(5 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Error("the period was not staged before its close committed")
+						return nil
+					}
+				}
+				assertStandingsAsDatabase(t, k.store, cache, k.board, k.key)
+				checked = true
+				return nil
+			})
+			handTo(k.store, cache)
+			if err := k.closeOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if !checked || cache.PeriodStaged(k.board.ID, k.key) || !cache.PeriodLoaded(k.board.ID, k.key) {
+				t.Fatalf("after the close: checked %v, staged %v, loaded %v; want checked, loaded and no longer staged",
+					checked, cache.PeriodStaged(k.board.ID, k.key), cache.PeriodLoaded(k.board.ID, k.key))
+			}
+			assertMemoryAsDatabase(t, k.store, cache, k.board.ID, k.key)
+		})
+	}
+}
+
+// assertStandingsAsDatabase checks every standing, ±2, and the group of
+// every player, of period key of b in cache against the database's.
+func assertStandingsAsDatabase(t *testing.T, store *db.DB, cache *closedperiods.Cache, b *leaderboard.Board, key string) {
+	t.Helper()
+	ctx := context.Background()
+	var ids []string
+	for after := ""; ; {
+		page, err := store.PeriodLeaderboard(ctx, b, key, 50, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range page.Edges {
+			ids = append(ids, e.Entry.Player.ID)
+		}
+		if !page.HasNextPage {
+			break
+		}
+		after = page.Edges[len(page.Edges)-1].Cursor
+	}
+	for _, id := range ids {
+		want, err := store.PeriodStanding(ctx, b, key, id, 2, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := cache.PeriodStanding(ctx, b, key, id, 2, 2)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("standing of %s: %v\n got %+v\nwant %+v", id, err, got, want)
+		}
+	}
+	want, err := store.PeriodGroup(ctx, b, key, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cache.PeriodGroup(ctx, b, key, ids)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("group of every player: %v\n got %+v\nwant %+v", err, got, want)
 	}
 }
 
