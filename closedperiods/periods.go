@@ -270,7 +270,7 @@ func (c *Cache) PeriodClosing(b *leaderboard.Board, key string, f FrozenPeriod, 
 	}
 	c.held += f.Players()
 	c.periods.closing[p] = &periodTable{frozen: f, end: end}
-	c.logger.Info("closing period answered from memory while its close commits", "board", b.ID, "period", key)
+	c.logger.Debug("closing period answered from memory while its close commits", "board", b.ID, "period", key)
 }
 
 // PeriodAbandoned drops the staged table of period key of board, whose
