@@ -435,3 +435,16 @@ func (s BoardSpec) Board(d BoardDefaults) (*Board, error) {
 	}
 	return b, nil
 }
+
+// MonthOfPeriod returns the month of b's period key, which starts at
+// startsAt: main's key is its month (the start its row keeps may be an hour
+// off in a zone that changes its clocks: migration 28); any other board's
+// period is in the month it starts in, in the board's zone.
+func (b *Board) MonthOfPeriod(key string, startsAt time.Time) Month {
+	if b.ID == MainBoard {
+		if m, err := ParseMonth(key); err == nil {
+			return m
+		}
+	}
+	return MonthOf(startsAt, b.Location)
+}

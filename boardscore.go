@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// BoardRow is a player's live row in a period of a board other than main.
+// BoardRow is a player's live row in a period of any board, main included.
 type BoardRow struct {
 	Score     int
 	Subscore  *int
@@ -70,6 +70,9 @@ func (b *Board) ranksBefore(score int, subscore *int, otherScore int, otherSubsc
 // total lies within them.
 func (b *Board) CheckTotal(total int) *Error {
 	if total < b.MinScore || total > b.MaxScore {
+		if b.ID == MainBoard {
+			return OutOfRange(total)
+		}
 		return Errorf(EBADINPUT, "total %d is outside the allowed range %d..%d of board %s", total, b.MinScore, b.MaxScore, b.ID)
 	}
 	return nil

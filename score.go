@@ -70,7 +70,7 @@ func (e ScoreEvent) BoardID() string {
 type ScoreResult struct {
 	EventID  string
 	Status   ScoreStatus
-	Month    Month  // zero for an event rejected before its month was known, and on boards but main
+	Month    Month  // main's only; zero for an event rejected before its month was known
 	PlayerID string // the event's player
 	Score    *int   // the total after the event; nil when rejected
 	Err      *Error // why the event was rejected; nil otherwise

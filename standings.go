@@ -21,7 +21,7 @@ type RankEntry struct {
 	// player needs no second read.
 	Player Player
 	// Subscore and Metadata are those of the newest event that changed the
-	// row, on boards other than main; nil when it carried none.
+	// row; nil when it carried none, always on main, which keeps neither.
 	Subscore *int
 	Metadata json.RawMessage
 }

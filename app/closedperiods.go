@@ -10,11 +10,10 @@ import (
 )
 
 // periodSource is what the closed periods in memory read through, on every
-// board: the standings and pages of periods not loaded from the replica, as
-// every public read (a submit's rank is read on the primary: LiveRanks);
-// the closed periods to load, and main's months' state and
-// final ranks, from the primary, which a close or correction announced has
-// surely reached.
+// board, main's months among them: the standings, groups and pages of
+// periods not loaded from the replica, as every public read (a submit's
+// rank is read on the primary: LiveRanks); the closed periods to load from
+// the primary, which a close or correction announced has surely reached.
 type periodSource struct {
 	*db.DB
 	reader *db.DB

@@ -143,12 +143,8 @@ service.`,
 			return err
 		}
 		defer done()
-		months := lifecycle.NewMonthCloser(store, logger, lifecycle.MonthCloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout,
-			Hooks: leaderboard.CloseHooks{Phase: func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
-				logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
-			}}})
 		closer := lifecycle.NewPeriodCloser(store, logger, lifecycle.PeriodCloserOptions{MaxWait: maxWait,
-			Timeout: cfg.CloseTimeout, Months: months})
+			Timeout: cfg.CloseTimeout})
 		defer closer.Close()
 		start := time.Now()
 		p, err := closer.ClosePeriod(ctx, leaderboard.MainBoard, month.String())
@@ -208,9 +204,8 @@ them.`,
 			return err
 		}
 		defer done()
-		months := lifecycle.NewMonthCloser(store, logger, lifecycle.MonthCloserOptions{MaxWait: maxWait, Timeout: cfg.CloseTimeout})
 		closer := lifecycle.NewPeriodCloser(store, logger, lifecycle.PeriodCloserOptions{MaxWait: maxWait,
-			Timeout: cfg.CloseTimeout, Months: months})
+			Timeout: cfg.CloseTimeout})
 		defer closer.Close()
 		start := time.Now()
 		p, err := closer.ClosePeriod(ctx, args[0], args[1])

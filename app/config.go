@@ -48,8 +48,8 @@ type Config struct {
 	Introspection  bool          // LEADERBOARD_INTROSPECTION
 	GraphiQL       bool          // LEADERBOARD_GRAPHIQL
 	DemoPlayers    int           // LEADERBOARD_DEMO_PLAYERS
-	// SnapshotPlayers bounds the players of closed months held in memory
-	// (about 64 bytes each); 0 serves closed months from the database only.
+	// SnapshotPlayers bounds the players of closed periods held in memory
+	// (about 64 bytes each); 0 serves closed periods from the database only.
 	SnapshotPlayers int // LEADERBOARD_SNAPSHOT_PLAYERS
 	// MaxGroup is the most player ids one groupStandings takes; 0 or less:
 	// leaderboard.DefaultMaxGroup.
@@ -69,7 +69,7 @@ type Config struct {
 	// Two leave the reads of a 10M-player board within their target during
 	// a storm of 10,000 closes, which four did not (docs/PERFORMANCE.md).
 	PeriodCloses int // LEADERBOARD_PERIOD_CLOSES
-	// SchedulerInterval is how often each instance looks for months to
+	// SchedulerInterval is how often each instance looks for periods to
 	// close or resume, and for settlement messages to deliver.
 	SchedulerInterval time.Duration // LEADERBOARD_SCHEDULER_INTERVAL
 	WebhookURL        string        // LEADERBOARD_WEBHOOK_URL; empty disables settlement
@@ -117,7 +117,7 @@ type Config struct {
 	DatabaseWait time.Duration // LEADERBOARD_DATABASE_WAIT
 	// MaxConns sizes the database pool.
 	MaxConns int // DATABASE_MAX_CONNS
-	// ClosingReads bounds the database reads of CLOSING months at once,
+	// ClosingReads bounds the database reads of CLOSING periods at once,
 	// so that they leave the database's CPU to the close; 0: no bound. A
 	// read waits at most ClosingReadWait for its turn, then reads anyway.
 	ClosingReads    int           // LEADERBOARD_CLOSING_READS

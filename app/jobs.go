@@ -15,15 +15,18 @@ import (
 	"github.com/gamebackend/leaderboard/settlement"
 )
 
-// closeMetrics shows close jobs in /metrics: the phase each month's close
+// closeMetrics shows close jobs in /metrics: the phase each period's close
 // is in and the rows it has done, and how long each phase took.
 type closeMetrics struct {
 	phase    *prometheus.GaugeVec
 	rows     *prometheus.GaugeVec
 	duration *prometheus.HistogramVec
 	mu       sync.Mutex
-	started  map[leaderboard.Month]phaseStart
+	started  map[closing]phaseStart
 }
+
+// closing names a period whose close this instance runs.
+type closing struct{ board, period string }
 
 type phaseStart struct {
 	phase leaderboard.ClosePhase
@@ -34,89 +37,61 @@ func newCloseMetrics(registry prometheus.Registerer) *closeMetrics {
 	c := &closeMetrics{
 		phase: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "leaderboard_close_phase",
-			Help: "1 for the phase a month's close job run by this instance is in (done once committed), while the job runs.",
-		}, []string{"month", "phase"}),
+			Help: "1 for the phase a close of a period on its own run by this instance is in, while it runs.",
+		}, []string{"board", "period", "phase"}),
 		rows: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "leaderboard_close_rows",
-			Help: "Rows a month's close job run by this instance has done in its current phase, while the job runs.",
-		}, []string{"month"}),
+			Help: "Rows a close of a period on its own run by this instance has done in its current phase, while it runs.",
+		}, []string{"board", "period"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "leaderboard_close_phase_duration_seconds",
-			Help:    "Time each phase of a close took.",
+			Help:    "Time each phase of a close of a period on its own took.",
 			Buckets: prometheus.ExponentialBuckets(0.01, 4, 10),
 		}, []string{"phase"}),
-		started: map[leaderboard.Month]phaseStart{},
+		started: map[closing]phaseStart{},
 	}
 	registry.MustRegister(c.phase, c.rows, c.duration)
 	return c
 }
 
-// observer returns a close hook that logs each phase and records it in metrics.
-func (c *closeMetrics) observer(logger *slog.Logger) func(leaderboard.Month, leaderboard.ClosePhase, int64) {
-	return func(m leaderboard.Month, phase leaderboard.ClosePhase, rows int64) {
-		logger.Info("close job progress", "month", m.String(), "phase", string(phase), "rows", rows)
+// observer returns the close progress (db.WithCloseProgress) that logs each
+// phase and records it in metrics; once done, the period's series go:
+// series of every period ever closed would grow without bound.
+func (c *closeMetrics) observer(logger *slog.Logger) func(board, key string, phase leaderboard.ClosePhase) {
+	return func(board, key string, phase leaderboard.ClosePhase) {
+		logger.Info("close progress", "board", board, "period", key, "phase", string(phase))
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		month := m.String()
-		if prev, ok := c.started[m]; ok && prev.phase != phase {
+		p := closing{board, key}
+		if prev, ok := c.started[p]; ok && prev.phase != phase {
 			c.duration.WithLabelValues(string(prev.phase)).Observe(time.Since(prev.at).Seconds())
-			c.phase.WithLabelValues(month, string(prev.phase)).Set(0)
-		}
-		if prev, ok := c.started[m]; !ok || prev.phase != phase {
-			c.started[m] = phaseStart{phase: phase, at: time.Now()}
+			c.phase.WithLabelValues(board, key, string(prev.phase)).Set(0)
 		}
 		if phase == leaderboard.PhaseDone {
-			delete(c.started, m)
+			delete(c.started, p)
+			c.phase.DeletePartialMatch(prometheus.Labels{"board": board, "period": key})
+			c.rows.DeleteLabelValues(board, key)
+			return
 		}
-		c.phase.WithLabelValues(month, string(phase)).Set(1)
-		c.rows.WithLabelValues(month).Set(float64(rows))
+		if prev, ok := c.started[p]; !ok || prev.phase != phase {
+			c.started[p] = phaseStart{phase: phase, at: time.Now()}
+		}
+		c.phase.WithLabelValues(board, key, string(phase)).Set(1)
+		c.rows.WithLabelValues(board, key).Set(0)
 	}
 }
 
-// forget removes month m's series once its close job ended, however it
-// ended: series of every month ever closed, or of every month an admin
-// asked to close, would grow without bound.
-func (c *closeMetrics) forget(m leaderboard.Month) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.started, m)
-	c.phase.DeletePartialMatch(prometheus.Labels{"month": m.String()})
-	c.rows.DeleteLabelValues(m.String())
-}
-
-// closeHooks are the hooks of the close jobs this instance runs: progress to
-// logs and metrics and, with closed months in memory, the month's table
-// built from the close's own read (closedperiods.Cache.CloseHooks).
-func (m *Main) closeHooks(metrics *closeMetrics) leaderboard.CloseHooks {
-	hooks := leaderboard.CloseHooks{}
-	if m.ClosedPeriods != nil {
-		hooks = m.ClosedPeriods.CloseHooks(m.ranks)
-	}
-	hooks.Phase = metrics.observer(m.Logger)
-	return hooks
-}
-
-// startLifecycle starts the close jobs' runner and, with a webhook
-// configured, the settlement deliverer, and readies the scheduler for
-// startScheduler; all are stopped by stopLifecycle. loc is the event time
-// zone.
-func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location) {
+// startLifecycle starts the closes' runner and, with a webhook configured,
+// the settlement deliverer (its metrics in registry), and readies the
+// scheduler for startScheduler; all are stopped by stopLifecycle.
+func (m *Main) startLifecycle(registry prometheus.Registerer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopBackground = cancel
 	m.ranks = closedperiods.NewWatcher(func(board, key string, version int) { m.periodChanged(ctx, board, key, version) })
-	metrics := newCloseMetrics(registry)
-	months := lifecycle.NewMonthCloser(m.DB, m.Logger, lifecycle.MonthCloserOptions{
-		MaxWait: m.Config.CloseWait,
-		Timeout: m.Config.CloseTimeout,
-		Hooks:   m.closeHooks(metrics),
-		Ended:   metrics.forget,
-	})
 	m.Closer = lifecycle.NewPeriodCloser(m.DB, m.Logger, lifecycle.PeriodCloserOptions{
 		MaxWait:     m.Config.CloseWait,
 		Timeout:     m.Config.CloseTimeout,
 		Concurrency: m.Config.PeriodCloses,
-		Months:      months,
-		Location:    loc,
 	})
 	if m.ClosedPeriods != nil {
 		m.background.Go(func() {
@@ -126,7 +101,6 @@ func (m *Main) startLifecycle(registry prometheus.Registerer, loc *time.Location
 		})
 	}
 	scheduler := &lifecycle.Scheduler{
-		Store:     m.DB,
 		Closer:    m.Closer,
 		AutoClose: m.Config.AutoClose,
 		Interval:  m.Config.SchedulerInterval,
@@ -233,6 +207,9 @@ func (c *Config) dbOptions(loc *time.Location, logger *slog.Logger) []db.Option 
 			RetentionBatch: c.RetentionBatch, ErasureWorkers: c.ErasureWorkers, OwnPartitionPlayers: c.OwnPartitionPlayers}),
 		db.WithClosingReads(c.ClosingReads, c.ClosingReadWait),
 		db.WithErasureKey([]byte(c.ErasureKey)),
+		db.WithCloseProgress(func(board, key string, phase leaderboard.ClosePhase) {
+			logger.Info("close progress", "board", board, "period", key, "phase", string(phase))
+		}),
 	}
 }
 
@@ -275,7 +252,6 @@ func (m *Main) listenForClosingPeriods(ctx context.Context) {
 // until ctx, the background's, ends: a stop does not wait for a load from a
 // database that does not answer.
 func (m *Main) periodChanged(ctx context.Context, board, key string, version int) {
-	m.DB.ForgetClosedPeriod(board, key)
 	if m.ClosedPeriods == nil {
 		return
 	}
@@ -286,7 +262,7 @@ func (m *Main) periodChanged(ctx context.Context, board, key string, version int
 	})
 }
 
-// registerStateMetrics shows the pool and the closed months in memory in
+// registerStateMetrics shows the pool and the closed periods in memory in
 // /metrics, read at each scrape.
 func (m *Main) registerStateMetrics(registry prometheus.Registerer) {
 	pool := func(name, help string, value func(db.PoolStats) float64) prometheus.Collector {
@@ -313,19 +289,19 @@ func (m *Main) registerStateMetrics(registry prometheus.Registerer) {
 		}
 		registry.MustRegister(
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_players",
-				Help: "Players of closed months held in memory."},
+				Help: "Players of the closed periods held in memory, on every board (main's months among them), staged ones included."},
 				stat(func(s closedperiods.Stats) float64 { return float64(s.Players) })),
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "leaderboard_closed_months_bytes",
-				Help: "Memory held by the tables of closed months."},
+				Help: "Memory held by the tables of the closed periods in memory, on every board."},
 				stat(func(s closedperiods.Stats) float64 { return float64(s.Bytes) })),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_closed_month_loads_total",
-				Help: "Loads of closed months from the database into memory that ended (a close installs its month without one)."},
+				Help: "Loads of closed periods, on every board, from the database into memory that ended (a close hands its period over without one)."},
 				stat(func(s closedperiods.Stats) float64 { return float64(s.Loads) })),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_closed_month_load_failures_total",
-				Help: "Loads of closed months that failed; a later read tries again."},
+				Help: "Loads of closed periods that failed; a later read tries again."},
 				stat(func(s closedperiods.Stats) float64 { return float64(s.FailedLoads) })),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "leaderboard_closed_month_load_seconds_total",
-				Help: "Time spent loading closed months into memory."},
+				Help: "Time spent loading closed periods into memory."},
 				stat(func(s closedperiods.Stats) float64 { return s.LoadTime.Seconds() })),
 		)
 	}

@@ -31,15 +31,15 @@ type Main struct {
 	// in one budget; nil when disabled.
 	ClosedPeriods *closedperiods.Cache
 	Server        *server.Server
-	// Closer closes the periods of every board as background jobs, main's
-	// months by its MonthCloser.
+	// Closer closes the periods of every board, main's months among them,
+	// as background jobs.
 	Closer *lifecycle.PeriodCloser
 	// background runs the scheduler and the settlement deliverer until
 	// stopBackground; startScheduler starts the scheduler.
 	background     sync.WaitGroup
 	stopBackground context.CancelFunc
 	startScheduler func()
-	// ranks follows the versions of closed months' final ranks.
+	// ranks follows the versions of closed periods' final ranks.
 	ranks *closedperiods.Watcher
 	// standby answers probes on the listen address while the database is
 	// waited for, until Server opens there.
@@ -74,7 +74,10 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if m.DB, err = db.Open(ctx, url, m.Config.dbOptions(loc, m.Logger)...); err != nil {
+	registry := prometheus.NewRegistry()
+	closes := newCloseMetrics(registry)
+	options := append(m.Config.dbOptions(loc, m.Logger), db.WithCloseProgress(closes.observer(m.Logger)))
+	if m.DB, err = db.Open(ctx, url, options...); err != nil {
 		return err
 	}
 	// Reads that may lag a little go to the replica, when there is one;
@@ -87,7 +90,7 @@ func (m *Main) Run(ctx context.Context) error {
 	)
 	ready := func() bool { return true }
 	if m.Config.SnapshotPlayers > 0 {
-		m.ClosedPeriods = closedperiods.New(periodSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, loc, m.Logger)
+		m.ClosedPeriods = closedperiods.New(periodSource{DB: m.DB, reader: reader}, m.Config.SnapshotPlayers, m.Logger)
 		standings, groups, ready = m.ClosedPeriods, m.ClosedPeriods, m.ClosedPeriods.Ready
 		m.DB.HandClosedPeriods(periodHandoff(m.ClosedPeriods))
 	}
@@ -95,8 +98,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	registry := prometheus.NewRegistry()
-	m.startLifecycle(registry, loc)
+	m.startLifecycle(registry)
 	m.registerStateMetrics(registry)
 	m.Server = server.New(server.Config{
 		Addr:           m.Config.ListenAddr,

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -42,20 +41,21 @@ func randomGroups(rng *rand.Rand, prefix string, n int) [][]string {
 	return groups
 }
 
-// A closed month's groups answered from memory equal the database's, and
+// A closed month of main's groups answered from memory equal the database's, and
 // take no read of the source; before the month is loaded, the source
 // answers and the load starts.
 func TestCache_MonthGroupsFromMemoryMatchDatabase(t *testing.T) {
-	store, m := closedMonth(t)
+	store, m, _ := closedMonth(t)
+	mainBoard := mainOf(t, store)
 	ctx := context.Background()
 	source := &groupCountingSource{Source: dbPeriods{store}}
-	c := New(source, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(source, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
 	first, err := c.PeriodGroup(ctx, mainBoard, m.String(), []string{"p1", "p2", "p3"})
 	if err != nil || len(first) == 0 || !first[0].Final || source.groups.Load() != 1 {
 		t.Fatalf("before the load: %+v, %v, %d groups from the source; want final standings from the source", first, err, source.groups.Load())
 	}
-	for deadline := time.Now().Add(10 * time.Second); !c.Loaded(m); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !mainLoaded(c, m); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the month's first group did not load it")
 		}
@@ -94,7 +94,7 @@ func TestCache_PeriodGroupsFromMemoryMatchDatabase(t *testing.T) {
 	store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
 	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
 	source := &groupCountingSource{Source: dbPeriods{store}}
-	c := New(source, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(source, 10_000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(38, 2))
@@ -123,30 +123,6 @@ func TestCache_PeriodGroupsFromMemoryMatchDatabase(t *testing.T) {
 		}
 		if n := source.groups.Load() - before; n != 0 {
 			t.Errorf("%s: the source answered %d groups of a loaded period", b.ID, n)
-		}
-	}
-}
-
-// A table's batched lookup of a group finds the ranks the one-id lookup
-// finds, ids it does not hold included (packed's TestIndex_RanksOfIsRankOf
-// has ids that share a slot).
-func TestTable_RanksOfIsRankOf(t *testing.T) {
-	const players = 5000
-	m, _ := leaderboard.NewMonth(2026, time.November)
-	f, err := Build(m, players, func(entry func(leaderboard.RankEntry) error, _ func(playerID, name string) error) error {
-		for i := range players {
-			if err := entry(leaderboard.RankEntry{Rank: i + 1, Score: players - i, Player: leaderboard.Player{ID: fmt.Sprint("p", i)}}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ids := range randomGroups(rand.New(rand.NewPCG(38, 3)), "p", 2*players) {
-		if got, want := f.table.ranksOf(ids), leaderboard.GroupRanks(ids, f.table.rankOf); !slices.Equal(got, want) {
-			t.Fatalf("group of %d: %d ranks, want %d", len(ids), len(got), len(want))
 		}
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// Closed periods of the boards other than main, served from memory within
-// the budget of main's closed months: one count of players for all, the
-// newest month or period (by its end) pushing out older ones. A period
+// Closed periods of every board, main's months among them, served from
+// memory within one budget: one count of players for all, the newest
+// period (by its end) pushing out older ones. A period
 // this instance closes is handed over by its close as it commits
 // (PeriodClosed); a large one (final ranks in a partition of their own) is
 // loaded at start (Preload); any other is loaded in the background after
@@ -31,11 +31,13 @@ type FrozenPeriod interface {
 	// period's).
 	Leaderboard(first int, after string) (page *leaderboard.Page, ok bool)
 	Players() int
+	// Bytes is the memory the period's table holds.
+	Bytes() int
 	// Version is the ranks version the period was read at.
 	Version() int
 }
 
-// periodKey names a period of a board other than main.
+// periodKey names a period of a board.
 type periodKey struct{ board, key string }
 
 // periodTable is a loaded period and its place in the budget.
@@ -81,13 +83,13 @@ func (h *periodsHeld) holdings(c *Cache) []holding {
 	var out []holding
 	for _, tables := range []map[periodKey]*periodTable{h.tables, h.closing} {
 		for p, t := range tables {
-			out = append(out, holding{end: t.end, players: t.frozen.Players(), kind: "period", name: p.board + " " + p.key,
+			out = append(out, holding{end: t.end, players: t.frozen.Players(), name: p.board + " " + p.key,
 				forget: func() { c.forgetPeriod(p) }})
 		}
 	}
 	for p, job := range h.loading {
 		if job.players > 0 {
-			out = append(out, holding{end: job.end, players: job.players, kind: "period", name: p.board + " " + p.key,
+			out = append(out, holding{end: job.end, players: job.players, name: p.board + " " + p.key,
 				forget: func() { c.forgetPeriod(p) }})
 		}
 	}
@@ -115,12 +117,8 @@ func (c *Cache) forgetPeriod(p periodKey) {
 // the source otherwise; a final standing from the source starts loading its
 // period.
 func (c *Cache) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
-	m, isMain, err := leaderboard.MainMonth(b, key)
-	switch {
-	case err != nil:
+	if _, _, err := leaderboard.MainMonth(b, key); err != nil {
 		return nil, err
-	case isMain:
-		return c.monthStanding(ctx, b, key, m, playerID, above, below)
 	}
 	if f := c.period(periodKey{b.ID, key}); f != nil {
 		return f.Standing(b, playerID, above, below), nil
@@ -137,9 +135,9 @@ func (c *Cache) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, p
 
 // PeriodLeaderboard answers from memory when the period is loaded and the
 // cursor one of its own, and from the source otherwise: main's months'
-// pages always.
+// pages always, whose cursors are the month contract's.
 func (c *Cache) PeriodLeaderboard(ctx context.Context, b *leaderboard.Board, key string, first int, after string) (*leaderboard.Page, error) {
-	if f := c.period(periodKey{b.ID, key}); f != nil {
+	if f := c.period(periodKey{b.ID, key}); f != nil && b.ID != leaderboard.MainBoard {
 		if page, ok := f.Leaderboard(first, after); ok {
 			return page, nil
 		}
@@ -265,7 +263,7 @@ func (c *Cache) PeriodClosing(b *leaderboard.Board, key string, f FrozenPeriod, 
 		return
 	}
 	c.forgetPeriod(p)
-	if !c.makeRoomBefore(end, f.Players(), "period", p.board+" "+p.key) {
+	if !c.makeRoomBefore(end, f.Players(), p.board+" "+p.key) {
 		return
 	}
 	c.held += f.Players()
@@ -308,7 +306,7 @@ func (c *Cache) hold(p periodKey, job *periodLoad, f FrozenPeriod) {
 }
 
 // admit reserves the room of period p, loaded by job, for participants
-// players ending at end, forgetting older months and periods to make it;
+// players ending at end, forgetting older periods to make it;
 // false, and p left to the source, when it does not fit.
 func (c *Cache) admit(p periodKey, job *periodLoad, participants int, end time.Time) bool {
 	c.mu.Lock()
@@ -316,7 +314,7 @@ func (c *Cache) admit(p periodKey, job *periodLoad, participants int, end time.T
 	if c.periods.loading[p] != job {
 		return false
 	}
-	if !c.makeRoomBefore(end, participants, "period", p.board+" "+p.key) {
+	if !c.makeRoomBefore(end, participants, p.board+" "+p.key) {
 		c.periods.tooLarge[p] = true
 		c.logger.Info("closed period too large for the snapshot budget; it is read from the database",
 			"board", p.board, "period", p.key, "participants", participants, "budget", c.maxPlayers, "held", c.held)
@@ -327,64 +325,47 @@ func (c *Cache) admit(p periodKey, job *periodLoad, participants int, end time.T
 	return true
 }
 
-// ForgetPeriod forgets period key of board, dropped by retention: main's
-// month as every other board's period.
+// ForgetPeriod forgets period key of board, dropped by retention.
 func (c *Cache) ForgetPeriod(board, key string) {
-	m, isMain, err := leaderboard.MainMonth(&leaderboard.Board{ID: board}, key)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	switch {
-	case err != nil:
-	case isMain:
-		c.forget(m)
-	default:
-		c.forgetPeriod(periodKey{board, key})
-	}
+	c.forgetPeriod(periodKey{board, key})
 }
 
 // Changed has the closed periods in memory follow period key of board to
 // its ranks version, on any board, as the Watcher reports it: what is held
 // of the period at another version is forgotten and the period loaded anew
-// at once, on every instance that hears of it, so that its next reads are
-// answered from memory; version 0, a period no longer CLOSED, is only
-// forgotten. The load of main's month is waited for until ctx ends; an
-// error when it fails. A period of another board loads in the background.
+// in the background at once, on every instance that hears of it, so that
+// its next reads are answered from memory; version 0, a period no longer
+// CLOSED, is only forgotten.
 func (c *Cache) Changed(ctx context.Context, board, key string, version int) error {
-	b := &leaderboard.Board{ID: board}
-	m, isMain, err := leaderboard.MainMonth(b, key)
-	if err != nil {
+	if _, _, err := leaderboard.MainMonth(&leaderboard.Board{ID: board}, key); err != nil {
 		return err
 	}
-	if c.holds(board, key, m, isMain, version) {
+	p := periodKey{board, key}
+	if c.holds(p, version) {
 		return nil
 	}
 	c.mu.Lock()
-	if isMain {
-		c.forget(m)
-	} else {
-		c.forgetPeriod(periodKey{board, key})
-	}
+	c.forgetPeriod(p)
 	c.mu.Unlock()
-	switch {
-	case version == 0:
+	if version == 0 {
 		return nil
-	case isMain:
-		return c.Load(ctx, m)
+	}
+	// The load reads the period by its board's rules (order, cohorts).
+	b, err := c.source.Board(ctx, board)
+	if err != nil || b == nil {
+		return err
 	}
 	c.startPeriodLoad(b, key, 0)
 	return nil
 }
 
-// holds reports whether c holds period key of board, main's month m when
-// isMain, at version.
-func (c *Cache) holds(board, key string, m leaderboard.Month, isMain bool, version int) bool {
+// holds reports whether c holds period p at version.
+func (c *Cache) holds(p periodKey, version int) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	if isMain {
-		t := c.tables[m]
-		return t != nil && t.version == version
-	}
-	t := c.periods.tables[periodKey{board, key}]
+	t := c.periods.tables[p]
 	return t != nil && t.frozen.Version() == version
 }
 
@@ -393,9 +374,6 @@ func (c *Cache) holds(board, key string, m leaderboard.Month, isMain bool, versi
 func (c *Cache) Held() (boards, keys []string) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	for m := range c.tables {
-		boards, keys = append(boards, leaderboard.MainBoard), append(keys, m.String())
-	}
 	for p := range c.periods.tables {
 		boards, keys = append(boards, p.board), append(keys, p.key)
 	}

@@ -205,7 +205,7 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
 	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
-	c := New(dbPeriods{store}, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, 10_000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
 	boards := closedBoards(t, store, now, nil)
 	for _, b := range boards {
@@ -224,8 +224,8 @@ func TestBoards_ClosedPeriodsMatchDatabase(t *testing.T) {
 	if _, err := c.PeriodLeaderboard(context.Background(), boards[0], key, 1, other.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Errorf("a cursor of another period: %v, want BAD_USER_INPUT", err)
 	}
-	if s := c.Stats(); s.Periods != len(boards) || s.Players != 0 {
-		t.Errorf("stats %+v, want %d periods and no month", s, len(boards))
+	if s := c.Stats(); s.Periods != len(boards) || s.Players == 0 {
+		t.Errorf("stats %+v, want %d periods and their players", s, len(boards))
 	}
 }
 
@@ -250,7 +250,7 @@ func TestBoards_ClosedPeriodsHandedByTheirClose(t *testing.T) {
 	for _, own := range []int{0, 1} {
 		t.Run(fmt.Sprintf("own partition from %d players", own), func(t *testing.T) {
 			store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }), db.WithLimits(db.Limits{OwnPartitionPlayers: own}))
-			c := New(dbPeriods{store}, 10_000, time.UTC, logger)
+			c := New(dbPeriods{store}, 10_000, logger)
 			defer c.Close()
 			handTo(store, c)
 			// Each period is checked as soon as it closed, before the next
@@ -268,7 +268,7 @@ func TestBoards_ClosedPeriodsHandedByTheirClose(t *testing.T) {
 	}
 	t.Run("over the budget", func(t *testing.T) {
 		store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
-		c := New(dbPeriods{store}, 5, time.UTC, logger)
+		c := New(dbPeriods{store}, 5, logger)
 		defer c.Close()
 		handTo(store, c)
 		for _, b := range closedBoards(t, store, now, nil) {
@@ -292,7 +292,7 @@ func TestBoards_CorrectionSeenByAnotherInstance(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	listening, checking := New(dbPeriods{second}, 10_000, time.UTC, logger), New(dbPeriods{second}, 10_000, time.UTC, logger)
+	listening, checking := New(dbPeriods{second}, 10_000, logger), New(dbPeriods{second}, 10_000, logger)
 	defer listening.Close()
 	defer checking.Close()
 	watcher := func(c *Cache) *Watcher {
@@ -344,30 +344,24 @@ func awaitCorrected(t *testing.T, c *Cache, b *leaderboard.Board, key, failure s
 	}
 }
 
-// Months and periods share one budget, newest first: a newer period pushes
-// out an older month.
+// Main's months and the periods of other boards share one budget, newest
+// first: a newer period pushes out an older month of main.
 func TestBoards_ShareTheBudgetWithMonths(t *testing.T) {
-	store, m := closedMonth(t) // November 2026, closed
-	info, err := store.Month(context.Background(), m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, m, participants := closedMonth(t) // November 2026, closed
+	mainBoard := mainOf(t, store)
 	now := time.Date(2026, 12, 20, 12, 0, 0, 0, time.UTC) // a period ending after the month
 	later := openAgain(t, now)
 	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
 	boards := closedBoards(t, later, now, nil)
-	ctx := context.Background()
-	c := New(dbPeriods{store}, info.Participants+10, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, participants+10, discard)
 	defer c.Close()
-	if err := c.Load(ctx, m); err != nil {
-		t.Fatal(err)
-	}
+	loadPeriod(t, c, mainBoard, m.String(), "p1")
 	loadPeriod(t, c, boards[0], key, "p1")
-	if c.Loaded(m) {
+	if mainLoaded(c, m) {
 		t.Error("the older month kept its room beside a newer period over the budget")
 	}
-	if s := c.Stats(); s.PeriodPlayers > info.Participants+10 {
-		t.Errorf("held %+v over the budget %d", s, info.Participants+10)
+	if s := c.Stats(); s.Players > participants+10 {
+		t.Errorf("held %+v over the budget %d", s, participants+10)
 	}
 }
 
@@ -375,22 +369,21 @@ func TestBoards_ShareTheBudgetWithMonths(t *testing.T) {
 // memory without the sources, pages from the month's source with its
 // cursors; a key that is not a month is refused.
 func TestBoards_ServeMainsMonthsFromTheCache(t *testing.T) {
-	store, m := closedMonth(t)
+	store, m, _ := closedMonth(t)
 	ctx := context.Background()
 	main, err := store.Board(ctx, leaderboard.MainBoard)
 	if err != nil || main == nil {
 		t.Fatalf("main: %+v, %v", main, err)
 	}
-	want, err := store.Standing(ctx, m, "p7", 3, 3)
+	want, err := store.PeriodStanding(ctx, main, m.String(), "p7", 3, 3)
 	if err != nil || want == nil {
 		t.Fatalf("from the database: %+v, %v", want, err)
 	}
 	source := &countingSource{Source: dbPeriods{store}}
-	c := New(source, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(source, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
-	if err := c.Load(ctx, m); err != nil {
-		t.Fatal(err)
-	}
+	loadPeriod(t, c, main, m.String(), "p7")
+	source.standings.Store(0)
 	got, err := c.PeriodStanding(ctx, main, m.String(), "p7", 3, 3)
 	if err != nil || fmt.Sprint(normalize(got)) != fmt.Sprint(normalize(want)) {
 		t.Fatalf("main's month through the front: %+v, %v; want %+v", normalize(got), err, normalize(want))
@@ -403,7 +396,7 @@ func TestBoards_ServeMainsMonthsFromTheCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	next, err := c.PeriodLeaderboard(ctx, main, m.String(), 2, top.Edges[1].Cursor)
-	wantNext, wantErr := store.Leaderboard(ctx, m, 2, top.Edges[1].Cursor)
+	wantNext, wantErr := store.PeriodLeaderboard(ctx, main, m.String(), 2, top.Edges[1].Cursor)
 	if err != nil || wantErr != nil || !reflect.DeepEqual(next, wantNext) {
 		t.Fatalf("main's next page through the front: %+v, %v; want %+v, %v", next, err, wantNext, wantErr)
 	}

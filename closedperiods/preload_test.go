@@ -13,8 +13,8 @@ import (
 	"github.com/gamebackend/leaderboard/db"
 )
 
-// Preload loads the closed periods of other boards whose final ranks have a
-// partition of their own, as it loads main's closed months, before the
+// Preload loads the closed periods of every board whose final ranks have a
+// partition of their own, main's closed months among them, before the
 // cache says it is ready; a smaller period is left to its first read, and
 // so is a large one that does not fit the budget.
 func TestCache_PreloadLoadsLargeClosedPeriods(t *testing.T) {
@@ -38,7 +38,7 @@ func TestCache_PreloadLoadsLargeClosedPeriods(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	c := New(dbPeriods{store}, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(dbPeriods{store}, 10_000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
 	if err := c.Preload(ctx); err != nil {
 		t.Fatal(err)
@@ -59,49 +59,49 @@ func TestCache_PreloadLoadsLargeClosedPeriods(t *testing.T) {
 	// A budget that holds all but one of them: Preload still ends ready,
 	// the one left over read from the database.
 	s := c.Stats()
-	tight := New(dbPeriods{store}, s.PeriodPlayers-1, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	tight := New(dbPeriods{store}, s.Players-1, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer tight.Close()
 	if err := tight.Preload(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := tight.Stats(); !tight.Ready() || got.Periods != len(large)-1 {
-		t.Errorf("budget %d: ready %v, %d periods held, want ready and %d", s.PeriodPlayers-1, tight.Ready(), got.Periods, len(large)-1)
+		t.Errorf("budget %d: ready %v, %d periods held, want ready and %d", s.Players-1, tight.Ready(), got.Periods, len(large)-1)
 	}
 }
 
-// failingSource fails its first fails lists of months, as a database lost
-// at an instance's start does.
+// failingSource fails its first fails lists of large closed periods, as a
+// database lost at an instance's start does.
 type failingSource struct {
 	Source
 	fails atomic.Int64
 }
 
-func (s *failingSource) Months(ctx context.Context, first int) ([]leaderboard.MonthInfo, error) {
+func (s *failingSource) LargeClosedPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error) {
 	if s.fails.Add(-1) >= 0 {
 		return nil, errors.New("connection refused")
 	}
-	return s.Source.Months(ctx, first)
+	return s.Source.LargeClosedPeriods(ctx, limit)
 }
 
 // A Preload whose first tries fail tries again until it loads what fits
 // and the cache is ready; one whose context ends first returns its error,
 // not ready.
 func TestCache_PreloadTriesAgainAfterAFailure(t *testing.T) {
-	store, m := closedMonth(t)
+	store, m, _ := closedMonth(t, db.WithLimits(db.Limits{OwnPartitionPlayers: 1}))
 	source := &failingSource{Source: dbPeriods{store}}
 	source.fails.Store(2)
-	c := New(source, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := New(source, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer c.Close()
 	c.preloadRetry, c.preloadRetryMax = time.Millisecond, 2*time.Millisecond
 	if err := c.Preload(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if !c.Ready() || !c.Loaded(m) || source.fails.Load() >= 0 {
-		t.Errorf("after two failed tries: ready %v, loaded %v, fails left %d", c.Ready(), c.Loaded(m), source.fails.Load())
+	if !c.Ready() || !mainLoaded(c, m) || source.fails.Load() >= 0 {
+		t.Errorf("after two failed tries: ready %v, loaded %v, fails left %d", c.Ready(), mainLoaded(c, m), source.fails.Load())
 	}
 
 	source.fails.Store(1 << 40)
-	stuck := New(source, 1000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	stuck := New(source, 1000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer stuck.Close()
 	stuck.preloadRetry, stuck.preloadRetryMax = time.Millisecond, 2*time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)

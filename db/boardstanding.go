@@ -15,7 +15,7 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// Standings and tables of the boards other than main, read from
+// Standings and tables of every board, main included, read from
 // board_scores. Every order ranks ascending in its sort key (see
 // Board.SortKey), so a rank is a count of the period's rows before a key and
 // a window or a page is a row-value range scan of board_scores_rank_idx.
@@ -48,8 +48,7 @@ func entryColumns(withMetadata bool) string {
 }
 
 // indexColumns are the columns of board_scores_rank_idx, key and included
-// player: a read of these alone is an index-only scan, as main's
-// neighbours are, where a read of any other fetches each row from the heap.
+// player: a read of these alone is an index-only scan, where a read of any other fetches each row from the heap.
 const indexColumns = `s.period_id, s.sort_score, s.sort_subscore, s.reached_at, s.seq, s.player_id`
 
 // neighbourColumns are boardEntryColumns of a row read with indexColumns:
@@ -99,7 +98,7 @@ type boardStatement struct {
 // below just below (kind 1).
 //
 // Its limits and levels are written in the statement, not passed, so that
-// PostgreSQL keeps its generic plan, as it does main's (liveStandingSQL):
+// PostgreSQL keeps its generic plan:
 // with LIMIT $n and the levels unnested from an int[] parameter, the
 // generic plan was costed for a tenth of the period and ten levels, four
 // times a custom plan, so every read was planned afresh: 0.6 to 1.1 ms of
@@ -136,7 +135,7 @@ func boardStandingSQLOf(k boardStatement) string {
 SELECT 0, ` + strings.ReplaceAll(columns, "t.", "me.") + `,
 	` + periodRowRankSQL("me", "$4", k.shape) + `,
 	(SELECT ` + periodTotalOfShapeSQL(k.shape) + ` FROM p),
-	(SELECT starts_at FROM p), (SELECT status = 'CLOSED' FROM p)
+	(SELECT starts_at FROM p), (SELECT status FROM p)
 FROM me
 UNION ALL
 SELECT -1, ` + neighbours + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL (
@@ -166,10 +165,20 @@ SELECT 1, ` + neighbours + `, NULL, NULL, NULL, NULL FROM me CROSS JOIN LATERAL 
 func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
 	above = min(max(above, 0), leaderboard.MaxNeighbours)
 	below = min(max(below, 0), leaderboard.MaxNeighbours)
+	ref := periodRef{board: b.ID, key: key}
+	leave, err := db.closing.enter(ctx, ref)
+	if err != nil {
+		return nil, errorf("read standing of %q in period %s of %s: %w", playerID, key, b.ID, err)
+	}
+	defer leave()
 	var s *leaderboard.Standing
-	err := db.cohortSnapshot(ctx, b, func(q rowQuerier) error {
+	err = db.cohortSnapshot(ctx, b, func(q rowQuerier) error {
 		var err error
-		if s, err = db.queryBoardStanding(ctx, q, b, key, playerID, above, below); err == nil {
+		var status leaderboard.PeriodStatus
+		if s, status, err = db.queryBoardStanding(ctx, q, b, key, playerID, above, below); err == nil {
+			if status != "" {
+				db.closing.saw(ref, status)
+			}
 			err = tierInCohorts(ctx, q, b, key, s)
 		}
 		return err
@@ -180,8 +189,10 @@ func (db *DB) boardStanding(ctx context.Context, b *leaderboard.Board, key, play
 	return s, nil
 }
 
+// queryBoardStanding reads boardStanding's answer and the status of the
+// period ("" when the player has no row there).
 func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboard.Board, key, playerID string, above,
-	below int) (*leaderboard.Standing, error) {
+	below int) (*leaderboard.Standing, leaderboard.PeriodStatus, error) {
 	l := rankLevelsOf(b)
 	withMetadata := leaderboard.MetadataWanted(ctx)
 	sql := boardStandingSQL[boardStatement{withMetadata: withMetadata, fromIndex: !withMetadata &&
@@ -189,10 +200,11 @@ func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboa
 		shape: l.shape(), above: limitFor(neighbourLimits, above), below: limitFor(neighbourLimits, below)}]
 	rows, err := q.Query(ctx, sql, b.ID, key, playerID, l.origin)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var (
 		s                    *leaderboard.Standing
+		status               leaderboard.PeriodStatus
 		aboveRows, belowRows []boardEntry
 	)
 	_, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
@@ -203,10 +215,10 @@ func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboa
 			metadata    []byte
 			rank, total *int64
 			startsAt    *time.Time
-			closed      *bool
+			stored      *string
 		)
 		err := row.Scan(&kind, &r.entry.Player.ID, &r.entry.Player.Name, &score, &r.entry.Subscore,
-			&r.entry.ReachedAt, &metadata, &r.key.sortScore, &r.key.sortSubscore, &r.key.seq, &rank, &total, &startsAt, &closed)
+			&r.entry.ReachedAt, &metadata, &r.key.sortScore, &r.key.sortSubscore, &r.key.seq, &rank, &total, &startsAt, &stored)
 		if err != nil {
 			return struct{}{}, err
 		}
@@ -222,8 +234,9 @@ func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboa
 		switch kind {
 		case 0:
 			r.entry.Rank = int(*rank)
+			status = leaderboard.PeriodStatus(*stored)
 			s = &leaderboard.Standing{RankEntry: r.entry, Board: b.ID, Period: key, Total: int(*total),
-				Month: leaderboard.MonthOf(*startsAt, b.Location), Final: *closed}
+				Month: b.MonthOfPeriod(key, *startsAt), Final: status == leaderboard.PeriodClosed}
 			if s.Final {
 				s.Tier = b.TierOf(s.Rank, s.Total)
 			}
@@ -235,7 +248,7 @@ func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboa
 		return struct{}{}, nil
 	})
 	if err != nil || s == nil {
-		return nil, err
+		return nil, "", err
 	}
 	// The statement's branches come back in any order: sort each side, and
 	// keep its nearest rows (its limit is a step of neighbourLimits).
@@ -254,7 +267,7 @@ func (db *DB) queryBoardStanding(ctx context.Context, q rowQuerier, b *leaderboa
 		s.Below[i] = r.entry
 		s.Below[i].Rank = s.Rank + 1 + i
 	}
-	return s, nil
+	return s, status, nil
 }
 
 // boardLeaderboard returns up to first entries of period key of b after the
@@ -268,10 +281,22 @@ func (db *DB) boardLeaderboard(ctx context.Context, b *leaderboard.Board, key st
 	}
 	first = max(first, 0)
 	page := &leaderboard.Page{}
+	ref := periodRef{board: b.ID, key: key}
+	leave, err := db.closing.enter(ctx, ref)
+	if err != nil {
+		return nil, errorf("read leaderboard of period %s of %s: %w", key, b.ID, err)
+	}
+	defer leave()
 	err = db.readTx(ctx, func(tx pgx.Tx) error {
-		const period = `SELECT id FROM periods WHERE board_id = $1 AND key = $2`
-		var periodID int32
-		err := tx.QueryRow(ctx, period, b.ID, key).Scan(&periodID)
+		const period = `SELECT id, status FROM periods WHERE board_id = $1 AND key = $2`
+		var (
+			periodID int32
+			status   leaderboard.PeriodStatus
+		)
+		err := tx.QueryRow(ctx, period, b.ID, key).Scan(&periodID, &status)
+		if err == nil {
+			db.closing.saw(ref, status)
+		}
 		switch {
 		case noRows(err) && cur == nil:
 			return nil
@@ -432,4 +457,26 @@ func decodeBoardCursor(s string) (*boardCursor, error) {
 	}
 	return &boardCursor{periodID: int32(n[0]), rank: int(n[1]),
 		key: boardKey{sortScore: n[2], sortSubscore: n[3], reachedAt: time.Unix(0, n[4]), seq: n[5]}}, nil
+}
+
+// neighbourLimits are the row limits standing statements are written with:
+// a request's neighbours on each side are read with limitFor(neighbourLimits, n).
+var neighbourLimits = []int{0, leaderboard.DefaultNeighbours, leaderboard.MaxNeighbours}
+
+// pageLimits are the row limits pages are read with: a page of first
+// entries reads first+1 rows (the extra one tells whether another page
+// follows) with limitFor(pageLimits, first+1).
+var pageLimits = []int{11, 26, 51, 101, 251, leaderboard.MaxPageSize + 1}
+
+// limitFor returns the smallest of limits, in increasing order, that holds
+// n, or n when none does. Statements are written with their limits as
+// literals (see boardStandingSQL), so that a few steps of them keep the
+// statements prepared on each connection few; the rows are trimmed in Go.
+func limitFor(limits []int, n int) int {
+	for _, l := range limits {
+		if n <= l {
+			return l
+		}
+	}
+	return n
 }

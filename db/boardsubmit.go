@@ -9,7 +9,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,55 +16,13 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// Scores of every board but main. Main keeps the path tuned for one large
-// monthly board (scores.go: partitions per month, rank counters); every
-// other board shares this one: its rows live in board_scores, keyed by the
-// period's id. As on main, concurrent calls are merged into shared
-// transactions (submitqueue.go, a queue of its own), and the rows the
-// decisions need are read and locked in one round trip, decided in Go, and
-// written in another.
-
-// onOtherBoard reports whether e counts on a board other than main.
-func onOtherBoard(e leaderboard.ScoreEvent) bool { return e.BoardID() != leaderboard.MainBoard }
-
-// submitSplit applies a call holding events of other boards, received at
-// now: main's events on main's path, exactly as a call of them alone, and the
-// others on the boards' path at the same time. The results keep the events'
-// order. Each path commits on its own, as each event is atomic on its own: a
-// call that fails may have applied some events, and its retry reports them
-// DUPLICATE.
-func (db *DB) submitSplit(ctx context.Context, events []leaderboard.ScoreEvent, now time.Time) ([]leaderboard.ScoreResult, error) {
-	var mainEvents, boardEvents []leaderboard.ScoreEvent
-	for _, e := range events {
-		if onOtherBoard(e) {
-			boardEvents = append(boardEvents, e)
-		} else {
-			mainEvents = append(mainEvents, e)
-		}
-	}
-	var (
-		mainResults []leaderboard.ScoreResult
-		mainErr     error
-		wg          sync.WaitGroup
-	)
-	if len(mainEvents) > 0 {
-		wg.Go(func() { mainResults, mainErr = db.submitMain(ctx, mainEvents, now) })
-	}
-	boardResults, boardErr := db.submitBoardScores(ctx, boardEvents, now)
-	wg.Wait()
-	if err := cmp.Or(mainErr, boardErr); err != nil {
-		return nil, err
-	}
-	results := make([]leaderboard.ScoreResult, 0, len(events))
-	for _, e := range events {
-		if onOtherBoard(e) {
-			results, boardResults = append(results, boardResults[0]), boardResults[1:]
-		} else {
-			results, mainResults = append(results, mainResults[0]), mainResults[1:]
-		}
-	}
-	return results, nil
-}
+// Scores of every board, main included: rows live in board_scores, keyed by
+// the period's id, counted in period_rank_counts (rankcounts.go). Concurrent
+// calls are merged into shared transactions (submitqueue.go), and the rows
+// the decisions need are read and locked in one round trip, decided in Go,
+// and written in another. Main's months keep the words of the month
+// contract at the edge: its results carry their month, and its refusals say
+// month (withMonth, checkMainMonth).
 
 // periodRef names a period of a board.
 type periodRef struct{ board, key string }
@@ -78,7 +35,7 @@ type boardPeriod struct {
 	endsAt   *time.Time
 }
 
-// boardBatch is the events of a call for boards other than main, after the
+// boardBatch is the events of a call, after the
 // checks that take no lock: validation, the board, and the period each event
 // falls in; or those of several calls, merged into one transaction.
 type boardBatch struct {
@@ -104,7 +61,26 @@ type boardBatch struct {
 func rejectOnBoard(e leaderboard.ScoreEvent, key string, err *leaderboard.Error) leaderboard.ScoreResult {
 	r := leaderboard.Reject(e, leaderboard.Month{}, err)
 	r.Board, r.Period = e.BoardID(), key
+	return withMonth(r)
+}
+
+// withMonth returns r with its Month set when it is a result of a month of
+// main: the contract's month field of main's results.
+func withMonth(r leaderboard.ScoreResult) leaderboard.ScoreResult {
+	if r.Board == leaderboard.MainBoard && r.Period != "" {
+		r.Month, _ = leaderboard.ParseMonth(r.Period)
+	}
 	return r
+}
+
+// checkMainMonth returns main's EBADINPUT error for an event at at that
+// falls in a month before the one before now's (leaderboard.CheckMonth), nil
+// on any other board.
+func checkMainMonth(board *leaderboard.Board, at, now time.Time) *leaderboard.Error {
+	if board.ID != leaderboard.MainBoard {
+		return nil
+	}
+	return leaderboard.CheckMonth(leaderboard.MonthOf(at, board.Location), leaderboard.MonthOf(now, board.Location))
 }
 
 // checkBoardNumbers returns an EBADINPUT error unless e's value and
@@ -157,6 +133,10 @@ func (db *DB) newBoardBatch(ctx context.Context, events []leaderboard.ScoreEvent
 		board := b.boards[e.BoardID()]
 		if board == nil {
 			b.rejected[i] = rejectOnBoard(e, "", leaderboard.Errorf(leaderboard.ENOTFOUND, "no board %s", e.BoardID()))
+			continue
+		}
+		if err := checkMainMonth(board, b.at[i], now); err != nil {
+			b.rejected[i] = rejectOnBoard(e, "", err)
 			continue
 		}
 		p, err := placeEvent(board, b.at[i], seasons[i], now)
@@ -248,6 +228,9 @@ func placeEvent(board *leaderboard.Board, at time.Time, season *boardPeriod, now
 		// at the board's end.
 		return p, leaderboard.Errorf(leaderboard.EMONTHCLOSED, "board %s ended at %s: period %s is closed",
 			board.ID, p.endsAt.UTC().Format(form), p.key)
+	case p.endsAt != nil && !now.Before(p.endsAt.Add(board.CloseGrace)) && board.ID == leaderboard.MainBoard:
+		return p, leaderboard.Errorf(leaderboard.EMONTHCLOSED, "month %s took events until %s",
+			p.key, p.endsAt.Add(board.CloseGrace).UTC().Format(form))
 	case p.endsAt != nil && !now.Before(p.endsAt.Add(board.CloseGrace)):
 		// Past closesAt the period is due to close: refused even while it is
 		// still OPEN, so that nothing lands after its close was announced.
@@ -296,7 +279,7 @@ type unopenedPeriods []periodToOpen
 
 func (u unopenedPeriods) Error() string { return fmt.Sprintf("%d periods are not open yet", len(u)) }
 
-// submitBoardScores applies events of boards other than main, received at
+// submitBoardScores applies events of any board, received at
 // now, in a transaction that may hold other calls' events too.
 func (db *DB) submitBoardScores(ctx context.Context, events []leaderboard.ScoreEvent, now time.Time) ([]leaderboard.ScoreResult, error) {
 	b, err := db.newBoardBatch(ctx, events, now)
@@ -306,8 +289,7 @@ func (db *DB) submitBoardScores(ctx context.Context, events []leaderboard.ScoreE
 	return db.boardSubmits.submit(ctx, b)
 }
 
-// writeBoardSubmissions applies a group of calls of boards other than main
-// in one transaction and answers each.
+// writeBoardSubmissions applies a group of calls in one transaction and answers each.
 func (db *DB) writeBoardSubmissions(group []*submission[*boardBatch]) {
 	writeMerged(group, mergeBoardBatches, db.applyBoardWithRetries)
 }
@@ -466,8 +448,8 @@ func (b *boardBatch) placed() []int {
 }
 
 // queueLockPeriods queues the taking of each of the batch's periods' write
-// locks, shared, as a month's (monthWriteLockClass: a stop cannot starve
-// behind a stream of submissions), then the read of their rows, FOR SHARE
+// locks, shared (periodWriteLockClass: a stop cannot starve behind a stream
+// of submissions), then the read of their rows, FOR SHARE
 // and in a fixed order: a close's stop takes the write lock exclusive and
 // updates the row, so it waits for this batch, and this batch sees a stop
 // committed while it waited.
@@ -527,6 +509,7 @@ func queuePriorBoardEvents(reads *pgx.Batch, b *boardBatch) map[boardEventRef]pr
 			p.result.Status = leaderboard.StatusDuplicate
 			p.result.Score = new(score)
 			p.mode = leaderboard.ScoreMode(mode)
+			p.result = withMonth(p.result)
 			prior[boardEventRef{board: p.result.Board, eventID: p.result.EventID}] = p
 			p.subscore = nil
 			return nil
@@ -584,8 +567,7 @@ func queueLockBoardRows(reads *pgx.Batch, b *boardBatch) map[boardRowKey]*boardR
 // an admin removed from their periods, and marks their rows. Most periods
 // have no removed player: the batch's periods are looked up first, and
 // only those with one are probed player by player (an index descent each,
-// about two buffers an event that main's path would not spend once it
-// moves here).
+// about two buffers an event).
 func queueRemovedBoardPlayers(reads *pgx.Batch, rows map[boardRowKey]*boardRow) {
 	boards, keys, players := make([]string, 0, len(rows)), make([]string, 0, len(rows)), make([]string, 0, len(rows))
 	for key := range rows {
@@ -625,9 +607,7 @@ func decideBoardEvents(b *boardBatch, periods map[periodRef]periodState, prior m
 			results[i] = p.outcome(e)
 			continue
 		} else if ok {
-			results[i] = rejectOnBoard(e, "", leaderboard.Errorf(leaderboard.EBADINPUT,
-				"eventId %q was used before on board %s for a different event (player, mode, value or subscore): an eventId names one event",
-				e.EventID, e.BoardID()))
+			results[i] = rejectOnBoard(e, "", reusedEventID(e))
 			continue
 		}
 		if r, bad := b.rejected[i]; bad {
@@ -640,8 +620,7 @@ func decideBoardEvents(b *boardBatch, periods map[periodRef]periodState, prior m
 		state, ok := periods[p.periodRef]
 		switch {
 		case ok && state.status != leaderboard.PeriodOpen:
-			results[i] = rejectOnBoard(e, p.key, leaderboard.Errorf(leaderboard.EMONTHCLOSED,
-				"period %s of board %s is %s: the period is closed", p.key, p.board, state.status))
+			results[i] = rejectOnBoard(e, p.key, periodTakesNoScores(p.periodRef, state.status))
 			continue
 		case !ok && b.boards[p.board].Reset == leaderboard.ResetSeason:
 			// Only createSeason makes seasons: this one was removed since it was read.
@@ -651,8 +630,7 @@ func decideBoardEvents(b *boardBatch, periods map[periodRef]periodState, prior m
 		}
 		row := rows[boardRowKey{periodRef: p.periodRef, player: e.PlayerID}]
 		if row.removed {
-			results[i] = rejectOnBoard(e, p.key, leaderboard.Errorf(leaderboard.EFORBIDDEN,
-				"player %q was removed from period %s of board %s by an admin", e.PlayerID, p.key, p.board))
+			results[i] = rejectOnBoard(e, p.key, playerRemoved(p.periodRef, e.PlayerID))
 			continue
 		}
 		var current *leaderboard.BoardRow
@@ -673,11 +651,11 @@ func decideBoardEvents(b *boardBatch, periods map[periodRef]periodState, prior m
 			row.row, row.changedBy = next, i
 		}
 		accepted = append(accepted, a)
-		results[i] = leaderboard.ScoreResult{EventID: e.EventID, Status: a.status, PlayerID: e.PlayerID,
-			Score: new(next.Score), Board: p.board, Period: p.key}
-		prior[ref] = priorBoardEvent{mode: e.Mode, value: e.Value, subscore: e.Subscore, result: leaderboard.ScoreResult{
+		results[i] = withMonth(leaderboard.ScoreResult{EventID: e.EventID, Status: a.status, PlayerID: e.PlayerID,
+			Score: new(next.Score), Board: p.board, Period: p.key})
+		prior[ref] = priorBoardEvent{mode: e.Mode, value: e.Value, subscore: e.Subscore, result: withMonth(leaderboard.ScoreResult{
 			EventID: e.EventID, Status: leaderboard.StatusDuplicate, PlayerID: e.PlayerID, Score: new(next.Score),
-			Board: p.board, Period: p.key}}
+			Board: p.board, Period: p.key})}
 	}
 	return accepted
 }
@@ -707,8 +685,8 @@ func queueBoardWrites(writes *pgx.Batch, b *boardBatch, periods map[periodRef]pe
 	queueBoardPlayers(writes, b, rows, accepted)
 	counts := queueBoardRows(writes, b, periods, rows)
 	queueBoardEvents(writes, b, periods, accepted)
-	// Last, as main's (queueWrites), so that the hot counter rows stay
-	// locked only until the commit.
+	// Last, so that the hot counter rows stay locked only until the
+	// commit.
 	queueRankCellDeltas(writes, counts)
 }
 
@@ -837,4 +815,32 @@ func queueBoardEvents(writes *pgx.Batch, b *boardBatch, periods map[periodRef]pe
 		SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[],
 			$8::timestamptz[], $9::timestamptz[], $10::text[], $11::int[], $12::int[])`
 	writes.Queue(q, boards, ids, periodIDs, players, modes, values, subscores, occurred, received, statuses, oldScores, newScores)
+}
+
+// The refusals of decideBoardEvents, in the month's words on main, as the
+// month contract has them.
+
+func reusedEventID(e leaderboard.ScoreEvent) *leaderboard.Error {
+	if e.BoardID() == leaderboard.MainBoard {
+		return leaderboard.Errorf(leaderboard.EBADINPUT,
+			"eventId %q was used before for a different event (player, mode or value): an eventId names one event", e.EventID)
+	}
+	return leaderboard.Errorf(leaderboard.EBADINPUT,
+		"eventId %q was used before on board %s for a different event (player, mode, value or subscore): an eventId names one event",
+		e.EventID, e.BoardID())
+}
+
+func periodTakesNoScores(p periodRef, status leaderboard.PeriodStatus) *leaderboard.Error {
+	if p.board == leaderboard.MainBoard {
+		return leaderboard.Errorf(leaderboard.EMONTHCLOSED, "month %s is %s and takes no more scores", p.key, status)
+	}
+	return leaderboard.Errorf(leaderboard.EMONTHCLOSED, "period %s of board %s is %s: the period is closed", p.key, p.board, status)
+}
+
+func playerRemoved(p periodRef, playerID string) *leaderboard.Error {
+	if p.board == leaderboard.MainBoard {
+		return leaderboard.Errorf(leaderboard.EFORBIDDEN, "player %q was removed from month %s by an admin", playerID, p.key)
+	}
+	return leaderboard.Errorf(leaderboard.EFORBIDDEN, "player %q was removed from period %s of board %s by an admin",
+		playerID, p.key, p.board)
 }

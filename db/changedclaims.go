@@ -120,8 +120,8 @@ func sameTier(x, y *string) bool {
 	return x == nil && y == nil || x != nil && y != nil && *x == *y
 }
 
-// changedPeriodClaims is changedClaimsOf for period row of b, a board other
-// than main, whose final ranks are in bucket.
+// changedPeriodClaims is changedClaimsOf for period row of b, whose final
+// ranks are in bucket.
 func changedPeriodClaims(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
 	participants int) ([]changedClaim, error) {
 	return changedClaimsOf(ctx, tx, b, row.key, participants, func(players []string) (string, []any) {
@@ -135,17 +135,6 @@ func changedPeriodClaims(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, r
 		const q = `SELECT player_id, rank, score FROM board_final_ranks
 			WHERE bucket = $1 AND period_id = $2 AND player_id = ANY($3)`
 		return q, []any{*row.bucket, row.id, players}
-	})
-}
-
-// changedMonthClaims is changedClaimsOf for main's month m, whose final
-// ranks are table. main's final ranks have no index by player (migration
-// 6): the claimed players are found in one scan of the table the
-// correction has just written, which costs a fraction of writing it.
-func changedMonthClaims(ctx context.Context, tx pgx.Tx, mainBoard *leaderboard.Board, m leaderboard.Month, table string,
-	participants int) ([]changedClaim, error) {
-	return changedClaimsOf(ctx, tx, mainBoard, m.String(), participants, func(players []string) (string, []any) {
-		return `SELECT player_id, rank, score FROM ` + table + ` WHERE player_id = ANY($1)`, []any{players}
 	})
 }
 

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strconv"
+
 	"sync"
 	"time"
 
@@ -18,10 +18,8 @@ import (
 
 // Rewards: a claim (migration 12) marks a final standing as rewarded, once.
 //
-// A claim is one short transaction. A claim of main reads its month's row
-// FOR SHARE before it reads the final rank; a claim of another board takes
-// its period's claims lock shared (an advisory lock, migration 16) and reads
-// the period's row again. A correction of the period, which takes that lock
+// A claim is one short transaction. It takes its period's claims lock
+// shared (an advisory lock, migration 16) and reads the period's row again. A correction of the period, which takes that lock
 // exclusive, runs wholly before or after it, so that a claim holds the
 // final standing as it stands when the claim commits and the correction
 // sees every claim it changes; retention, which takes it exclusive too,
@@ -31,7 +29,7 @@ import (
 // NOTHING waits for a concurrent insert of the same key to commit, then
 // inserts nothing, and the claim reads the winner.
 //
-// A claim of a board other than main runs that transaction inside the
+// A claim of any board runs that transaction inside the
 // server, as the function claim_board_rewards (migrations 14 to 16;
 // migration 13's claim_board_reward did it a claim at a time): six
 // statements a claim from the client made it a round trip each. Its lock is
@@ -41,7 +39,7 @@ import (
 // with a page and a WAL record at every claim transaction; shared advisory
 // locks live in the lock table only (docs/design.md, "Claims of a period").
 //
-// And the claims of boards other than main that arrive together share a
+// And the claims that arrive together share a
 // transaction, as submissions do (submitqueue.go): a call joins the
 // claims' queue, and a writer sends every claim waiting to
 // claim_board_rewards, with the rows of the boards it has not read before
@@ -86,30 +84,7 @@ func (db *DB) ClaimReward(ctx context.Context, board, key, playerID, claimID str
 	if err := leaderboard.CheckClaimID(claimID); err != nil {
 		return nil, err
 	}
-	if board != leaderboard.MainBoard {
-		return db.claimBoardReward(ctx, board, key, playerID, claimID)
-	}
-	b, err := db.Board(ctx, board)
-	if err != nil {
-		return nil, err
-	}
-	if b == nil {
-		return gone(key)
-	}
-	span, err := b.PeriodSpan(key)
-	if err != nil {
-		return nil, err
-	}
-	var c *leaderboard.Claim
-	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		var err error
-		c, err = db.claimMonthTx(ctx, tx, b, key, span, playerID, claimID)
-		return err
-	})
-	if err != nil {
-		return nil, errorf("claim the reward of %q in period %s of %s: %w", playerID, key, board, err)
-	}
-	return c, nil
+	return db.claimBoardReward(ctx, board, key, playerID, claimID)
 }
 
 // gone is the answer to a claim of a board that is not there: the key of a
@@ -126,7 +101,7 @@ func gone(key string) (*leaderboard.Claim, error) {
 // maxMergedClaims is the most claims one transaction takes.
 const maxMergedClaims = 256
 
-// claimCall is a claimReward call of a board other than main, waiting in
+// claimCall is a claimReward call, waiting in
 // the claims' queue for its transaction.
 type claimCall struct {
 	board, key, playerID, claimID string
@@ -140,8 +115,7 @@ func (*claimCall) size() int { return 1 }
 // (docs/PERFORMANCE.md, rewards, round seven).
 const defaultClaimWriters = 1
 
-// newClaimQueue is the queue of claimReward calls of boards other than
-// main, written by writers transactions at once (Limits.ClaimWriters).
+// newClaimQueue is the queue of claimReward calls of every board, written by writers transactions at once (Limits.ClaimWriters).
 func (db *DB) newClaimQueue(writers int) *mergeQueue[*claimCall, *leaderboard.Claim] {
 	return newMergeQueue(writers, maxMergedClaims, "claim rewards", db.writeClaims)
 }
@@ -155,7 +129,7 @@ const claimBoardRewardsSQL = `SELECT i, status, starts_at, claim_id, claimed_at,
 		subscore, tier, COALESCE(participants, 0), reached_at, player_name
 	FROM claim_board_rewards($1, $2, $3, $4, $5)`
 
-// claimBoardReward is ClaimReward on a board other than main: its call
+// claimBoardReward is ClaimReward on any board: its call
 // waits in the claims' queue and is claimed with the calls written with it.
 func (db *DB) claimBoardReward(ctx context.Context, board, key, playerID, claimID string) (*leaderboard.Claim, error) {
 	c, err := db.claims.submit(ctx, &claimCall{board: board, key: key, playerID: playerID, claimID: claimID})
@@ -359,7 +333,7 @@ func (db *DB) claimOfRow(b *leaderboard.Board, c *claimCall, row claimedRow) (*l
 	case row.stored.claimID == nil:
 		return &leaderboard.Claim{Status: leaderboard.ClaimNoStanding}, nil
 	}
-	return row.stored.claim(b, c.key, leaderboard.MonthOf(*row.startsAt, b.Location), c.playerID, c.claimID), nil
+	return row.stored.claim(b, c.key, b.MonthOfPeriod(c.key, *row.startsAt), c.playerID, c.claimID), nil
 }
 
 // storedClaim is a claims row, with the name of its player.
@@ -388,94 +362,12 @@ func (c storedClaim) claim(b *leaderboard.Board, key string, month leaderboard.M
 	return &leaderboard.Claim{Status: status, ClaimID: c.claimID, ClaimedAt: c.claimedAt, Standing: &s}
 }
 
-// claimMonth is what a claim of main reads of its month.
-type claimMonth struct {
-	status       string
-	participants int
-	month        time.Time
-	id           int32 // its period's id
-	version      int   // its final ranks' version
-}
-
-// claimMonthTx is ClaimReward's transaction on main.
-func (db *DB) claimMonthTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, span leaderboard.Span,
-	playerID, claimID string) (*leaderboard.Claim, error) {
-	p, err := db.lockClaimMonth(ctx, tx, key)
-	switch {
-	case err != nil:
-		return nil, err
-	case p == nil:
-		return &leaderboard.Claim{Status: db.missingPeriodStatus(b, span)}, nil
-	case p.status != string(leaderboard.PeriodClosed):
-		return &leaderboard.Claim{Status: leaderboard.ClaimNotFinal}, nil
-	}
-	if c, err := readClaim(ctx, tx, b, key, p, playerID, claimID); c != nil || err != nil {
-		return c, err
-	}
-	s, err := finalStandingInMonth(ctx, tx, p, playerID)
-	if err != nil || s == nil {
-		return &leaderboard.Claim{Status: leaderboard.ClaimNoStanding}, err
-	}
-	tier := b.TierOf(s.Rank, p.participants)
-	const insert = `INSERT INTO claims (board_id, period_key, player_id, claim_id, claimed_at, rank, score, subscore,
-			tier, participants, reached_at, period_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-		ON CONFLICT (board_id, period_key, player_id) DO NOTHING`
-	_, err = tx.Exec(ctx, insert, b.ID, key, playerID, claimID, db.now(), s.Rank, s.Score, s.Subscore,
-		tier, p.participants, s.ReachedAt, p.id)
-	if err != nil {
-		return nil, err
-	}
-	// Read back what the insert or the claim it lost to committed, so that
-	// the first answer and every retry carry the same stored values.
-	c, err := readClaim(ctx, tx, b, key, p, playerID, claimID)
-	if err == nil && c == nil {
-		err = errorf("the claim of %q is missing after its insert", playerID)
-	}
-	return c, err
-}
-
-// lockClaimMonth reads main's month key FOR SHARE, or nil when it has no
-// row.
-func (db *DB) lockClaimMonth(ctx context.Context, tx pgx.Tx, key string) (*claimMonth, error) {
-	m, err := leaderboard.ParseMonth(key)
-	if err != nil {
-		return nil, err
-	}
-	var p claimMonth
-	q := `SELECT to_date(key, 'YYYY-MM'), id, status, COALESCE(participants, 0), ranks_version FROM periods m
-		WHERE ` + mainPeriodOf("m", "$1")
-	read := func(lock string) error {
-		return tx.QueryRow(ctx, q+lock, m.Date()).Scan(&p.month, &p.id, &p.status, &p.participants, &p.version)
-	}
-	err = lockIfClosed(read, &p.status)
-	if noRows(err) {
-		return nil, nil
-	}
-	return &p, err
-}
-
-// lockIfClosed reads a period's row with read, without a lock, and again FOR
-// SHARE when it is CLOSED: a close (or a correction) holds the row FOR
-// UPDATE for as long as it ranks, and a claim of a period not yet CLOSED is
-// answered NOT_FINAL at once instead of waiting for it. claim_board_rewards
-// (migration 16) does the same with its period's claims lock.
-func lockIfClosed(read func(lock string) error, status *string) error {
-	if err := read(""); err != nil || *status != string(leaderboard.PeriodClosed) {
-		return err
-	}
-	return read(" FOR SHARE")
-}
-
 // missingPeriodStatus is the answer to a claim of a period of b with span
 // that has no row: NOT_FINAL while it has not ended (a NONE board's period
 // without an end never does), GONE once it has (no event opened it, or
 // retention dropped it) and for a season b does not have.
 func (db *DB) missingPeriodStatus(b *leaderboard.Board, span leaderboard.Span) leaderboard.ClaimStatus {
 	end, grace := span.End, b.CloseGrace
-	if b.ID == leaderboard.MainBoard {
-		grace = db.closeGrace
-	}
 	switch {
 	case b.Reset == leaderboard.ResetSeason, b.EndsAt != nil && !span.Start.Before(*b.EndsAt):
 		return leaderboard.ClaimGone
@@ -483,46 +375,6 @@ func (db *DB) missingPeriodStatus(b *leaderboard.Board, span leaderboard.Span) l
 		return leaderboard.ClaimNotFinal
 	}
 	return leaderboard.ClaimGone
-}
-
-// readClaim returns the claim of playerID's standing in month p (key of
-// main) as seen by claimID, or nil when there is none.
-func readClaim(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, p *claimMonth,
-	playerID, claimID string) (*leaderboard.Claim, error) {
-	const q = `SELECT claim_id, claimed_at, rank, score, subscore, tier, participants, reached_at,
-			(SELECT name FROM players WHERE id = $3)
-		FROM claims WHERE board_id = $1 AND period_key = $2 AND player_id = $3`
-	var c storedClaim
-	err := tx.QueryRow(ctx, q, b.ID, key, playerID).Scan(&c.claimID, &c.claimedAt, &c.rank, &c.score, &c.subscore,
-		&c.tier, &c.participants, &c.reachedAt, &c.name)
-	if noRows(err) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	return c.claim(b, key, leaderboard.MonthFromDate(p.month), playerID, claimID), nil
-}
-
-// finalStandingInMonth reads playerID's final rank, score and subscore in
-// CLOSED month p of main, or nil when they have none. main's final ranks
-// have no index by player: the rank is read as a closed month's standing
-// reads it (finalStandingSQL).
-func finalStandingInMonth(ctx context.Context, tx pgx.Tx, p *claimMonth, playerID string) (*leaderboard.RankEntry, error) {
-	m := leaderboard.MonthFromDate(p.month)
-	q := finalStandingQuery(ownPartition(p.id, p.version), strconv.Itoa(int(p.id)), monthTable(m), 0, 0)
-	rows, err := tx.Query(ctx, q, m.Date(), playerID)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := pgx.CollectRows(rows, scanRankEntry)
-	if err != nil {
-		return nil, err
-	}
-	i := slices.IndexFunc(entries, func(e leaderboard.RankEntry) bool { return e.Player.ID == playerID })
-	if i < 0 {
-		return nil, nil
-	}
-	return &entries[i], nil
 }
 
 // ClaimedAt returns when playerID's standing in period key of board was
@@ -544,7 +396,7 @@ func (db *DB) ClaimedAt(ctx context.Context, board, key, playerID string) (*time
 const ownBucketSQL = `DATE '0001-01-01'`
 
 // unclaimedWalkSQL reads up to $2 of player $1's final standings in CLOSED
-// periods of boards other than main that no claim holds, those that ended
+// periods of any board that no claim holds, those that ended
 // last first, among the $3 CLOSED periods of every board that ended last.
 // It walks periods_closed_ended_idx (migration 13) and probes each period
 // for the player's final rank and for a claim, and stops at the page: for
@@ -563,7 +415,7 @@ const unclaimedWalkSQL = `SELECT m.board_id, m.key, m.starts_at, m.ended, m.part
 		f.rank, f.score, f.subscore, f.reached_at, f.metadata, f.cohort_rank, f.cohort_size
 	FROM (SELECT p.id, p.final_bucket, p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
 			p.participants
-		FROM periods p WHERE p.status = 'CLOSED' AND p.board_id <> 'main'
+		FROM periods p WHERE p.status = 'CLOSED'
 		ORDER BY ended DESC, p.board_id, p.key
 		LIMIT $3) m
 	CROSS JOIN LATERAL (SELECT f.rank, f.score, f.subscore, f.reached_at, f.metadata, f.cohort_rank, f.cohort_size
@@ -588,8 +440,7 @@ const unclaimedWalkPeriods = 10
 // unclaimedBoardSQL is unclaimedWalkSQL for a player whose page lies beyond
 // the periods that walk reads: one range of the player index of each
 // month's partition, and a probe of each period whose final ranks have a
-// partition of their own (few: only large periods have one; as main's
-// closed months are probed) for the player's scores row and their rank
+// partition of their own (few: only large periods have one) for the player's scores row and their rank
 // (own_final_ranks), then a probe of periods by id and one of claims by key
 // per standing, and a sort of them all.
 const unclaimedBoardSQL = `SELECT p.board_id, p.key, p.starts_at, COALESCE(p.ends_at, p.closed_at) AS ended,
@@ -597,22 +448,11 @@ const unclaimedBoardSQL = `SELECT p.board_id, p.key, p.starts_at, COALESCE(p.end
 	FROM (SELECT r.* FROM board_final_ranks r WHERE r.player_id = $1 AND r.bucket <> ` + ownBucketSQL + `
 		UNION ALL
 		SELECT r.* FROM periods o CROSS JOIN LATERAL own_final_ranks(o.id, ARRAY[$1::text]) r
-		WHERE o.final_bucket = ` + ownBucketSQL + ` AND o.board_id <> 'main') r
+		WHERE o.final_bucket = ` + ownBucketSQL + `) r
 	JOIN periods p ON p.id = r.period_id AND p.final_bucket = r.bucket
 	WHERE p.status = 'CLOSED'
 		AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = p.board_id AND c.period_key = p.key AND c.player_id = $1)
 	ORDER BY ended DESC, p.board_id, p.key
-	LIMIT $2`
-
-// unclaimedMonthsSQL reads up to $2 of main's CLOSED months in which player
-// $1 has a final standing that no claim holds, newest first. A closed
-// month's scores are its final standings (finalStandingSQL): the player's
-// row is a probe of the month's primary key.
-const unclaimedMonthsSQL = `SELECT to_date(m.key, 'YYYY-MM'), m.ends_at FROM periods m
-	WHERE m.board_id = 'main' AND m.status = 'CLOSED'
-		AND EXISTS (SELECT 1 FROM scores s WHERE s.month = to_date(m.key, 'YYYY-MM') AND s.player_id = $1)
-		AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.board_id = 'main' AND c.period_key = m.key AND c.player_id = $1)
-	ORDER BY m.key DESC
 	LIMIT $2`
 
 // unclaimed is one of a player's unclaimed final standings and when its
@@ -640,18 +480,13 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 	// The boards' standings, main's months and the player's name: one
 	// round trip.
 	var (
-		found, months []unclaimed
-		name          *string
+		found []unclaimed
+		name  *string
 	)
 	reads := &pgx.Batch{}
 	reads.Queue(unclaimedWalkSQL, playerID, first, unclaimedWalkPeriods*first).Query(func(rows pgx.Rows) error {
 		var err error
 		found, err = pgx.CollectRows(rows, scanUnclaimedOfBoard(playerID))
-		return err
-	})
-	reads.Queue(unclaimedMonthsSQL, playerID, first).Query(func(rows pgx.Rows) error {
-		var err error
-		months, err = pgx.CollectRows(rows, scanUnclaimedMonth)
 		return err
 	})
 	const readName = `SELECT name FROM players WHERE id = $1`
@@ -673,7 +508,6 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 			return nil, errorf("read the unclaimed rewards of %q: %w", playerID, err)
 		}
 	}
-	found = append(found, months...)
 	slices.SortStableFunc(found, func(x, y unclaimed) int {
 		return cmp.Or(y.ended.Compare(x.ended), cmp.Compare(x.standing.Board, y.standing.Board),
 			cmp.Compare(x.standing.Period, y.standing.Period))
@@ -683,20 +517,6 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 	boards := map[string]*leaderboard.Board{}
 	for i, u := range found {
 		s := u.standing
-		if s.Board == leaderboard.MainBoard {
-			// Only the months on the answer's page get their rank read.
-			m, _ := leaderboard.ParseMonth(s.Period)
-			read, err := db.Standing(ctx, m, playerID, 0, 0)
-			if err != nil {
-				return nil, err
-			}
-			if read == nil {
-				// A correction removed the player since: skip it.
-				continue
-			}
-			read.Board, read.Period = s.Board, s.Period
-			s = *read
-		}
 		b, ok := boards[s.Board]
 		if !ok {
 			var err error
@@ -710,10 +530,8 @@ func (db *DB) UnclaimedRewards(ctx context.Context, playerID string, first int) 
 			if b.HasCohorts() {
 				s.Tier = tierOfPlace(b, u.place)
 			}
-			if s.Board != leaderboard.MainBoard {
-				s.Month = leaderboard.MonthOf(u.startsAt, b.Location)
-				s.Player.Name = name
-			}
+			s.Month = b.MonthOfPeriod(s.Period, u.startsAt)
+			s.Player.Name = name
 		}
 		standings[i] = s
 	}
@@ -741,16 +559,4 @@ func scanUnclaimedOfBoard(playerID string) pgx.RowToFunc[unclaimed] {
 		}
 		return u, err
 	}
-}
-
-// scanUnclaimedMonth scans a row of unclaimedMonthsSQL: a month of main,
-// without its rank.
-func scanUnclaimedMonth(row pgx.CollectableRow) (unclaimed, error) {
-	var (
-		u     unclaimed
-		month time.Time
-	)
-	err := row.Scan(&month, &u.ended)
-	u.standing.Board, u.standing.Period = leaderboard.MainBoard, leaderboard.MonthFromDate(month).String()
-	return u, err
 }

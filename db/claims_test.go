@@ -232,7 +232,7 @@ func TestClaimReward_StatusesOfEveryOtherCase(t *testing.T) {
 	if _, err := store.ClosePeriod(ctx, "laps", "2026-11-18"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := store.TryCloseMonth(ctx, november, leaderboard.CloseHooks{}); err != nil {
+	if _, err := closeMonth(store, november); err != nil {
 		t.Fatal(err)
 	}
 	assertClaim(t, claim("laps", "2026-11-18", "bob"), leaderboard.ClaimNoStanding, "")
@@ -401,7 +401,7 @@ func TestUnclaimedRewards_AcrossBoardsNewestFirstBeforeAndAfterClaims(t *testing
 		assertList(unclaimed("ann", 50), annBoards...)
 		assertList(unclaimed("ann", 2), annLaps19, annLaps18)
 		assertList(unclaimed("nobody", 50))
-		if _, _, err := store.TryCloseMonth(ctx, november, leaderboard.CloseHooks{}); err != nil {
+		if _, err := closeMonth(store, november); err != nil {
 			t.Fatal(err)
 		}
 		// main's November ends last.

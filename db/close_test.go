@@ -40,7 +40,7 @@ func digestOfPages(t *testing.T, store *db.DB, m leaderboard.Month) string {
 	h := sha256.New()
 	after := ""
 	for {
-		page, err := store.Leaderboard(context.Background(), m, 7, after)
+		page, err := mainLeaderboard(context.Background(), store, m, 7, after)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,58 +54,14 @@ func digestOfPages(t *testing.T, store *db.DB, m leaderboard.Month) string {
 	}
 }
 
-func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
+func TestCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 	store := mustOpenDB(t)
 	submitTable(t, store, 40)
-	var phases []leaderboard.ClosePhase
-	var (
-		ranked        []leaderboard.RankEntry
-		names         = map[string]string{}
-		closedVersion int
-	)
-	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
-		Phase: func(_ leaderboard.Month, p leaderboard.ClosePhase, _ int64) { phases = append(phases, p) },
-		Ranks: func(_ leaderboard.Month, participants int, ranks leaderboard.RankStream) error {
-			if participants != 40 {
-				t.Errorf("handed %d participants", participants)
-			}
-			return ranks(func(e leaderboard.RankEntry) error {
-				if e.Player.ID == "" || e.Player.Name != nil || e.Rank != len(ranked)+1 {
-					t.Errorf("rank %d came after %d ranks, with player %+v", e.Rank, len(ranked), e.Player)
-				}
-				ranked = append(ranked, e)
-				return nil
-			}, func(playerID, name string) error {
-				if _, twice := names[playerID]; twice {
-					t.Errorf("player %q named twice", playerID)
-				}
-				names[playerID] = name
-				return nil
-			})
-		},
-		Closed: func(_ leaderboard.Month, version int) { closedVersion = version },
-	})
-	if err != nil || !ran {
-		t.Fatalf("close: ran %t, %v", ran, err)
+	info := mustClose(t, store, november)
+	if info.Status != leaderboard.MonthClosed || info.Participants != 40 {
+		t.Fatalf("closed month %+v", info)
 	}
-	if info.Status != leaderboard.MonthClosed || info.Participants != 40 || len(ranked) != 40 || closedVersion != 1 {
-		t.Fatalf("closed month %+v, %d ranks handed over, Closed told version %d", info, len(ranked), closedVersion)
-	}
-	page, err := store.Leaderboard(context.Background(), november, 100, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, edge := range page.Edges {
-		got, e := ranked[i], edge.Entry
-		if got.Rank != e.Rank || got.Player.ID != e.Player.ID || got.Score != e.Score || !got.ReachedAt.Equal(e.ReachedAt) ||
-			e.Player.Name == nil || names[e.Player.ID] != *e.Player.Name {
-			t.Errorf("handed rank %+v named %q, the final standings have %+v", got, names[e.Player.ID], e)
-		}
-	}
-	again, _, _ := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
-		Closed: func(leaderboard.Month, int) { t.Error("Closed called for a month closed already") },
-	})
-	if again.Digest != info.Digest {
+	if again := mustClose(t, store, november); again.Digest != info.Digest {
 		t.Errorf("closing again changed the digest")
 	}
 	if want := digestOfPages(t, store, november); info.Digest != want {
@@ -114,92 +70,11 @@ func TestTryCloseMonth_DigestHashesTheFinalStandings(t *testing.T) {
 	if info.Settlement == nil || info.Settlement.Status != leaderboard.SettlementDisabled {
 		t.Errorf("settlement without a webhook: %+v", info.Settlement)
 	}
-	want := []leaderboard.ClosePhase{leaderboard.PhaseStopping, leaderboard.PhaseRanking, leaderboard.PhaseIndexing,
-		leaderboard.PhaseDigest, leaderboard.PhaseAttach, leaderboard.PhaseDone}
-	if fmt.Sprint(phases) != fmt.Sprint(want) {
-		t.Errorf("phases %v, want %v", phases, want)
-	}
 }
 
-// A close whose rank hook fails is rolled back whole: the month stays
-// CLOSING, with no ranks, and closes on the next try.
-func TestTryCloseMonth_FailingHookRollsBack(t *testing.T) {
-	store := mustOpenDB(t)
-	submitTable(t, store, 5)
-	_, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
-		Ranks: func(_ leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
-			return ranks(func(leaderboard.RankEntry) error { return nil }, func(string, string) error { return errors.New("out of memory") })
-		},
-	})
-	if err == nil {
-		t.Fatal("close succeeded with a failing hook")
-	}
-	if info, _ := store.Month(context.Background(), november); info.Status != leaderboard.MonthClosing || info.Digest != "" {
-		t.Fatalf("after a failed close: %+v", info)
-	}
-	if info := mustClose(t, store, november); info.Status != leaderboard.MonthClosed || info.Participants != 5 {
-		t.Fatalf("second close: %+v", info)
-	}
-}
-
-// A hand-over that fails while the close indexes the ranks stops it without
-// closing the connection that holds the close lock: the next try runs at
-// once, instead of finding the lock held until PostgreSQL notices the lost
-// session.
-func TestTryCloseMonth_HookFailingDuringTheIndexingLeavesTheLockFree(t *testing.T) {
-	store := mustOpenDB(t)
-	const players = 200_000
-	if _, err := store.SeedPeriod(context.Background(), leaderboard.MainBoard, november.String(), players, db.SeedOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	indexing := make(chan struct{})
-	_, _, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
-		Phase: func(_ leaderboard.Month, p leaderboard.ClosePhase, _ int64) {
-			if p == leaderboard.PhaseIndexing {
-				close(indexing)
-			}
-		},
-		Ranks: func(leaderboard.Month, int, leaderboard.RankStream) error {
-			<-indexing
-			time.Sleep(10 * time.Millisecond) // into the primary key's build
-			return errors.New("out of memory")
-		},
-	})
-	if err == nil {
-		t.Fatal("close succeeded with a failing hook")
-	}
-	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{})
-	if err != nil || !ran || info.Status != leaderboard.MonthClosed || info.Participants != players {
-		t.Fatalf("second close: ran %t, %+v, %v", ran, info, err)
-	}
-}
-
-// While another session holds a month's close lock, TryCloseMonth does
-// nothing and says so; once it is free, it closes.
-func TestTryCloseMonth_OneCloserAtATime(t *testing.T) {
-	store := mustOpenDB(t)
-	submitTable(t, store, 3)
-	conn := mustConn(t)
-	const lock = `SELECT pg_advisory_lock(x'6c62636c'::int, 202611)`
-	if _, err := conn.Exec(context.Background(), lock); err != nil {
-		t.Fatal(err)
-	}
-	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{})
-	if err != nil || ran || info != nil {
-		t.Fatalf("with the lock held elsewhere: %+v, ran %t, %v", info, ran, err)
-	}
-	if info, _ := store.Month(context.Background(), november); info.Status != leaderboard.MonthOpen {
-		t.Fatalf("a close that did not run changed the month: %+v", info)
-	}
-	if _, err := conn.Exec(context.Background(), `SELECT pg_advisory_unlock_all()`); err != nil {
-		t.Fatal(err)
-	}
-	if info := mustClose(t, store, november); info.Status != leaderboard.MonthClosed {
-		t.Fatalf("after the lock was freed: %+v", info)
-	}
-}
-
-func TestMonthsToClose_DueAfterGraceAndResumes(t *testing.T) {
+// main's months are due to close, as any board's periods, once the
+// service's close grace (LEADERBOARD_CLOSE_GRACE) after their end passed.
+func TestPeriodsToClose_MainsMonthDueAfterGraceAndResumes(t *testing.T) {
 	store := mustOpenDB(t)
 	submitTable(t, store, 3)
 	openAt := func(now time.Time) *db.DB {
@@ -220,8 +95,8 @@ func TestMonthsToClose_DueAfterGraceAndResumes(t *testing.T) {
 		{end.Add(15 * time.Minute), true, "[2026-11 OPEN]"},
 		{end.Add(time.Hour), false, "[]"},
 	} {
-		due, err := openAt(c.now).MonthsToClose(context.Background(), c.auto)
-		if got := fmt.Sprint(monthStates(due)); err != nil || got != c.want {
+		due, err := openAt(c.now).PeriodsToClose(context.Background(), c.auto, 10)
+		if got := fmt.Sprint(periodStates(due)); err != nil || got != c.want {
 			t.Errorf("at end+%s auto %t: %s, %v; want %s", c.now.Sub(end), c.auto, got, err, c.want)
 		}
 	}
@@ -232,16 +107,16 @@ func TestMonthsToClose_DueAfterGraceAndResumes(t *testing.T) {
 	if _, err := mustConn(t).Exec(context.Background(), `UPDATE periods SET status = 'CLOSING' WHERE board_id = 'main'`); err != nil {
 		t.Fatal(err)
 	}
-	due, err := store.MonthsToClose(context.Background(), false)
-	if got := fmt.Sprint(monthStates(due)); err != nil || got != "[2026-11 CLOSING]" {
+	due, err := store.PeriodsToClose(context.Background(), false, 10)
+	if got := fmt.Sprint(periodStates(due)); err != nil || got != "[2026-11 CLOSING]" {
 		t.Errorf("a CLOSING month: %s, %v", got, err)
 	}
 }
 
-func monthStates(infos []leaderboard.MonthInfo) []string {
+func periodStates(periods []leaderboard.Period) []string {
 	out := []string{}
-	for _, i := range infos {
-		out = append(out, i.Month.String()+" "+string(i.Status))
+	for _, p := range periods {
+		out = append(out, p.Key+" "+string(p.Status))
 	}
 	return out
 }
@@ -374,12 +249,12 @@ func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
 	// A reader that read the month live, and so prepared its statement on
 	// the month's partition, before the close.
 	reader := later(0)
-	if s, err := reader.Standing(context.Background(), november, "p1", 10, 10); err != nil || s == nil {
+	if s, err := mainStanding(context.Background(), reader, november, "p1", 10, 10); err != nil || s == nil {
 		t.Fatalf("live standing before the close: %+v, %v", s, err)
 	}
-	mustClose(t, store, november)
+	mustCloseMain(t, store, november)
 	// The closing instance remembers the month, and its table of final ranks.
-	if s, err := store.Standing(context.Background(), november, "p1", 10, 10); err != nil || s == nil || !s.Final {
+	if s, err := mainStanding(context.Background(), store, november, "p1", 10, 10); err != nil || s == nil || !s.Final {
 		t.Fatalf("final standing after the close: %+v, %v", s, err)
 	}
 	// Retaining one month before the current: November goes in January.
@@ -401,12 +276,12 @@ func TestDropOldMonths_DropsOnlyOldSettledMonths(t *testing.T) {
 	}
 	var tables int
 	err := mustConn(t).QueryRow(context.Background(),
-		`SELECT count(*) FROM pg_class WHERE relname LIKE '%2026_11%' AND relkind IN ('r', 'p')`).Scan(&tables)
+		`SELECT (SELECT count(*) FROM period_purges) + (SELECT count(*) FROM periods WHERE board_id = 'main' AND key = '2026-11')`).Scan(&tables)
 	if err != nil || tables != 0 {
-		t.Fatalf("%d tables of the month left, %v", tables, err)
+		t.Fatalf("%d rows of the month left queued or in periods, %v", tables, err)
 	}
 	for _, instance := range []*db.DB{reader, store} {
-		if s, err := instance.Standing(context.Background(), november, "p1", 10, 10); err != nil || s != nil {
+		if s, err := mainStanding(context.Background(), instance, november, "p1", 10, 10); err != nil || s != nil {
 			t.Fatalf("a dropped month's standing reads as %+v, %v", s, err)
 		}
 	}
@@ -485,25 +360,9 @@ func TestOpen_RefusesAPoolTooSmallForAClose(t *testing.T) {
 	store.Close()
 }
 
-// A rank hook that wants no names stops the names read ahead of the ranks,
-// and the close goes on.
-func TestTryCloseMonth_RanksWithoutNames(t *testing.T) {
-	store := mustOpenDB(t)
-	submitTable(t, store, 7)
-	handed := 0
-	info, ran, err := store.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{
-		Ranks: func(_ leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
-			return ranks(func(leaderboard.RankEntry) error { handed++; return nil }, nil)
-		},
-	})
-	if err != nil || !ran || info.Status != leaderboard.MonthClosed || handed != 7 {
-		t.Fatalf("close without names: ran %t, %+v, %d ranks handed, %v", ran, info, handed, err)
-	}
-}
-
 // The final ranks a close writes hold every player of the month once, in
 // the order a plain sort of the month's scores gives.
-func TestTryCloseMonth_FinalRanksFollowAPlainSort(t *testing.T) {
+func TestCloseMonth_FinalRanksFollowAPlainSort(t *testing.T) {
 	store := mustOpenDB(t)
 	const players = 3_001
 	if _, err := store.SeedPeriod(context.Background(), leaderboard.MainBoard, november.String(), players, db.SeedOptions{RandomSeed: 7}); err != nil {
@@ -516,7 +375,8 @@ func TestTryCloseMonth_FinalRanksFollowAPlainSort(t *testing.T) {
 		seq       int64
 	}
 	rows, err := mustConn(t).Query(context.Background(),
-		`SELECT player_id, score, reached_at, seq FROM scores WHERE month = $1`, november.Date())
+		`SELECT s.player_id, s.score, s.reached_at, s.seq FROM board_scores s JOIN periods p ON p.id = s.period_id
+		WHERE p.board_id = 'main' AND p.key = $1`, november.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,7 +418,7 @@ func TestDropOldMonths_ACorrectionCommittedMeanwhileKeepsItsMessage(t *testing.T
 	ctx := context.Background()
 	store := mustOpenDB(t, db.WithSettlement(true))
 	submitTable(t, store, 4)
-	mustClose(t, store, november)
+	mustCloseMain(t, store, november)
 	deliver := func(context.Context, leaderboard.Message) error { return nil }
 	if _, err := store.DeliverNext(ctx, deliver, func(int) time.Duration { return 0 }); err != nil {
 		t.Fatal(err)

@@ -14,31 +14,31 @@ import (
 	"github.com/gamebackend/leaderboard/internal/packed"
 )
 
-// Closed periods of the boards other than main, read whole for memory. A
+// Closed periods of every board, main's months included, read whole for
+// memory. A
 // CLOSED period's rows no longer change but by a correction, which bumps the
 // period's ranks_version (announced to every instance at its commit), so a
 // ClosedPeriod answers exactly what PeriodStanding and PeriodLeaderboard
 // would, from the same rows and with the same code for ranks and cursors,
 // until its version is outdated.
 
-// periodsChannel is the NOTIFY channel on which a committed correction of a
-// CLOSED period announces "<board> <key> <ranks_version>" to every
+// periodsChannel is the NOTIFY channel on which a committed close of a
+// period closed on its own, and a committed correction of a CLOSED period,
+// announce "<board> <key> <ranks_version>" to every
 // instance. Board ids and period keys hold no space.
 const periodsChannel = "leaderboard_periods"
 
 // announcePeriodSQL announces period $1's ranks version on periodsChannel,
-// at the commit of the transaction that changed it, as main's months
-// announce theirs (notifyMonth): a process that dies after the commit has
-// announced it already.
+// at the commit of the transaction that changed it: a process that dies
+// after the commit has announced it already.
 const announcePeriodSQL = `SELECT pg_notify('` + periodsChannel + `', board_id || ' ' || key || ' ' || ranks_version)
 	FROM periods WHERE id = $1`
 
-// ClosedPeriod is the whole of one CLOSED period of a board other than
-// main, as one snapshot had it: its rows in rank order with their players'
-// names of that moment, in a packed.Table, the one kind of table main's
-// closed months are held in too, with a board's columns (subscores,
-// metadata, cohort places, and the keys of its cursors). It is read-only,
-// so safe for concurrent use.
+// ClosedPeriod is the whole of one CLOSED period of any board, main's
+// months included, as one snapshot had it: its rows in rank order with
+// their players' names of that moment, in a packed.Table, with a board's
+// columns (subscores, metadata, cohort places, and the keys of its
+// cursors). It is read-only, so safe for concurrent use.
 type ClosedPeriod struct {
 	key      string
 	id       int32
@@ -49,6 +49,9 @@ type ClosedPeriod struct {
 
 // Players returns how many players the period ranks.
 func (p *ClosedPeriod) Players() int { return p.rows.Players() }
+
+// Bytes returns the memory the period's table holds.
+func (p *ClosedPeriod) Bytes() int { return p.rows.Bytes() }
 
 // Version returns the ranks_version the period was read at.
 func (p *ClosedPeriod) Version() int { return p.version }
@@ -98,8 +101,8 @@ func (db *DB) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key st
 	return p, nil
 }
 
-// LargeClosedPeriods returns up to limit CLOSED periods of boards other
-// than main whose final ranks have a partition of their own (at least
+// LargeClosedPeriods returns up to limit CLOSED periods of every board,
+// main included, whose final ranks have a partition of their own (at least
 // Limits.OwnPartitionPlayers players when they closed), the latest ended
 // first, with their Board, Key and Participants: those whose load into
 // memory takes seconds, which a starting instance loads before it says it
@@ -107,7 +110,7 @@ func (db *DB) LoadClosedPeriod(ctx context.Context, b *leaderboard.Board, key st
 // milliseconds at its first read.
 func (db *DB) LargeClosedPeriods(ctx context.Context, limit int) ([]leaderboard.Period, error) {
 	const q = `SELECT board_id, key, participants FROM periods
-		WHERE final_bucket = ` + ownBucketSQL + ` AND status = 'CLOSED' AND board_id <> 'main'
+		WHERE final_bucket = ` + ownBucketSQL + ` AND status = 'CLOSED'
 		ORDER BY COALESCE(ends_at, closed_at) DESC LIMIT $1`
 	rows, err := db.pool.Query(ctx, q, limit)
 	if err != nil {
@@ -201,7 +204,7 @@ func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, be
 	below = min(max(below, 0), leaderboard.MaxNeighbours)
 	entries, self := p.rows.Window(rank, above, below)
 	s := &leaderboard.Standing{}
-	p.standing(s, b, leaderboard.MonthOf(p.startsAt, b.Location), entries[self])
+	p.standing(s, b, b.MonthOfPeriod(p.key, p.startsAt), entries[self])
 	// Never nil, as the database's reads answer them.
 	s.Above, s.Below = entries[:self:self], entries[self+1:]
 	return s
@@ -211,7 +214,7 @@ func (p *ClosedPeriod) Standing(b *leaderboard.Board, playerID string, above, be
 // the standings of those with a row in it, best first, without neighbours.
 func (p *ClosedPeriod) Group(b *leaderboard.Board, playerIDs []string) []leaderboard.Standing {
 	ranks := p.rows.RanksOf(playerIDs)
-	group, month := make([]leaderboard.Standing, len(ranks)), leaderboard.MonthOf(p.startsAt, b.Location)
+	group, month := make([]leaderboard.Standing, len(ranks)), b.MonthOfPeriod(p.key, p.startsAt)
 	names := make([]string, len(ranks))
 	for i, rank := range ranks {
 		p.standing(&group[i], b, month, p.rows.Entry(rank, &names[i]))
@@ -284,16 +287,12 @@ func (db *DB) ClosedPeriodVersions(ctx context.Context, boards, keys []string, f
 
 // ListenPeriods calls fn with each closed period whose final ranks change,
 // on any board, as the close or correction that changed them is announced
-// (main's months on their own channel, every other board's on
-// periodsChannel, each in its transaction), until ctx ends or the connection
+// on periodsChannel in its transaction, until ctx ends or the connection
 // fails or its server stops answering (a lost primary); it then returns
 // why. Announcements made while no one listens are lost:
 // ClosedPeriodVersions tells what changed meanwhile.
 func (db *DB) ListenPeriods(ctx context.Context, fn func(board, key string, version int)) error {
-	err := db.listenReady(ctx, []string{monthsChannel, periodsChannel}, nil, func(channel, payload string) {
-		if channel == monthsChannel {
-			payload = leaderboard.MainBoard + " " + payload
-		}
+	err := db.listenReady(ctx, []string{periodsChannel}, nil, func(_, payload string) {
 		fields := strings.Fields(payload)
 		if len(fields) != 3 {
 			return
@@ -303,14 +302,4 @@ func (db *DB) ListenPeriods(ctx context.Context, fn func(board, key string, vers
 		}
 	})
 	return errorf("listen for closed periods: %w", err)
-}
-
-// ForgetClosedPeriod drops what this instance remembers of closed period
-// key of board, whose final ranks changed, so that its next read goes to
-// the database: of main's months, where their final ranks are; of the
-// periods of other boards, nothing.
-func (db *DB) ForgetClosedPeriod(board, key string) {
-	if m, isMain, err := leaderboard.MainMonth(&leaderboard.Board{ID: board}, key); isMain && err == nil {
-		db.forgetClosedMonth(m)
-	}
 }

@@ -13,7 +13,7 @@ import (
 func TestClosedPeriodVersions_AnswersMainsMonths(t *testing.T) {
 	store := mustOpenDB(t)
 	mustSubmit(t, store, leaderboard.ScoreEvent{EventID: "e1", PlayerID: "p1", Mode: leaderboard.ModeSet, Value: 5, OccurredAt: at(1)})
-	if _, _, err := store.TryCloseMonth(t.Context(), november, leaderboard.CloseHooks{}); err != nil {
+	if _, err := closeMonth(store, november); err != nil {
 		t.Fatal(err)
 	}
 	boards := []string{leaderboard.MainBoard, leaderboard.MainBoard, leaderboard.MainBoard}

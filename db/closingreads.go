@@ -8,18 +8,18 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// closingReads bounds how many reads of CLOSING months this instance runs
-// on the database at once. A closing month's scores are frozen, and its
-// live reads compete with its close for the database's CPU: at ten million
+// closingReads bounds how many reads of CLOSING periods, on any board, this
+// instance runs on the database at once. A closing period's scores are
+// frozen, and its live reads compete with its close for the database's CPU: at ten million
 // players with 64 clients reading, eight live reads at a time stretched the
 // close's ordered read of the month from 8 s to 15 s (docs/PERFORMANCE.md,
 // "closeMonth at 10M, round seven"). Capped, the readers wait a few
 // milliseconds more for those seconds, and the close, after which the month
 // is answered from memory, ends sooner.
 //
-// An instance learns that a month is CLOSING from its own reads, which
-// return the month's status, so every instance gives way to a close,
-// whichever runs it; a read that finds the month in any other state lifts
+// An instance learns that a period is CLOSING from its own reads, which
+// return the period's status, so every instance gives way to a close,
+// whichever runs it; a read that finds the period in any other state lifts
 // the cap.
 //
 // A read waits for a slot at most maxWait, then goes on without one: the
@@ -29,7 +29,7 @@ import (
 // queued behind them would otherwise run out of their request's time: 60
 // of 64 did once.
 type closingReads struct {
-	months  sync.Map      // leaderboard.Month -> struct{}: months last read CLOSING
+	periods sync.Map      // periodRef -> struct{}: periods last read CLOSING
 	slots   chan struct{} // one per read allowed at once; nil: no cap
 	maxWait time.Duration
 }
@@ -42,15 +42,15 @@ func newClosingReads(limit int, maxWait time.Duration) *closingReads {
 	return c
 }
 
-// enter waits, when month m was last read CLOSING, for a free slot, at
+// enter waits, when period p was last read CLOSING, for a free slot, at
 // most maxWait, and returns the function that frees the slot it took; it
 // fails when ctx ends first.
-func (c *closingReads) enter(ctx context.Context, m leaderboard.Month) (func(), error) {
+func (c *closingReads) enter(ctx context.Context, p periodRef) (func(), error) {
 	noSlot := func() {}
 	if c.slots == nil {
 		return noSlot, nil
 	}
-	if _, closing := c.months.Load(m); !closing {
+	if _, closing := c.periods.Load(p); !closing {
 		return noSlot, nil
 	}
 	wait := time.NewTimer(c.maxWait)
@@ -65,11 +65,16 @@ func (c *closingReads) enter(ctx context.Context, m leaderboard.Month) (func(), 
 	}
 }
 
-// saw records the status a read found month m in.
-func (c *closingReads) saw(m leaderboard.Month, status leaderboard.MonthStatus) {
-	if status == leaderboard.MonthClosing {
-		c.months.Store(m, struct{}{})
+// saw records the status a read found period p in.
+func (c *closingReads) saw(p periodRef, status leaderboard.PeriodStatus) {
+	if status == leaderboard.PeriodClosing {
+		c.periods.Store(p, struct{}{})
 	} else {
-		c.months.Delete(m)
+		c.periods.Delete(p)
 	}
+}
+
+// monthRef names month m of main.
+func monthRef(m leaderboard.Month) periodRef {
+	return periodRef{board: leaderboard.MainBoard, key: m.String()}
 }

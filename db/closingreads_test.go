@@ -29,13 +29,13 @@ func TestStanding_ClosingMonthWaitsForAReadSlot(t *testing.T) {
 	}
 	readStanding := func() error {
 		return withDeadline(func(ctx context.Context) error {
-			_, err := store.Standing(ctx, november, "alice", 10, 10)
+			_, err := mainStanding(ctx, store, november, "alice", 10, 10)
 			return err
 		})
 	}
 	readPage := func() error {
 		return withDeadline(func(ctx context.Context) error {
-			_, err := store.Leaderboard(ctx, november, 10, "")
+			_, err := mainLeaderboard(ctx, store, november, 10, "")
 			return err
 		})
 	}
@@ -82,7 +82,7 @@ func TestStanding_ClosingMonthReadWaitsNoLongerThanItsBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := store.Standing(ctx, november, "alice", 10, 10); err != nil {
+	if _, err := mainStanding(ctx, store, november, "alice", 10, 10); err != nil {
 		t.Fatalf("first read of the closing month: %v", err)
 	}
 	free, err := store.TakeClosingRead(ctx, november)
@@ -91,7 +91,7 @@ func TestStanding_ClosingMonthReadWaitsNoLongerThanItsBound(t *testing.T) {
 	}
 	defer free()
 	start := time.Now()
-	s, err := store.Standing(ctx, november, "alice", 10, 10)
+	s, err := mainStanding(ctx, store, november, "alice", 10, 10)
 	if err != nil || s == nil || s.Rank != 1 {
 		t.Fatalf("a read with every slot taken: %+v, %v; want alice's standing", s, err)
 	}
@@ -128,20 +128,22 @@ func readsBounded(t *testing.T, store *db.DB, m leaderboard.Month) bool {
 	return false
 }
 
-// The instance that closes a month bounds its own reads of the month while
-// it closes, before any of its reads has found the month CLOSING, and lifts
-// the bound once the month is CLOSED.
-func TestTryCloseMonth_BoundsTheMonthsReadsWhileItCloses(t *testing.T) {
-	store := mustOpenDB(t, db.WithClosingReads(1, time.Hour))
+// The instance that closes a period (main's month here) bounds its own
+// reads of it while it closes, before any of its reads has found it
+// CLOSING, and lifts the bound once it is CLOSED.
+func TestClosePeriod_BoundsThePeriodsReadsWhileItCloses(t *testing.T) {
+	var (
+		store        *db.DB
+		whileClosing bool
+	)
+	store = mustOpenDB(t, db.WithClosingReads(1, time.Hour), db.WithClosePhase(func(_ context.Context, name string) error {
+		if name == "read" {
+			whileClosing = readsBounded(t, store, november)
+		}
+		return nil
+	}))
 	mustSubmit(t, store, event("e1", "alice", leaderboard.ModeSet, 10, at(1)))
-	var whileClosing bool
-	hooks := leaderboard.CloseHooks{Ranks: func(m leaderboard.Month, _ int, ranks leaderboard.RankStream) error {
-		whileClosing = readsBounded(t, store, m)
-		return ranks(func(leaderboard.RankEntry) error { return nil }, nil)
-	}}
-	if _, _, err := store.TryCloseMonth(context.Background(), november, hooks); err != nil {
-		t.Fatalf("close: %v", err)
-	}
+	mustClose(t, store, november)
 	if !whileClosing {
 		t.Error("while the month closed, its reads were not bounded")
 	}

@@ -28,7 +28,7 @@ func TestCorrectScore_OpenMonthMovesTheLiveRank(t *testing.T) {
 	if _, err := store.CorrectScore(context.Background(), leaderboard.MainBoard, november.String(), "a", nil, "cheating"); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := store.Standing(context.Background(), november, "a", 0, 0); s != nil {
+	if s, _ := mainStanding(context.Background(), store, november, "a", 0, 0); s != nil {
 		t.Errorf("a removed player still stands: %+v", s)
 	}
 	if s := mustStanding(t, store, "b"); s.Rank != 2 || s.Total != 2 {
@@ -72,6 +72,22 @@ func TestCorrectScore_RefusesBadInput(t *testing.T) {
 	if list, _ := store.Corrections(context.Background(), leaderboard.MainBoard, november.String()); len(list) != 0 {
 		t.Errorf("refused corrections were recorded: %+v", list)
 	}
+	// main's errors keep the month contract's words.
+	for _, c := range []struct {
+		month  leaderboard.Month
+		player string
+		score  *int
+		want   string
+	}{
+		{november, "a", new(10001), "total 10001 is outside the allowed range 0..10000"},
+		{november.Prev(), "a", new(1), "month 2026-10 has no scores"},
+		{november, "zz", nil, `player "zz" has no score in 2026-11`},
+	} {
+		_, err := store.CorrectScore(context.Background(), leaderboard.MainBoard, c.month.String(), c.player, c.score, "r")
+		if got := leaderboard.ErrorMessage(err); got != c.want {
+			t.Errorf("error %q, want %q", got, c.want)
+		}
+	}
 }
 
 // On a closed month a correction rebuilds the final ranks: the digest and
@@ -80,7 +96,7 @@ func TestCorrectScore_ClosedMonthRebuildsFinalRanks(t *testing.T) {
 	store := mustOpenDB(t, db.WithSettlement(true))
 	submitTable(t, store, 20)
 	before := mustClose(t, store, november)
-	top, err := store.Leaderboard(context.Background(), november, 1, "")
+	top, err := mainLeaderboard(context.Background(), store, november, 1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +111,7 @@ func TestCorrectScore_ClosedMonthRebuildsFinalRanks(t *testing.T) {
 	if want := digestOfPages(t, store, november); after.Digest != want {
 		t.Errorf("digest %s, pages hash to %s", after.Digest, want)
 	}
-	if s, _ := store.Standing(context.Background(), november, cheater, 0, 0); s != nil {
+	if s, _ := mainStanding(context.Background(), store, november, cheater, 0, 0); s != nil {
 		t.Errorf("the removed player still stands: %+v", s)
 	}
 	var sent []leaderboard.Message
@@ -145,7 +161,7 @@ func TestCorrectScore_RemovedPlayersEventsAreRefused(t *testing.T) {
 	if r := results[1]; r.Status != leaderboard.StatusApplied {
 		t.Errorf("the rest of the batch: %+v", r)
 	}
-	if s, _ := store.Standing(context.Background(), november, "cheat", 0, 0); s != nil {
+	if s, _ := mainStanding(context.Background(), store, november, "cheat", 0, 0); s != nil {
 		t.Errorf("a removed player stands again: %+v", s)
 	}
 	// An admin giving a score back re-admits the player.

@@ -18,8 +18,8 @@ func FuzzDecodeCursor(f *testing.F) {
 	}
 	for _, c := range []cursor{
 		{rank: 1},
-		{rank: 500, key: liveKey{score: 9000, reachedAt: time.Date(2026, 11, 3, 4, 5, 6, 7, time.UTC), seq: 42}},
-		{rank: 1<<31 - 1, key: liveKey{score: -10000, reachedAt: time.Unix(0, -1), seq: -1}},
+		{rank: 500, key: boardKey{sortScore: -9000, reachedAt: time.Date(2026, 11, 3, 4, 5, 6, 7, time.UTC), seq: 42}},
+		{rank: 1<<31 - 1, key: boardKey{sortScore: 10000, reachedAt: time.Unix(0, -1), seq: -1}},
 	} {
 		f.Add(c.encode(m))
 	}
@@ -44,7 +44,7 @@ func FuzzDecodeCursor(f *testing.F) {
 			t.Fatalf("decodeCursor(%q): negative rank %d", s, c.rank)
 		}
 		again, err := decodeCursor(c.encode(m), m)
-		if err != nil || again.rank != c.rank || again.key.score != c.key.score ||
+		if err != nil || again.rank != c.rank || again.key.sortScore != c.key.sortScore ||
 			!again.key.reachedAt.Equal(c.key.reachedAt) || again.key.seq != c.key.seq {
 			t.Fatalf("decodeCursor(%q) = %+v, which does not round-trip: %+v, %v", s, c, again, err)
 		}

@@ -7,7 +7,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -45,20 +44,15 @@ type DB struct {
 	// settlement says whether closes and corrections record messages for
 	// the studio's reward system.
 	settlement bool
-	// closedMonths maps each month known to be CLOSED to its participants:
-	// a closed month never changes again.
-	closedMonths *sync.Map
 	// finalBuckets holds the buckets whose partition of board_final_ranks
 	// is known to exist: it is made once and never dropped while in use.
 	finalBuckets *sync.Map
 	// closing bounds the reads of CLOSING months (WithClosingReads).
 	closing *closingReads
-	// submits merges concurrent submitScores calls into shared transactions:
-	// main's events, and those of the other boards.
-	submits      *submitQueue[*batch]
+	// boardSubmits merges concurrent submitScores calls into shared
+	// transactions, on every board.
 	boardSubmits *submitQueue[*boardBatch]
-	// claims merges concurrent claimReward calls of boards other than main,
-	// and claimBoards keeps the boards their writer has read.
+	// claims merges concurrent claimReward calls of every board, and claimBoards keeps the boards their writer has read.
 	claims      *mergeQueue[*claimCall, *leaderboard.Claim]
 	claimBoards *knownBoards
 	// logger hears of boards whose time zone cannot be loaded, each once:
@@ -69,6 +63,9 @@ type DB struct {
 	erasureKey []byte
 	// closePhase hears each phase of a close start; nil but in tests.
 	closePhase closePhases
+	// progress hears the phases of each period closed on its own
+	// (WithCloseProgress); nil for none.
+	progress func(board, key string, phase leaderboard.ClosePhase)
 	// handoff is where closes hand the periods they close
 	// (HandClosedPeriods).
 	handoff *handoffs
@@ -93,6 +90,13 @@ func WithLogger(l *slog.Logger) Option { return func(db *DB) { db.logger = l } }
 
 // WithClock replaces the clock (default time.Now).
 func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }
+
+// WithCloseProgress has every close of a period on its own (a large
+// period, or one an admin closes; not the group closes of small ones) tell
+// progress as each of its phases starts, for logs and metrics.
+func WithCloseProgress(progress func(board, key string, phase leaderboard.ClosePhase)) Option {
+	return func(db *DB) { db.progress = progress }
+}
 
 // WithClosingReads bounds this instance's database reads of CLOSING months
 // to limit at once (0: no bound, the default), so that they leave the
@@ -122,15 +126,14 @@ type Limits struct {
 	// ConnectTimeout bounds opening a connection (default 5 s).
 	ConnectTimeout time.Duration
 	// SubmitWriters is how many transactions of submitScores calls the
-	// instance runs at once (default 2), for main's events and as many for
-	// the other boards'; calls that arrive meanwhile wait and are written
-	// together.
+	// instance runs at once (default 2), for every board; calls that arrive
+	// meanwhile wait and are written together.
 	SubmitWriters int
 	// SubmitMergeEvents is the most events one such transaction takes
 	// (default 1000, MaxBatch); a call is never split.
 	SubmitMergeEvents int
-	// ClaimWriters is how many transactions of claimReward calls of boards
-	// other than main the instance runs at once (default 1); claims that
+	// ClaimWriters is how many transactions of claimReward calls the
+	// instance runs at once (default 1); claims that
 	// arrive meanwhile wait and are written together. A claim is a few
 	// rows: one writer makes bigger groups, which share more of
 	// claim_board_rewards' statements and of the commit's flush.
@@ -139,8 +142,8 @@ type Limits struct {
 	// retention deletes in one transaction (default 10,000); the period's
 	// rows go batch after batch, each under StatementTimeout.
 	RetentionBatch int
-	// ErasureWorkers is how many periods of boards other than main an
-	// erasure erases at once, each in a transaction of its own (default
+	// ErasureWorkers is how many periods of any board an erasure erases
+	// at once, each in a transaction of its own (default
 	// 2): a period's erasure waits on round trips and its commit's flush
 	// more than on the database's CPU.
 	ErasureWorkers int
@@ -157,7 +160,7 @@ func WithLimits(l Limits) Option { return func(db *DB) { db.limits = l } }
 // Open connects to the database at dsn (a URL or key=value string). It does
 // not migrate; call Migrate first.
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
-	db := &DB{loc: time.UTC, now: time.Now, closedMonths: &sync.Map{}, finalBuckets: &sync.Map{},
+	db := &DB{loc: time.UTC, now: time.Now, finalBuckets: &sync.Map{},
 		claimBoards: &knownBoards{}, closing: newClosingReads(0, 0),
 		logger: slog.New(slog.DiscardHandler), zoneWarned: &sync.Map{}, handoff: &handoffs{}}
 	for _, opt := range opts {
@@ -174,7 +177,6 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 			l.SubmitWriters, l.SubmitMergeEvents, l.ClaimWriters, l.RetentionBatch, l.ErasureWorkers, l.OwnPartitionPlayers)
 	}
 	writers, mergeEvents := cmp.Or(l.SubmitWriters, defaultSubmitWriters), cmp.Or(l.SubmitMergeEvents, defaultSubmitMergeEvents)
-	db.submits = newSubmitQueue(writers, mergeEvents, db.writeSubmissions)
 	db.boardSubmits = newSubmitQueue(writers, mergeEvents, db.writeBoardSubmissions)
 	db.claims = db.newClaimQueue(cmp.Or(l.ClaimWriters, defaultClaimWriters))
 	if !strings.Contains(dsn, "pool_max_conns") {
@@ -407,17 +409,6 @@ func (db *DB) readTx(ctx context.Context, fn func(pgx.Tx) error) error {
 		IsoLevel:   pgx.RepeatableRead,
 		AccessMode: pgx.ReadOnly,
 	}, fn)
-}
-
-// partitionName returns the name of a month's partition of table.
-func partitionName(table string, m leaderboard.Month) string {
-	return fmt.Sprintf("%s_%04d_%02d", table, m.Year(), int(m.Month()))
-}
-
-// dateLiteral returns the month's key as an SQL literal, for DDL, which takes
-// no parameters. It is built from the month's numbers, never from input text.
-func dateLiteral(m leaderboard.Month) string {
-	return fmt.Sprintf("DATE '%04d-%02d-01'", m.Year(), int(m.Month()))
 }
 
 // PoolStats is a moment's view of the connection pool.

@@ -20,9 +20,9 @@ import (
 // Then the period is erased in one transaction: their events keep only
 // their ids (erasedPlayer), scrubbed by a scan of the period's events made
 // before any lock that submissions wait on is taken; then, under the locks
-// a correction of it takes (a month's close lock, a period's row FOR
-// UPDATE), the player's claim goes, then their score row goes as a
-// correction that removes them (corrections.go, periodcorrections.go: the
+// a correction of it takes (the period's row FOR UPDATE), the player's claim
+// goes, then their score row goes as a correction that removes them
+// (periodcorrections.go: the
 // counters move with it and a CLOSED period is ranked again, with its digest
 // and message), then what else holds their id in that period: their cohort
 // membership (cohort_members) goes, the corrections naming them name the
@@ -135,14 +135,9 @@ func (db *DB) runErasure(ctx context.Context, e erasureRun, wait bool) (*leaderb
 			conn.Conn().Close(unlockCtx) // a session lock left held goes with its connection
 		}
 	}()
-	months, periods, err := db.erasurePeriods(ctx, playerID)
+	periods, err := db.erasurePeriods(ctx, playerID)
 	if err != nil {
 		return nil, err
-	}
-	for _, m := range months {
-		if err := db.eraseFromMonth(ctx, id, m, playerID); err != nil {
-			return nil, errorf("erase a player from %s: %w", m.month, err)
-		}
 	}
 	if err := db.eraseFromPeriods(ctx, id, periods, playerID); err != nil {
 		return nil, err
@@ -198,79 +193,50 @@ func (r *boardsOfRun) get(ctx context.Context, id string) (*leaderboard.Board, e
 	return b, nil
 }
 
-// erasureMonth is a month of main an erasure lists, and whether it was
-// CLOSED then: a CLOSED month takes no event again, and needs no fence.
-type erasureMonth struct {
-	month  leaderboard.Month
-	closed bool
-}
-
-// erasurePeriod is a period of another board an erasure lists, by id, and
-// whether it was CLOSED then, as erasureMonth's.
+// erasurePeriod is a period of a board an erasure lists, by id, and
+// whether it was CLOSED then: a CLOSED period takes no event again, and
+// needs no fence.
 type erasurePeriod struct {
 	id     int32
 	closed bool
 }
 
-// erasurePeriods returns main's months and the other boards' periods (by
-// id), each with whether it was CLOSED, that may hold playerID: where they
-// have a score row (a probe of the primary key of each month and each
+// erasurePeriods returns the periods of every board, main's months
+// included (by id), each with whether it was CLOSED, that may hold
+// playerID: where they have a score row (a probe of the primary key of each
 // period not CLOSED), a final rank or a removal marker (a fence of a run cut
 // short among them), where a correction names them or cleared every score. A
 // player's events, claims and kept messages lie only in those: an event
 // made a score row, which goes only by a removal (marked, and a
 // correction), a clear (a correction), an erasure, or the whole period's
 // drop by retention.
-func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]erasureMonth, []erasurePeriod, error) {
-	const monthsQ = `SELECT to_date(m.key, 'YYYY-MM'), m.status = 'CLOSED' FROM periods m
-		WHERE m.board_id = 'main' AND (
-			EXISTS (SELECT 1 FROM scores s WHERE s.month = to_date(m.key, 'YYYY-MM') AND s.player_id = $1)
-			OR EXISTS (SELECT 1 FROM board_removed_players r WHERE r.period_id = m.id AND r.player_id = $1)
-			OR EXISTS (SELECT 1 FROM corrections c
-				WHERE c.period_id = m.id AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL))))
-		ORDER BY m.key`
-	rows, err := db.pool.Query(ctx, monthsQ, playerID)
-	if err != nil {
-		return nil, nil, errorf("find the months of a player: %w", err)
-	}
-	months, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (erasureMonth, error) {
-		var (
-			d time.Time
-			m erasureMonth
-		)
-		err := r.Scan(&d, &m.closed)
-		m.month = leaderboard.MonthFromDate(d)
-		return m, err
-	})
-	if err != nil {
-		return nil, nil, errorf("find the months of a player: %w", err)
-	}
+func (db *DB) erasurePeriods(ctx context.Context, playerID string) ([]erasurePeriod, error) {
 	// A period whose final ranks have a partition of their own, which has
 	// no player index (migration 29), holds the player's final rank where
 	// it holds their scores row (a correction changes them together).
 	const periodsQ = `SELECT p.id, p.status = 'CLOSED' FROM periods p JOIN (
 		SELECT f.period_id FROM board_final_ranks f WHERE f.player_id = $1 AND f.bucket <> ` + ownBucketSQL + `
-		UNION SELECT p.id FROM periods p WHERE p.status <> 'CLOSED' AND p.board_id <> 'main'
+		UNION SELECT p.id FROM periods p WHERE p.status <> 'CLOSED'
 			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
 		UNION SELECT p.id FROM periods p WHERE p.final_bucket = ` + ownBucketSQL + `
 			AND EXISTS (SELECT 1 FROM board_scores s WHERE s.period_id = p.id AND s.player_id = $1)
-		UNION SELECT r.period_id FROM board_removed_players r
-			WHERE r.player_id = $1 AND NOT EXISTS (SELECT 1 FROM periods m WHERE m.id = r.period_id AND m.board_id = 'main')
+		UNION SELECT r.period_id FROM board_removed_players r WHERE r.player_id = $1
 		UNION SELECT c.period_id FROM corrections c
-			WHERE c.board_id <> 'main' AND (c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL))
+			WHERE c.player_id = $1 OR (c.player_id IS NULL AND c.erasure_id IS NULL)
 		) AS found (id) ON found.id = p.id
 		ORDER BY 1`
-	if rows, err = db.pool.Query(ctx, periodsQ, playerID); err != nil {
-		return nil, nil, errorf("find the periods of a player: %w", err)
+	rows, err := db.pool.Query(ctx, periodsQ, playerID)
+	if err != nil {
+		return nil, errorf("find the periods of a player: %w", err)
 	}
 	periods, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (erasurePeriod, error) {
 		var p erasurePeriod
 		return p, r.Scan(&p.id, &p.closed)
 	})
 	if err != nil {
-		return nil, nil, errorf("find the periods of a player: %w", err)
+		return nil, errorf("find the periods of a player: %w", err)
 	}
-	return months, periods, nil
+	return periods, nil
 }
 
 // finishErasure deletes playerID's players row, with its name, the

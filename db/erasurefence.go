@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/gamebackend/leaderboard"
 )
 
 // The fence of an erasure: before it scans a period's events for the
@@ -18,7 +16,7 @@ import (
 // player are refused (FORBIDDEN), while a retry of an event accepted before
 // still answers DUPLICATE (its id is read first). From the fence's commit
 // on, the player's events in the period are all there, and the erasure's
-// scan of them (eraseFromMonth, eraseFromPeriod) needs no lock that
+// scan of them (eraseFromPeriod) needs no lock that
 // submissions wait on: nothing can add one behind it.
 //
 // The fences stay until the erasure is DONE: finishErasure deletes every
@@ -32,19 +30,8 @@ import (
 // an admin's always comes with a correction naming the player there, which
 // is counted, so a period fenced by a run cut short is not counted twice.
 
-// fenceMonth fences playerID in main's month m unless it is CLOSING or
-// CLOSED (it takes no event again), and reports whether m was OPEN.
-func (db *DB) fenceMonth(ctx context.Context, m leaderboard.Month, playerID string) (bool, error) {
-	fence := `WITH taking AS (SELECT m.id FROM periods m WHERE ` + mainPeriodOf("m", "$1") + ` AND m.status = 'OPEN'),
-			fenced AS (INSERT INTO board_removed_players (period_id, player_id) SELECT id, $2 FROM taking ON CONFLICT DO NOTHING)
-		SELECT EXISTS (SELECT 1 FROM taking)`
-	b := &pgx.Batch{}
-	b.Queue(`SELECT pg_advisory_xact_lock($1, $2)`, monthWriteLockClass, monthKey(m))
-	return db.fence(ctx, b, fence, m.Date(), playerID)
-}
-
-// fencePeriod fences playerID in period pid of a board other than main
-// unless it is CLOSING or CLOSED, and reports whether it was OPEN.
+// fencePeriod fences playerID in period pid of a board unless it is
+// CLOSING or CLOSED, and reports whether it was OPEN.
 func (db *DB) fencePeriod(ctx context.Context, pid int32, playerID string) (bool, error) {
 	const (
 		lock  = `SELECT pg_advisory_xact_lock($1, ` + periodWriteKeySQL + `) FROM periods p WHERE p.id = $2`

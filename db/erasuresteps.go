@@ -5,83 +5,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/gamebackend/leaderboard"
 )
 
-// eraseFromMonth erases playerID from main's month m for erasure id: it
-// fences the player in m unless m was CLOSED (erasurefence.go), then erases
-// them in one transaction under the month's close lock, which scans m's
-// events before it takes any lock that submissions wait on, and has every
-// instance forget the month's final ranks it holds (notifyMonth, in the
-// correction's transaction). ECONFLICT while the month is CLOSING or being
-// corrected, or when an admin's correction lifted the fence since.
-func (db *DB) eraseFromMonth(ctx context.Context, id int64, month erasureMonth, playerID string) error {
-	m, fenced := month.month, false
-	if !month.closed {
-		var err error
-		if fenced, err = db.fenceMonth(ctx, m, playerID); err != nil {
-			return err
-		}
-	}
-	ran, err := db.withMonthLock(ctx, m, func(conn *pgxpool.Conn) error {
-		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return db.eraseFromMonthTx(ctx, tx, id, m, playerID, fenced) })
-	})
-	if err == nil && !ran {
-		err = leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is being closed or corrected: erase again shortly", m)
-	}
-	if err != nil {
-		return interpretCloseError(m, err)
-	}
-	db.forgetClosedMonth(m)
-	return nil
-}
-
-func (db *DB) eraseFromMonthTx(ctx context.Context, tx pgx.Tx, id int64, m leaderboard.Month, playerID string, fenced bool) error {
-	const scrubEvents = `UPDATE score_events SET player_id = $3, value = 0, old_score = NULL, new_score = 0
-		WHERE month = $1 AND player_id = $2`
-	scrubbed, err := beginErasureStep(ctx, tx, scrubEvents, m.Date(), playerID, erasedPlayer)
-	if err != nil {
-		return err
-	}
-	var (
-		pid              int32
-		status           string
-		hasScore, marked bool
-	)
-	read := `SELECT id, status, EXISTS (SELECT 1 FROM scores WHERE month = $1 AND player_id = $2),
-			EXISTS (SELECT 1 FROM board_removed_players r WHERE r.period_id = m.id AND r.player_id = $2)
-		FROM periods m WHERE ` + mainPeriodOf("m", "$1")
-	if err := tx.QueryRow(ctx, read, m.Date(), playerID).Scan(&pid, &status, &hasScore, &marked); noRows(err) {
-		return nil // dropped by retention since it was listed
-	} else if err != nil {
-		return err
-	}
-	if fenced && !marked {
-		return fenceLifted(m.String(), leaderboard.MainBoard)
-	}
-	// The claim goes first: the correction's changedClaims must not list it.
-	const unclaim = `DELETE FROM claims WHERE board_id = $1 AND period_key = $2 AND player_id = $3`
-	tag, err := tx.Exec(ctx, unclaim, leaderboard.MainBoard, m.String(), playerID)
-	if err != nil {
-		return err
-	}
-	if hasScore {
-		if _, err := db.correctTx(ctx, tx, m, playerID, nil, leaderboard.ErasureReason, &id); err != nil {
-			return err
-		}
-	}
-	rest := erasureRest{id: id, player: playerID, touched: tag.RowsAffected() > 0 || hasScore || scrubbed,
-		corrected: hasScore && leaderboard.MonthStatus(status) == leaderboard.MonthClosed}
-	return rest.run(ctx, tx, `period_id = $1`, pid, []scrub{
-		{`UPDATE corrections SET player_id = NULL, erasure_id = $3, reason = $4 WHERE period_id = $1 AND player_id = $2`,
-			[]any{pid, playerID, id, leaderboard.ErasureReason}},
-	})
-}
-
-// eraseFromPeriod erases playerID from period p of a board other than main
-// for erasure id: it fences the player in p unless p was CLOSED
+// eraseFromPeriod erases playerID from period p of a board, main's months
+// among them, for erasure id: it fences the player in p unless p was CLOSED
 // (erasurefence.go), then erases them in one transaction, which scans p's
 // events first and then holds the period's row FOR UPDATE (as a correction
 // does); a CLOSED period's new ranks version is announced to every instance

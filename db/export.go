@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -51,18 +52,15 @@ func (db *DB) ExportStandings(ctx context.Context, board, key string, form leade
 }
 
 // exportQuery checks the board and key of an export and returns what makes
-// its COPY statement in the export's transaction. The month export reads
-// no board: main is there from the first migration.
+// its COPY statement in the export's transaction.
 func (db *DB) exportQuery(ctx context.Context, board, key string, form leaderboard.ExportForm) (func(pgx.Tx) (string, error), error) {
 	if form == leaderboard.MonthExport {
 		if board != leaderboard.MainBoard {
 			return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "board %s has no month export: export its periods", board)
 		}
-		m, err := leaderboard.ParseMonth(key)
-		if err != nil {
+		if _, err := leaderboard.ParseMonth(key); err != nil {
 			return nil, err
 		}
-		return func(tx pgx.Tx) (string, error) { return monthExportQuery(ctx, tx, m, form) }, nil
 	}
 	b, err := db.boardOrNotFound(ctx, board)
 	if err != nil {
@@ -72,60 +70,49 @@ func (db *DB) exportQuery(ctx context.Context, board, key string, form leaderboa
 		return nil, err
 	}
 	if b.ID == leaderboard.MainBoard {
-		m, err := leaderboard.ParseMonth(key)
-		if err != nil {
+		if _, err := leaderboard.ParseMonth(key); err != nil {
 			return nil, err
 		}
-		return func(tx pgx.Tx) (string, error) { return monthExportQuery(ctx, tx, m, form) }, nil
 	}
-	return func(tx pgx.Tx) (string, error) { return periodExportQuery(ctx, tx, b, key) }, nil
+	return func(tx pgx.Tx) (string, error) { return periodExportQuery(ctx, tx, b, key, form) }, nil
 }
 
-// monthExportQuery returns the COPY statement of the export of main's month
-// m in form, or the error that the month is not there or not CLOSED, in
-// the words of the form.
-func monthExportQuery(ctx context.Context, tx pgx.Tx, m leaderboard.Month, form leaderboard.ExportForm) (string, error) {
-	status, participants, err := monthStatus(ctx, tx, m)
-	if form == leaderboard.MonthExport {
-		err = monthNotClosed(m, status, err)
-	} else {
-		err = notClosed(leaderboard.MainBoard, m.String(), string(status), status == "", err)
-	}
-	if err != nil {
-		return "", err
-	}
-	// The period export's columns: a board's, which main has none of, and
-	// when the reward was claimed.
+// mainExportQuery returns the COPY statement of the export of main's
+// closed month key in form, whose final ranks are those of period id in
+// bucket: the month's columns and, in the period export's form, a board's,
+// which main has none of (empty subscore and tier), and when the reward was
+// claimed.
+func mainExportQuery(id int32, bucket time.Time, participants int, form leaderboard.ExportForm) string {
 	boardColumns, claims := "", ""
 	if form == leaderboard.PeriodExport {
 		boardColumns = ", NULL::integer AS subscore, NULL::text AS tier, " + claimedAtColumn + " AS claimed_at"
-		claims = "LEFT JOIN claims c ON c.board_id = 'main' AND c.period_key = '" + m.String() + "' AND c.player_id = f.player_id"
+		claims = fmt.Sprintf("LEFT JOIN claims c ON c.period_id = %d AND c.player_id = f.player_id", id)
 	}
-	// COPY takes no parameters: the month and count are numbers formatted
-	// here, never text from the request.
+	// COPY takes no parameters: the period, bucket and count are numbers and
+	// a date read from the database, never text from the request.
 	return fmt.Sprintf(`COPY (
-		SELECT f.rank, %[3]s AS player_id, %[4]s AS player_name, f.score,
+		SELECT f.rank, %[4]s AS player_id, %[5]s AS player_name, f.score,
 			to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
-			round(100.0 * (%[2]d - f.rank + 1) / %[2]d, 4) AS percentile%[5]s
+			round(100.0 * (%[3]d - f.rank + 1) / %[3]d, 4) AS percentile%[6]s
 		FROM board_final_ranks f JOIN players p ON p.id = f.player_id
-		%[6]s
-		WHERE f.bucket = `+ownBucketSQL+` AND f.period_id = (SELECT m.id FROM periods m WHERE m.board_id = 'main' AND m.key = '%[1]s')
+		%[7]s
+		WHERE f.bucket = DATE '%[1]s' AND f.period_id = %[2]d
 		ORDER BY f.rank
-	) TO STDOUT WITH (FORMAT csv, HEADER true)`, m.String(), max(participants, 1),
-		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), boardColumns, claims), nil
+	) TO STDOUT WITH (FORMAT csv, HEADER true)`, bucket.Format(time.DateOnly), id, max(participants, 1),
+		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), boardColumns, claims)
 }
 
-// monthNotClosed returns the error of the month export of m, whose status
-// was read with err: ENOTFOUND when it never opened, ECONFLICT when not
-// CLOSED.
-func monthNotClosed(m leaderboard.Month, status leaderboard.MonthStatus, err error) error {
+// monthNotClosed returns the error of the month export of month key, whose
+// status was read with err: ENOTFOUND when it never opened (missing),
+// ECONFLICT when not CLOSED.
+func monthNotClosed(key, status string, missing bool, err error) error {
 	switch {
+	case missing:
+		return leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", key)
 	case err != nil:
 		return err
-	case status == "":
-		return leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", m)
-	case status != leaderboard.MonthClosed:
-		return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is %s: its standings are not final yet", m, status)
+	case status != string(leaderboard.PeriodClosed):
+		return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is %s: its standings are not final yet", key, status)
 	}
 	return nil
 }

@@ -11,12 +11,11 @@ import (
 )
 
 // The standings of a group of players (a game's friends list) in one
-// period, on any board: one statement for the whole group, so that every
-// standing comes from one snapshot and the group costs one round trip, open
-// or closed. Main's months are read from scores and their counters, other
-// boards' periods from board_scores and period_rank_counts: the rank of
-// each member is counted as a standing counts it (liveRankSQL,
-// periodRankSQL), without neighbours. A closed period's rows and counters
+// period, on any board, main included: one statement for the whole group,
+// so that every standing comes from one snapshot and the group costs one
+// round trip, open or closed. The rank of each member is counted from
+// board_scores and period_rank_counts as a standing counts it
+// (periodRankSQL), without neighbours. A closed period's rows and counters
 // are its final ranks (a correction changes them together), so the same
 // statement answers it, marked final.
 
@@ -24,87 +23,14 @@ import (
 // period key of b, best first, each without neighbours, from one
 // statement. EBADINPUT when key is not a month of main.
 func (db *DB) PeriodGroup(ctx context.Context, b *leaderboard.Board, key string, playerIDs []string) ([]leaderboard.Standing, error) {
-	m, isMain, err := leaderboard.MainMonth(b, key)
-	switch {
-	case err != nil:
+	if _, _, err := leaderboard.MainMonth(b, key); err != nil {
 		return nil, err
-	case isMain:
-		group, err := db.monthGroup(ctx, m, playerIDs)
-		if err != nil {
-			return nil, errorf("read a group of %d in %s: %w", len(playerIDs), m, err)
-		}
-		return group, nil
 	}
 	group, err := db.boardGroup(ctx, b, key, playerIDs)
 	if err != nil {
 		return nil, errorf("read a group of %d in period %s of %s: %w", len(playerIDs), key, b.ID, err)
 	}
 	return group, nil
-}
-
-// monthGroupSQL returns the statement of a group in month $1: the row of
-// each of players $2 that has a score, with its name, its live rank, the
-// month's live total, status and participants. Scores are read from table,
-// which holds month $1's alone, as in liveStandingSQL.
-func monthGroupSQL(table string) string {
-	return `WITH mo AS (
-	SELECT status, COALESCE(participants, 0) AS participants FROM periods m WHERE ` + mainPeriodOf("m", "$1") + `
-), me AS (
-	SELECT player_id, score, reached_at, seq, ` + hourColumnsSQL + `
-	FROM ` + table + ` WHERE month = $1 AND player_id = ANY($2::text[])
-)
-SELECT me.player_id, ` + nameSQL("me") + `, me.score, me.reached_at, ` + liveRankSQL("me", table) + `,
-	(` + liveTotalQuery + `), mo.status, mo.participants
-FROM mo CROSS JOIN me`
-}
-
-// monthGroup reads a group of month m from its partition, or through the
-// partitioned parent when it has none (never opened, or dropped). A
-// CLOSED month's standings are final, its total its participants.
-func (db *DB) monthGroup(ctx context.Context, m leaderboard.Month, playerIDs []string) ([]leaderboard.Standing, error) {
-	leave, err := db.closing.enter(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	defer leave()
-	group, status, err := db.monthGroupFrom(ctx, monthGroupSQL(monthTable(m)), m, playerIDs)
-	if isUndefinedTable(err) {
-		group, status, err = db.monthGroupFrom(ctx, monthGroupSQL(monthOfParent), m, playerIDs)
-	}
-	if err == nil && status != "" {
-		db.closing.saw(m, status)
-	}
-	return group, err
-}
-
-// monthGroupFrom runs monthGroup's statement q, and returns the month's
-// status ("" when no member has a score).
-func (db *DB) monthGroupFrom(ctx context.Context, q string, m leaderboard.Month, playerIDs []string) ([]leaderboard.Standing, leaderboard.MonthStatus, error) {
-	rows, err := db.pool.Query(ctx, q, m.Date(), playerIDs)
-	if err != nil {
-		return nil, "", err
-	}
-	var (
-		group        []leaderboard.Standing
-		status       leaderboard.MonthStatus
-		s            leaderboard.Standing
-		rank, total  int64
-		participants int
-	)
-	_, err = pgx.ForEachRow(rows, []any{&s.Player.ID, &s.Player.Name, &s.Score, &s.ReachedAt, &rank, &total, &status, &participants}, func() error {
-		s.Month, s.Rank, s.Total = m, int(rank), int(total)
-		if status == leaderboard.MonthClosed {
-			s.Final, s.Total = true, participants
-		}
-		group = append(group, s)
-		s.Player.Name = nil
-		return nil
-	})
-	if err != nil {
-		return nil, "", err
-	}
-	leaderboard.SortByRank(group)
-	return group, status, nil
 }
 
 // boardGroupStatement names one of the statements of boardGroupSQL.
@@ -142,8 +68,13 @@ FROM me`
 // the period is CLOSED its rows are its final standings (Final, with the
 // board's tier).
 func (db *DB) boardGroup(ctx context.Context, b *leaderboard.Board, key string, playerIDs []string) ([]leaderboard.Standing, error) {
+	leave, err := db.closing.enter(ctx, periodRef{board: b.ID, key: key})
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
 	var group []leaderboard.Standing
-	err := db.cohortSnapshot(ctx, b, func(q rowQuerier) error {
+	err = db.cohortSnapshot(ctx, b, func(q rowQuerier) error {
 		var err error
 		if group, err = queryBoardGroup(ctx, q, b, key, playerIDs); err != nil || !b.HasCohorts() {
 			return err
@@ -184,7 +115,7 @@ func queryBoardGroup(ctx context.Context, q rowQuerier, b *leaderboard.Board, ke
 		}
 		r.entry.Rank = int(rank)
 		s := leaderboard.Standing{RankEntry: r.entry, Board: b.ID, Period: key, Total: int(total),
-			Month: leaderboard.MonthOf(startsAt, b.Location), Final: closed}
+			Month: b.MonthOfPeriod(key, startsAt), Final: closed}
 		if s.Final {
 			s.Tier = b.TierOf(s.Rank, s.Total)
 		}

@@ -48,7 +48,7 @@ func TestListenPeriods_HearsACloseOfMainAfterSilentChecks(t *testing.T) {
 	go store.ListenPeriods(ctx, func(board, key string, _ int) { heard <- board + " " + key })
 	time.Sleep(500 * time.Millisecond)
 	mustSubmit(t, store, leaderboard.ScoreEvent{EventID: "e1", PlayerID: "p1", Mode: leaderboard.ModeSet, Value: 5, OccurredAt: at(1)})
-	if _, _, err := store.TryCloseMonth(t.Context(), november, leaderboard.CloseHooks{}); err != nil {
+	if _, err := closeMonth(store, november); err != nil {
 		t.Fatal(err)
 	}
 	select {

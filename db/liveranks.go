@@ -2,75 +2,29 @@ package db
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/gamebackend/leaderboard"
 )
 
-// The live ranks of submitted scores, on every board: the one place that
-// sends main's keys to the month code (monthLiveRanks: scores and its
-// counters) and every other board's keys to the board code (boardLiveRanks:
-// board_scores and period_rank_counts), each in one round of reads for all
-// the keys a request asks for.
-
-// LiveRanks returns the current rank of each key that has a score row;
-// keys without one, and keys of a period or board that does not exist, are
-// absent. It reads on the primary, also on the replica's view: the ranks
-// asked for are those of scores just submitted, which a lagging replica may
-// not have yet.
+// LiveRanks returns the current rank of each key that has a score row, on
+// any board, main included, in one round of reads for all the keys a request
+// asks for; keys without one, and keys of a period or board that does not
+// exist, are absent. It reads on the primary, also on the replica's view:
+// the ranks asked for are those of scores just submitted, which a lagging
+// replica may not have yet.
 func (db *DB) LiveRanks(ctx context.Context, keys []leaderboard.PeriodPlayer) (map[leaderboard.PeriodPlayer]int, error) {
 	if db.primary != nil {
 		db = db.primary
 	}
-	var mainKeys, boardKeys []leaderboard.PeriodPlayer
-	for _, k := range keys {
-		if k.Board == leaderboard.MainBoard {
-			mainKeys = append(mainKeys, k)
-		} else {
-			boardKeys = append(boardKeys, k)
-		}
-	}
 	ranks := map[leaderboard.PeriodPlayer]int{}
-	if len(mainKeys) > 0 {
-		if err := db.mainLiveRanks(ctx, mainKeys, ranks); err != nil {
-			return nil, err
-		}
-	}
-	if len(boardKeys) > 0 {
-		if err := db.boardLiveRanks(ctx, boardKeys, ranks); err != nil {
+	if len(keys) > 0 {
+		if err := db.boardLiveRanks(ctx, keys, ranks); err != nil {
 			return nil, err
 		}
 	}
 	return ranks, nil
-}
-
-// mainLiveRanks adds to ranks the live rank of each key of main that has a
-// score row, read by monthLiveRanks.
-func (db *DB) mainLiveRanks(ctx context.Context, keys []leaderboard.PeriodPlayer, ranks map[leaderboard.PeriodPlayer]int) error {
-	months := map[monthPlayer][]leaderboard.PeriodPlayer{}
-	for _, k := range keys {
-		// A key that is no month names no period of main: it has no rank.
-		if m, err := leaderboard.ParseMonth(k.Period); err == nil {
-			mp := monthPlayer{Month: m, PlayerID: k.PlayerID}
-			months[mp] = append(months[mp], k)
-		}
-	}
-	if len(months) == 0 {
-		return nil
-	}
-	monthRanks, err := db.monthLiveRanks(ctx, slices.Collect(maps.Keys(months)))
-	if err != nil {
-		return err
-	}
-	for mp, rank := range monthRanks {
-		for _, k := range months[mp] {
-			ranks[k] = rank
-		}
-	}
-	return nil
 }
 
 // boardLiveRanksQuery reads the live rank of each key (board $1[i], period
@@ -86,8 +40,8 @@ CROSS JOIN LATERAL (SELECT ` + originSQL + `) AS o(origin)
 CROSS JOIN LATERAL (SELECT s.*, ` + hourColumnsSQL + `
 	FROM board_scores s WHERE s.period_id = p.id AND s.player_id = k.player_id) AS me`
 
-// boardLiveRanks adds to ranks the live rank of each key of a board other
-// than main that has a score row, read in one statement.
+// boardLiveRanks adds to ranks the live rank of each key, of any board,
+// that has a score row, read in one statement.
 func (db *DB) boardLiveRanks(ctx context.Context, keys []leaderboard.PeriodPlayer, ranks map[leaderboard.PeriodPlayer]int) error {
 	boards, periods, players := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
 	for i, k := range keys {

@@ -7,21 +7,18 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
 )
 
-// closeMonth runs month m's close on store; the close lock must be free.
+// closeMonth closes month m of main on store, as closeMonth does.
 func closeMonth(store *db.DB, m leaderboard.Month) (*leaderboard.MonthInfo, error) {
-	info, ran, err := store.TryCloseMonth(context.Background(), m, leaderboard.CloseHooks{})
-	if err == nil && !ran {
-		return nil, fmt.Errorf("the close lock of %s is held", m)
+	p, err := store.ClosePeriod(context.Background(), leaderboard.MainBoard, m.String())
+	if err != nil {
+		return nil, err
 	}
-	return info, err
+	return p.MonthInfo()
 }
 
 func mustClose(t *testing.T, store *db.DB, m leaderboard.Month) *leaderboard.MonthInfo {
@@ -94,55 +91,6 @@ func TestCloseMonth_UnknownMonthIsNotFound(t *testing.T) {
 	}
 }
 
-// A close that fails halfway leaves the month CLOSING with no ranks visible,
-// still read live, and a later close finishes the job.
-func TestCloseMonth_FailureLeavesMonthReclosable(t *testing.T) {
-	store := mustOpenDB(t)
-	mustSubmit(t, store,
-		event("1", "a", leaderboard.ModeSet, 10, at(1)),
-		event("2", "b", leaderboard.ModeSet, 20, at(2)),
-	)
-	conn, err := pgx.Connect(context.Background(), pg.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	// A table in the way of the rank partition makes the build step fail.
-	var id int32
-	if err := conn.QueryRow(context.Background(), `SELECT id FROM periods WHERE board_id = 'main' AND key = '2026-11'`).Scan(&id); err != nil {
-		t.Fatal(err)
-	}
-	table := pgx.Identifier{fmt.Sprintf("board_final_ranks_own_%d", id)}.Sanitize()
-	if _, err := conn.Exec(context.Background(), `CREATE TABLE `+table+` (x int)`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := closeMonth(store, november); err == nil {
-		t.Fatal("close succeeded with its partition name taken")
-	}
-	info, err := store.Month(context.Background(), november)
-	if err != nil || info.Status != leaderboard.MonthClosing || info.ClosedAt != nil {
-		t.Fatalf("after a failed close: %+v, %v", info, err)
-	}
-	var attached int
-	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM board_final_ranks`).Scan(&attached); err != nil || attached != 0 {
-		t.Fatalf("final ranks visible after a failed close: %d, %v", attached, err)
-	}
-	if s := mustStanding(t, store, "a"); s.Final || s.Rank != 2 {
-		t.Errorf("a CLOSING month should read live: %+v", s)
-	}
-	assertOutcomes(t, mustSubmit(t, store, event("3", "a", leaderboard.ModeAdd, 1, at(3))), rejected(leaderboard.EMONTHCLOSED))
-
-	if _, err := conn.Exec(context.Background(), `DROP TABLE `+table); err != nil {
-		t.Fatal(err)
-	}
-	if info := mustClose(t, store, november); info.Status != leaderboard.MonthClosed || info.Participants != 2 {
-		t.Fatalf("second close: %+v", info)
-	}
-	if s := mustStanding(t, store, "a"); !s.Final || s.Rank != 2 {
-		t.Errorf("after the second close: %+v", s)
-	}
-}
-
 // Scores keep arriving while the month closes: every event acknowledged as
 // APPLIED is in the final ranks, and every event refused is not.
 func TestCloseMonth_KeepsEveryAcknowledgedEvent(t *testing.T) {
@@ -194,7 +142,7 @@ func TestCloseMonth_KeepsEveryAcknowledgedEvent(t *testing.T) {
 		t.Errorf("%d participants, but %d events were acknowledged (+1 seed)", info.Participants, len(acked))
 	}
 	for player := range acked {
-		if s, err := store.Standing(context.Background(), november, player, 0, 0); err != nil || s == nil || !s.Final {
+		if s, err := mainStanding(context.Background(), store, november, player, 0, 0); err != nil || s == nil || !s.Final {
 			t.Fatalf("acknowledged player %s missing from the final ranks: %+v, %v", player, s, err)
 		}
 	}
@@ -225,52 +173,15 @@ func TestMigrate_DownAndUpAgain(t *testing.T) {
 		if step.events < 0 {
 			continue // no tables
 		}
+		// main's events are in board_score_events from migration 32 on,
+		// in its month partitions before.
+		q := `SELECT count(*) FROM board_score_events WHERE board_id = 'main'`
+		if step.want < 32 {
+			q = `SELECT count(*) FROM score_events`
+		}
 		var events int
-		if err := mustConn(t).QueryRow(context.Background(), `SELECT count(*) FROM score_events`).Scan(&events); err != nil || events != step.events {
+		if err := mustConn(t).QueryRow(context.Background(), q).Scan(&events); err != nil || events != step.events {
 			t.Fatalf("after migrate %v: %d events, %v; want %d", step.dir, events, err, step.events)
 		}
-	}
-}
-
-// A month opens while another submission, which looks its event ids up in
-// score_events before it writes scores, is between the two: the opener waits
-// for it, and both go through. Made in the other order, the partitions
-// deadlocked with it and one of the two failed.
-func TestOpenMonth_WaitsForASubmissionBetweenItsTables(t *testing.T) {
-	store := mustOpenDB(t)
-	ctx := context.Background()
-	other := mustConn(t)
-	tx, err := other.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `SELECT count(*) FROM score_events`); err != nil {
-		t.Fatal(err)
-	}
-	submitted := make(chan error, 1)
-	go func() {
-		_, err := store.SubmitScores(ctx, []leaderboard.ScoreEvent{event("e1", "p1", leaderboard.ModeSet, 10, at(1))})
-		submitted <- err
-	}()
-	// Once the opener waits for a lock, the other submission goes on to scores.
-	watcher := mustConn(t)
-	deadline := time.Now().Add(10 * time.Second)
-	for waiting := false; !waiting; time.Sleep(10 * time.Millisecond) {
-		if err := watcher.QueryRow(ctx, `SELECT count(*) > 0 FROM pg_locks WHERE NOT granted`).Scan(&waiting); err != nil {
-			t.Fatal(err)
-		}
-		if !waiting && time.Now().After(deadline) {
-			t.Fatal("the month's opening never waited for the other submission")
-		}
-	}
-	if _, err := tx.Exec(ctx, `SELECT count(*) FROM scores`); err != nil {
-		t.Fatalf("the other submission, reading scores: %v", err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-submitted; err != nil {
-		t.Fatalf("the month's first events: %v", err)
 	}
 }

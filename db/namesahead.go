@@ -8,8 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/gamebackend/leaderboard"
 )
 
 // namesAhead reads the names of a closing month's players on a connection
@@ -22,14 +20,6 @@ type namesAhead struct {
 	done   chan struct{}
 	names  playerNames
 	err    error // why the read failed, once done
-}
-
-// readMonthNamesAhead starts reading the names of month m's players, whose
-// scores no longer change, in the background.
-func (db *DB) readMonthNamesAhead(ctx context.Context, m leaderboard.Month) *namesAhead {
-	// The close vacuumed the partition: its row count is exact.
-	scores := partitionName("scores", m)
-	return db.readNamesAhead(ctx, scores, fmt.Sprintf(`(SELECT reltuples FROM pg_class WHERE oid = '%s'::regclass)`, scores))
 }
 
 // readNamesAhead starts reading the names of players, a relation with a

@@ -66,22 +66,20 @@ func (m mainMonth) submit(tb testing.TB, events []leaderboard.ScoreEvent) []lead
 	return mustSubmit(tb, m.store, events...)
 }
 func (m mainMonth) standing(ctx context.Context, playerID string, above, below int) (*leaderboard.Standing, error) {
-	s, err := m.store.Standing(ctx, m.month, playerID, above, below)
+	s, err := mainStanding(ctx, m.store, m.month, playerID, above, below)
 	if err != nil || s == nil {
 		return s, err
 	}
-	// db.Standing names main's period by its Month and leaves Board and
-	// Period to the resolver: the adapter names it as the other boards' API
-	// does, once it checked the month.
-	if s.Month != m.month || s.Board != "" || s.Period != "" {
-		return nil, fmt.Errorf("standing of %s: month %s board %q period %q; want month %s and the period named by the month alone",
+	// Main's standings name their board and period as every board's do,
+	// and keep the month the contract answers.
+	if s.Month != m.month || s.Board != leaderboard.MainBoard || s.Period != m.key() {
+		return nil, fmt.Errorf("standing of %s: month %s board %q period %q; want month %s of main",
 			playerID, s.Month, s.Board, s.Period, m.month)
 	}
-	s.Board, s.Period = leaderboard.MainBoard, m.month.String()
 	return s, nil
 }
 func (m mainMonth) page(ctx context.Context, first int, after string) (*leaderboard.Page, error) {
-	return m.store.Leaderboard(ctx, m.month, first, after)
+	return mainLeaderboard(ctx, m.store, m.month, first, after)
 }
 func (m mainMonth) liveRanks(ctx context.Context, playerIDs []string) (map[leaderboard.PeriodPlayer]int, error) {
 	return periodLiveRanks(ctx, m.store, m.b, m.key(), playerIDs)
@@ -97,12 +95,13 @@ func (m mainMonth) group(ctx context.Context, playerIDs []string) ([]leaderboard
 	return group, err
 }
 func (m mainMonth) close(ctx context.Context) (string, error) {
-	info, ran, err := m.store.TryCloseMonth(ctx, m.month, leaderboard.CloseHooks{})
+	p, err := m.store.ClosePeriod(ctx, leaderboard.MainBoard, m.key())
 	if err != nil {
 		return "", err
 	}
-	if !ran || info == nil || info.Status != leaderboard.MonthClosed {
-		return "", fmt.Errorf("close of %s: ran %t, month %+v", m.month, ran, info)
+	info, err := p.MonthInfo()
+	if err != nil || info.Month != m.month || info.Status != leaderboard.MonthClosed {
+		return "", fmt.Errorf("close of %s: month %+v, %v", m.month, info, err)
 	}
 	return info.Digest, nil
 }

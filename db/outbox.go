@@ -2,9 +2,6 @@ package db
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -30,7 +27,7 @@ type monthMessage struct {
 	ID           string          `json:"id"`
 	Type         string          `json:"type"`
 	Month        string          `json:"month"`
-	Board        string          `json:"board,omitempty"` // a MONTH board's but main's
+	Board        string          `json:"board,omitempty"` // empty on main's bodies (periodMessageOf)
 	Period       string          `json:"period,omitempty"`
 	ClosedAt     time.Time       `json:"closedAt"`
 	Participants int64           `json:"participants"`
@@ -72,27 +69,6 @@ type messageCorrect struct {
 func messageCorrectOf(c *leaderboard.Correction) *messageCorrect {
 	return &messageCorrect{ID: c.ID, PlayerID: c.PlayerID, Before: c.Before, After: c.After, Reason: c.Reason, At: c.At,
 		Erasure: c.Erasure}
-}
-
-// insertMessage records msg for month m with a fresh id.
-func insertMessage(ctx context.Context, tx pgx.Tx, m leaderboard.Month, msg monthMessage) error {
-	id := make([]byte, 16)
-	rand.Read(id)
-	msg.ID = "evt_" + hex.EncodeToString(id)
-	body, err := json.Marshal(msg)
-	if err != nil {
-		return errorf("encode %s message: %w", msg.Type, err)
-	}
-	q := `INSERT INTO outbox (id, type, board_id, period_id, body)
-		SELECT $1, $2, 'main', m.id, $4 FROM periods m WHERE ` + mainPeriodOf("m", "$3")
-	tag, err := tx.Exec(ctx, q, msg.ID, msg.Type, m.Date(), string(body))
-	if err != nil {
-		return errorf("record %s message: %w", msg.Type, err)
-	}
-	if tag.RowsAffected() != 1 {
-		return errorf("record %s message: month %s has no period", msg.Type, m)
-	}
-	return nil
 }
 
 // outboxChannel is the NOTIFY channel on which a committed transaction that

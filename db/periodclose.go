@@ -15,12 +15,13 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// The close of a period of a board other than main is one transaction, which
+// The close of a period of any board, main's months included, is one
+// transaction, which
 // takes the period's close lock (a transaction advisory lock on its id) and
 // then its row FOR UPDATE: that waits for the submissions in flight, which
 // hold the row FOR SHARE, and makes those that come after read it CLOSED and
 // refuse their events. The transaction ranks the period's scores into
-// board_final_ranks and digests them with a month's code (rankPeriod), marks
+// board_final_ranks and digests them (rankPeriod), marks
 // the period CLOSED and records its settlement message. A crash rolls it all
 // back; the CLOSED check makes a second close a no-op. A close an admin asks
 // for (ClosePeriod) first turns the period CLOSING in a short transaction of
@@ -28,18 +29,22 @@ import (
 // close does: the early close is then recorded, refused by every later
 // submission, and listed by PeriodsToClose for any instance to finish should
 // this one be cut off; a due period needs no such step, its events being
-// refused by their time and the period found due again. Unlike main's months,
-// whose close runs on a session lock for minutes at ten million players, a
-// period of a small board closes in milliseconds, so ten thousand of them
-// due at once are closed by any number of instances, many per transaction
-// (TryClosePeriods, periodgroupclose.go).
+// refused by their time and the period found due again. A period of a small
+// board closes in milliseconds, so ten thousand of them due at once are
+// closed by any number of instances, many per transaction (TryClosePeriods,
+// periodgroupclose.go); a large one, such as main's month at ten million
+// players, is closed alone.
 
 // closingChannel carries "board key" of each period stopped early, as its
 // stop commits (StopPeriod).
 const closingChannel = "leaderboard_closing_periods"
 
-// periodWriteLockClass is the first key of a board period's write lock, as
-// monthWriteLockClass is of a month's; the second is periodWriteKeySQL of
+// periodWriteLockClass is the first key of a period's write lock: every
+// submission holds it shared until it commits, and a close's stop takes it
+// exclusive. PostgreSQL queues a shared request behind a waiting exclusive
+// one, so a stop cannot starve behind a stream of submissions (as it can
+// behind row locks FOR SHARE, which new share lockers join freely). The
+// second key is periodWriteKeySQL of
 // the period's board and key (its id may not exist yet when a batch takes
 // it).
 const periodWriteLockClass = 0x6c627077 // "lbpw"
@@ -48,8 +53,8 @@ const periodWriteLockClass = 0x6c627077 // "lbpw"
 // row p (its columns board_id and key).
 const periodWriteKeySQL = `hashtext(p.board_id || ' ' || p.key)`
 
-// ListenClosingPeriods calls fn with each period of a board other than main
-// whose early close another instance (or this one) has just accepted, until
+// ListenClosingPeriods calls fn with each period of any board whose early
+// close another instance (or this one) has just accepted, until
 // ctx ends or the connection fails or its server stops answering; it then
 // returns why. A stop announced while no one listens is still found by the
 // scheduler's next look (PeriodsToClose lists CLOSING periods).
@@ -74,19 +79,19 @@ const (
 )
 
 // PeriodsToClose returns, those that ended first first, up to limit periods
-// of boards other than main whose close should run now, with their Board,
-// Key and Status only: every CLOSING period
-// and, when auto is true, every OPEN period whose closesAt (its end plus its
-// board's close grace) has passed. A NONE board's period is due once the
-// board's end has; without an end, never.
+// of every board, main's months included, whose close should run now, with
+// their Board, Key and Status only: every CLOSING period and, when auto is
+// true, every OPEN period whose closesAt (its end plus its board's close
+// grace) has passed. A NONE board's period is due once the board's end has;
+// without an end, never.
 func (db *DB) PeriodsToClose(ctx context.Context, auto bool, limit int) ([]leaderboard.Period, error) {
 	// The partial index holds only the periods not CLOSED, about one per
 	// board, whatever the closed periods kept.
-	const q = `SELECT p.board_id, p.key, p.status FROM periods p JOIN boards b ON b.id = p.board_id
-		WHERE p.status <> 'CLOSED' AND p.board_id <> 'main' AND (p.status = 'CLOSING' OR ($1 AND
-			COALESCE(p.ends_at, b.ends_at) + b.close_grace_seconds * interval '1 second' <= $2))
+	q := `SELECT p.board_id, p.key, p.status FROM periods p JOIN boards b ON b.id = p.board_id
+		WHERE p.status <> 'CLOSED' AND (p.status = 'CLOSING' OR ($1 AND
+			COALESCE(p.ends_at, b.ends_at) + ` + closeGraceSQL("$4") + ` <= $2))
 		ORDER BY COALESCE(p.ends_at, b.ends_at), p.board_id, p.key LIMIT $3`
-	rows, err := db.pool.Query(ctx, q, auto, db.now(), limit)
+	rows, err := db.pool.Query(ctx, q, auto, db.now(), limit, db.closeGrace.Milliseconds())
 	if err != nil {
 		return nil, errorf("find periods to close: %w", err)
 	}
@@ -107,17 +112,16 @@ func (db *DB) PeriodsToClose(ctx context.Context, auto bool, limit int) ([]leade
 }
 
 // NextPeriodClose returns how long, by the DB's clock, until the earliest
-// closesAt still to come of the OPEN periods of boards other than main, and
+// closesAt still to come of the OPEN periods of every board, and
 // false when none has one: when the period closer next has work, so that it
 // wakes then rather than up to a scheduler interval later.
 func (db *DB) NextPeriodClose(ctx context.Context) (time.Duration, bool, error) {
-	const q = `SELECT min(COALESCE(p.ends_at, b.ends_at) + b.close_grace_seconds * interval '1 second')
+	q := `SELECT min(COALESCE(p.ends_at, b.ends_at) + ` + closeGraceSQL("$2") + `)
 		FROM periods p JOIN boards b ON b.id = p.board_id
-		WHERE p.status = 'OPEN' AND p.board_id <> 'main'
-			AND COALESCE(p.ends_at, b.ends_at) + b.close_grace_seconds * interval '1 second' > $1`
+		WHERE p.status = 'OPEN' AND COALESCE(p.ends_at, b.ends_at) + ` + closeGraceSQL("$2") + ` > $1`
 	now := db.now()
 	var next *time.Time
-	if err := db.pool.QueryRow(ctx, q, now).Scan(&next); err != nil {
+	if err := db.pool.QueryRow(ctx, q, now, db.closeGrace.Milliseconds()).Scan(&next); err != nil {
 		return 0, false, errorf("find the next period close: %w", err)
 	}
 	if next == nil {
@@ -133,7 +137,7 @@ func (db *DB) NextPeriodClose(ctx context.Context) (time.Duration, bool, error) 
 // OPEN period closed before its end ends early; a period no event opened
 // gets its row and closes with no participants. ENOTFOUND for an unknown
 // board or a season it does not have; EBADINPUT for a key that is not one of
-// the board's, or for main (closeMonth closes its months); ECONFLICT for a
+// the board's; ENOTFOUND for a month of main no event opened; ECONFLICT for a
 // period that has not started.
 func (db *DB) ClosePeriod(ctx context.Context, board, key string) (*leaderboard.Period, error) {
 	p, _, err := db.closePeriod(ctx, board, key, false)
@@ -165,8 +169,8 @@ func (db *DB) StopPeriod(ctx context.Context, board, key string) (*leaderboard.P
 // period's close lock: then ran is false, nothing was done and the period is
 // nil. TryClosePeriods closes a period this way when its group could not:
 // its row was held by a submission, or the group's transaction failed. An
-// OPEN period is closed without being stopped first: it is due, and its
-// events are refused by their time.
+// OPEN period is closed without being stopped first (it is due, and its
+// events are refused by their time), but for a month of main (closePeriod).
 func (db *DB) TryClosePeriod(ctx context.Context, board, key string) (p *leaderboard.Period, ran bool, err error) {
 	return db.closePeriod(ctx, board, key, true)
 }
@@ -178,8 +182,17 @@ func (db *DB) periodToClose(ctx context.Context, board, key string) (*leaderboar
 	if err != nil {
 		return nil, nil, err
 	}
-	if b.ID == leaderboard.MainBoard {
-		return nil, nil, leaderboard.Errorf(leaderboard.EBADINPUT, "main's periods are its months: closeMonth closes them")
+	if _, isMain, err := leaderboard.MainMonth(b, key); err != nil {
+		return nil, nil, err
+	} else if isMain {
+		// A month of main that no event opened has nothing to close: the
+		// month contract answers NOT_FOUND.
+		const q = `SELECT id, key, status, starts_at, ends_at FROM periods WHERE board_id = $1 AND key = $2`
+		row, err := scanPeriodRow(db.pool.QueryRow(ctx, q, b.ID, key))
+		if noRows(err) {
+			return nil, nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", key)
+		}
+		return b, row, err
 	}
 	row, err := db.ensurePeriodRow(ctx, b, key, false)
 	if err != nil {
@@ -188,8 +201,8 @@ func (db *DB) periodToClose(ctx context.Context, board, key string) (*leaderboar
 	return b, row, nil
 }
 
-// stopPeriod turns period row of b CLOSING unless it is no longer OPEN, as
-// a month's close stops its scores (close.go): the UPDATE waits for the
+// stopPeriod turns period row of b CLOSING unless it is no longer OPEN: the
+// UPDATE waits for the
 // submissions that hold the row FOR SHARE, and those that come after read
 // CLOSING and refuse their events.
 func (db *DB) stopPeriod(ctx context.Context, b *leaderboard.Board, row *periodRow) error {
@@ -222,11 +235,16 @@ func (db *DB) stopPeriod(ctx context.Context, b *leaderboard.Board, row *periodR
 }
 
 func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*leaderboard.Period, bool, error) {
+	ctx = db.reportingProgress(ctx, board, key)
 	b, row, err := db.periodToClose(ctx, board, key)
 	if err != nil {
 		return nil, false, err
 	}
-	if !try && row.status == leaderboard.PeriodOpen {
+	// A due period is closed without being stopped first, its events
+	// refused by their time, but for a month of main: the month contract
+	// shows it CLOSING while it closes, and the next instance resumes a
+	// CLOSING month whatever its clock and grace.
+	if row.status == leaderboard.PeriodOpen && (!try || b.ID == leaderboard.MainBoard) {
 		if err := db.closePhase.start(ctx, "stop"); err != nil {
 			return nil, false, err
 		}
@@ -262,6 +280,7 @@ func (db *DB) closePeriod(ctx context.Context, board, key string, try bool) (*le
 		if !ran {
 			return nil, false, nil
 		}
+		db.closing.saw(periodRef{board: b.ID, key: key}, leaderboard.PeriodClosed)
 		if handing != nil {
 			// Committed: the close is done whether or not memory takes it.
 			if err := handing.hand(ctx); err != nil {
@@ -510,6 +529,9 @@ func (db *DB) closePeriodRows(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 	if leaderboard.PeriodStatus(status) == leaderboard.PeriodClosed {
 		return true, nil
 	}
+	// This instance's reads of the period give way to its close from now,
+	// not from the first read that finds it CLOSING.
+	db.closing.saw(periodRef{board: b.ID, key: row.key}, leaderboard.PeriodClosing)
 	closedAt := db.now()
 	ranks, err := rankPeriod(ctx, tx, b, row.id, bucket, db.ownPartitionPlayers(), 1, db.closePhase,
 		func(rows *rankedRows) { read(rows, closedAt) })
@@ -530,6 +552,10 @@ func (db *DB) closePeriodRows(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 	const markClosed = `UPDATE periods SET status = 'CLOSED', closed_at = $3, participants = $4, digest = $5,
 		ranks_version = 1, final_bucket = $6 WHERE board_id = $1 AND id = $2`
 	writes.Queue(markClosed, b.ID, row.id, closedAt, ranks.participants, ranks.digest, bucket)
+	// Every instance hears of the close at its commit and loads the period
+	// (closedperiods.Watcher): a period closed on its own is a large one,
+	// or one an admin closed, whose readers come at once.
+	writes.Queue(announcePeriodSQL, row.id)
 	if db.settlement {
 		msg, err := periodMessageOf(b, row, closedAt, ranks, nil)
 		if err != nil {
@@ -557,8 +583,7 @@ type rankedPeriod struct {
 }
 
 // rankPeriod ranks period id's scores in b's order (the sort keys rank
-// ascending, then who reached them first, then seq) as a month's close
-// ranks its scores (buildFinalRanks), with the same code: read once by
+// ascending, then who reached them first, then seq): read once by
 // binary COPY into memory, in the order of the heap and sorted here
 // (readRankedRows), then copied by binary COPY in rank order into bucket's
 // final ranks, digested, and the first messageTop named. It returns the
@@ -647,8 +672,7 @@ func rankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, id int32, 
 // createOwnFinalRanks makes, in tx, the table of period id's final ranks
 // of their own of the given version, without an index. The CHECK spares
 // ATTACH a scan of the whole table for its partition constraint; COPY
-// checks each row as it writes it. main's months make theirs here too
-// (buildFinalRanks).
+// checks each row as it writes it.
 func createOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32, version int) error {
 	create := fmt.Sprintf(`CREATE TABLE %s (LIKE board_final_ranks, CHECK (bucket = DATE '%s' AND period_id = %d))`,
 		ownPartition(id, version), ownBucket.Format(time.DateOnly), id)
@@ -717,7 +741,7 @@ func rankingOf(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, rows *ranke
 }
 
 // periodRanking gathers a period's final ranks as they are read back, in
-// rank order: its participants, its digest as main's, and its first
+// rank order: its participants, its digest, and its first
 // messageTop ranks, named.
 type periodRanking struct {
 	ranked rankedPeriod
@@ -796,7 +820,8 @@ func newMessageID() string {
 
 // periodMessageOf is the message of period row of b closed at closedAt, or,
 // with correction, of its correction once closed: month.closed or
-// month.corrected, as main's with board and period added, on a MONTH board;
+// month.corrected on a MONTH board (main's naming the month alone, the
+// others' with their board and period added);
 // period.closed or period.corrected on the others.
 func periodMessageOf(b *leaderboard.Board, row *periodRow, closedAt time.Time, ranks *rankedPeriod,
 	correction *messageCorrect) (outboxMessage, error) {
@@ -813,9 +838,13 @@ func periodMessageOf(b *leaderboard.Board, row *periodRow, closedAt time.Time, r
 		if correction != nil {
 			msg.typ = messageCorrected
 		}
-		v = monthMessage{ID: msg.id, Type: msg.typ, Month: row.key, Board: b.ID, Period: row.key, ClosedAt: closedAt,
+		m := monthMessage{ID: msg.id, Type: msg.typ, Month: row.key, Board: b.ID, Period: row.key, ClosedAt: closedAt,
 			Participants: int64(ranks.participants), Digest: ranks.digest, Top: top, Correction: correction,
 			ChangedClaims: correction.claimsChanged()}
+		if b.ID == leaderboard.MainBoard {
+			m.Board, m.Period = "", "" // main's bodies name the month alone, as they always did
+		}
+		v = m
 	} else {
 		msg.typ = messagePeriodClosed
 		if correction != nil {
@@ -902,4 +931,26 @@ func (db *DB) clearPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 		VALUES ($1, $2, NULL, NULL, NULL, $3, $4)`
 	writes.Queue(record, b.ID, row.id, reason, now)
 	return tx.SendBatch(ctx, writes).Close()
+}
+
+// closeGraceSQL is the SQL of the close grace of the board in row b of
+// boards: main's is the service's (LEADERBOARD_CLOSE_GRACE, in milliseconds
+// in param), the others' their own.
+func closeGraceSQL(param string) string {
+	return `CASE WHEN b.id = 'main' THEN ` + param + `::bigint * interval '1 millisecond' ELSE b.close_grace_seconds * interval '1 second' END`
+}
+
+// CloseLockHeld reports whether the close lock of period key of board is
+// held on the server that takes writes now: a close whose session is on a
+// primary lost without a reset (its host hung, its standby promoted) holds
+// it there, not here, and its instance cancels it (lifecycle.LockWatcher).
+func (db *DB) CloseLockHeld(ctx context.Context, board, key string) (bool, error) {
+	const q = `SELECT EXISTS (SELECT 1 FROM pg_locks l JOIN periods p ON p.board_id = $1 AND p.key = $2
+		WHERE l.locktype = 'advisory' AND l.classid = $3::bigint::oid AND l.objid = p.id::bigint::oid AND l.objsubid = 2
+			AND l.granted)`
+	var held bool
+	if err := db.pool.QueryRow(ctx, q, board, key, periodCloseLockClass).Scan(&held); err != nil {
+		return false, errorf("read the close lock of period %s of %s: %w", key, board, err)
+	}
+	return held, nil
 }

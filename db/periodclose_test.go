@@ -256,9 +256,10 @@ func TestClosePeriod_EarlyCloseRefusesLaterEventsAndRunsOnce(t *testing.T) {
 		_, err := store.ClosePeriod(ctx, "daily", "2026-11")
 		assertCode(t, err, leaderboard.EBADINPUT)
 	})
-	t.Run("ErrMain", func(t *testing.T) {
+	t.Run("ErrMainMonthNeverOpened", func(t *testing.T) {
+		// closeMonth's answer for a month without scores.
 		_, err := store.ClosePeriod(ctx, leaderboard.MainBoard, "2026-11")
-		assertCode(t, err, leaderboard.EBADINPUT)
+		assertCode(t, err, leaderboard.ENOTFOUND)
 	})
 	t.Run("ErrNotStarted", func(t *testing.T) {
 		_, err := store.ClosePeriod(ctx, "daily", "2026-11-25")
@@ -512,7 +513,7 @@ func TestExportPeriod_MainIsItsMonthWithEmptyBoardColumns(t *testing.T) {
 	mustSubmit(t, store, event("e1", "ann", leaderboard.ModeSet, 30, at(5)))
 	var buf bytes.Buffer
 	assertCode(t, store.ExportStandings(ctx, leaderboard.MainBoard, "2026-11", leaderboard.PeriodExport, &buf), leaderboard.ECONFLICT)
-	if _, _, err := store.TryCloseMonth(ctx, november, leaderboard.CloseHooks{}); err != nil {
+	if _, err := closeMonth(store, november); err != nil {
 		t.Fatal(err)
 	}
 	got := exportRows(t, store, leaderboard.MainBoard, "2026-11")

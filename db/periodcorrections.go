@@ -11,8 +11,8 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// Corrections of the periods of every board but main (main's months keep
-// corrections.go). A correction is one transaction that takes the period's
+// Corrections of the periods of every board, main's months among them. A
+// correction is one transaction that takes the period's
 // row FOR UPDATE: it waits for the submissions in flight, which hold the
 // row FOR SHARE, and a close, which takes it FOR UPDATE too, runs wholly
 // before or after it. On a CLOSED period whose final ranks share their
@@ -22,9 +22,10 @@ import (
 // below up by one instead): a reader sees the old ranks or the new ones,
 // never a mix, and a period of a small board is ranked in milliseconds. A
 // period whose final ranks have a partition of their own gets the next
-// version of them built beside the one in use and swapped in, as main's
-// months do (attachOwnFinalRanks): rewritten in place, a ten-million-row
-// partition kept its index row by row.
+// version of them built beside the one in use and swapped in
+// (attachOwnFinalRanks): rewritten in place, a ten-million-row
+// partition kept its index row by row. main's answers keep the month
+// contract's words (month 2026-11, not period 2026-11 of main).
 
 // CorrectScore sets playerID's total in period key of board to
 // *score (within the board's bounds; the player's subscore and metadata
@@ -35,18 +36,19 @@ import (
 // the new participants and digest and, with settlement on, a
 // period.corrected message (month.corrected on a MONTH board) that lists the
 // claims whose rank, score or tier it changed (changedclaims.go); the
-// claims are kept. main's periods are its months, corrected as
-// correctMonthScore says. EBADINPUT for a score outside the board's bounds,
-// a bad reason or a key that is not the board's; ENOTFOUND for an unknown
-// board, a period no event opened, or a player to remove who has no score;
-// ECONFLICT while the period is CLOSING.
+// claims are kept. main's periods are its months, checked as the month
+// contract has it: the key, then the score, then the reason. EBADINPUT for
+// a score outside the board's bounds, a bad reason or a key that is not the
+// board's; ENOTFOUND for an unknown board, a period no event opened, or a
+// player to remove who has no score; ECONFLICT while the period is CLOSING.
 func (db *DB) CorrectScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
 	if board == leaderboard.MainBoard {
-		m, err := leaderboard.ParseMainKey(key)
-		if err != nil {
+		if _, err := leaderboard.ParseMainKey(key); err != nil {
 			return nil, err
 		}
-		return db.correctMonthScore(ctx, m, playerID, score, reason)
+		if score != nil && (*score < leaderboard.MinScore || *score > leaderboard.MaxScore) {
+			return nil, leaderboard.OutOfRange(*score)
+		}
 	}
 	if err := leaderboard.CheckReason(reason); err != nil {
 		return nil, err
@@ -72,8 +74,8 @@ func (db *DB) CorrectScore(ctx context.Context, board, key, playerID string, sco
 	return c, nil
 }
 
-// otherBoard returns board, one other than main, having checked that key
-// is one of its periods' keys.
+// otherBoard returns board having checked that key is one of its periods'
+// keys.
 func (db *DB) otherBoard(ctx context.Context, board, key string) (*leaderboard.Board, error) {
 	b, err := db.boardOrNotFound(ctx, board)
 	if err != nil {
@@ -95,7 +97,11 @@ type closedPeriodRow struct {
 }
 
 // correctPeriodTx corrects playerID's total in period key of b, as
-// CorrectScore says, in tx. With erasure set, as correctTx's.
+// CorrectScore says, in tx. With erasure set, the correction is that
+// erasure's removal of the player (erasure.go), in a transaction
+// erasureStep readied: it records and announces the erasure instead of the
+// player, and not the total before; the erasure deletes the removal marker
+// it leaves.
 func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key, playerID string, score *int,
 	reason string, erasure *int64) (*leaderboard.Correction, error) {
 	// An erasure's step set its timeouts already (erasureStep).
@@ -113,12 +119,15 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 	err := tx.QueryRow(ctx, lockPeriod, b.ID, key).Scan(&row.id, &status, &row.startsAt, &row.endsAt, &row.closedAt, &row.bucket,
 		&row.participants, &row.version)
 	if noRows(err) {
-		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "period %s of %s has no scores", key, b.ID)
+		return nil, periodHasNoScores(b.ID, key)
 	} else if err != nil {
 		return nil, err
 	}
 	row.status = leaderboard.PeriodStatus(status)
 	if row.status == leaderboard.PeriodClosing {
+		if b.ID == leaderboard.MainBoard {
+			return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is closing: correct it once it is CLOSED", key)
+		}
 		return nil, leaderboard.Errorf(leaderboard.ECONFLICT, "period %s of %s is closing: correct it once it is CLOSED", key, b.ID)
 	}
 	var removed *removal
@@ -132,7 +141,7 @@ func (db *DB) correctPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Boa
 	if err != nil {
 		return nil, err
 	}
-	c := &leaderboard.Correction{Board: b.ID, Period: key, Month: leaderboard.MonthOf(row.startsAt, b.Location),
+	c := &leaderboard.Correction{Board: b.ID, Period: key, Month: b.MonthOfPeriod(key, row.startsAt),
 		PlayerID: playerID, Before: before, After: score, Reason: reason}
 	recorded := &playerID
 	if erasure != nil {
@@ -201,6 +210,8 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 		countBoardRow(counts, b, row.id, leaderboard.BoardRow{Score: *before, Subscore: subscore, ReachedAt: reachedAt}, -1)
 	}
 	switch {
+	case score == nil && before == nil && b.ID == leaderboard.MainBoard:
+		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "player %q has no score in %s", playerID, row.key)
 	case score == nil && before == nil:
 		return nil, leaderboard.Errorf(leaderboard.ENOTFOUND, "player %q has no score in period %s of %s", playerID, row.key, b.ID)
 	case score == nil:
@@ -332,11 +343,9 @@ func shiftOutFinalRank(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row
 // the board's; ENOTFOUND for an unknown board.
 func (db *DB) Corrections(ctx context.Context, board, key string) ([]leaderboard.Correction, error) {
 	if board == leaderboard.MainBoard {
-		m, err := leaderboard.ParseMainKey(key)
-		if err != nil {
+		if _, err := leaderboard.ParseMainKey(key); err != nil {
 			return nil, err
 		}
-		return db.monthCorrections(ctx, m)
 	}
 	b, err := db.otherBoard(ctx, board, key)
 	if err != nil {
@@ -357,7 +366,7 @@ func (db *DB) Corrections(ctx context.Context, board, key string) ([]leaderboard
 		startsAt time.Time
 	)
 	_, err = pgx.ForEachRow(rows, []any{&id, &player, &c.Before, &c.After, &c.Reason, &c.At, &startsAt, &c.Erasure}, func() error {
-		c.ID, c.Board, c.Period, c.Month = strconv.FormatInt(id, 10), b.ID, key, leaderboard.MonthOf(startsAt, b.Location)
+		c.ID, c.Board, c.Period, c.Month = strconv.FormatInt(id, 10), b.ID, key, b.MonthOfPeriod(key, startsAt)
 		switch {
 		case player != nil:
 			c.PlayerID = *player
@@ -374,4 +383,13 @@ func (db *DB) Corrections(ctx context.Context, board, key string) ([]leaderboard
 		return nil, errorf("list corrections of period %s of %s: %w", key, board, err)
 	}
 	return out, nil
+}
+
+// periodHasNoScores is the ENOTFOUND of period key of board, which no event
+// opened: in the month contract's words on main.
+func periodHasNoScores(board, key string) *leaderboard.Error {
+	if board == leaderboard.MainBoard {
+		return leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", key)
+	}
+	return leaderboard.Errorf(leaderboard.ENOTFOUND, "period %s of %s has no scores", key, board)
 }

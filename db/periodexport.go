@@ -21,9 +21,10 @@ const PeriodExportHeader = ExportHeader + ",subscore,tier,claimed_at"
 const CohortExportColumns = ",cohort,league,cohort_rank,next_league"
 
 // periodExportQuery returns the COPY statement of the export of period key
-// of b, a board other than main, or the error that the period is not there
-// or not CLOSED.
-func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string) (string, error) {
+// of b in form, or the error that the period is not there or not CLOSED:
+// in the month's words for the month export (monthNotClosed). main's
+// months are written as mainExportQuery says.
+func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, form leaderboard.ExportForm) (string, error) {
 	// COPY takes no parameters: every value formatted into it below is a
 	// number or a date read from the database, never text from the request.
 	const q = `SELECT id, status, COALESCE(participants, 0), final_bucket FROM periods WHERE board_id = $1 AND key = $2`
@@ -34,15 +35,23 @@ func periodExportQuery(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key
 		bucket       *time.Time
 	)
 	err := tx.QueryRow(ctx, q, b.ID, key).Scan(&id, &status, &participants, &bucket)
-	if err := notClosed(b.ID, key, status, noRows(err), err); err != nil {
-		return "", err
+	if form == leaderboard.MonthExport {
+		err = monthNotClosed(key, status, noRows(err), err)
+	} else {
+		err = notClosed(b.ID, key, status, noRows(err), err)
 	}
-	board, err := boardLiteral(b.ID)
 	if err != nil {
 		return "", err
 	}
 	if bucket == nil {
 		return "", fmt.Errorf("period %s of %s is CLOSED with no final ranks", key, b.ID)
+	}
+	if b.ID == leaderboard.MainBoard {
+		return mainExportQuery(id, *bucket, participants, form), nil
+	}
+	board, err := boardLiteral(b.ID)
+	if err != nil {
+		return "", err
 	}
 	// The tier is the board's first whose topPercent is at least
 	// 100 * rank / participants, in floating point as Board.TierOf computes

@@ -131,9 +131,6 @@ func (db *DB) closeOneByOne(ctx context.Context, due []leaderboard.Period, why e
 			errs = append(errs, ctx.Err())
 			break
 		}
-		if d.Board == leaderboard.MainBoard {
-			continue
-		}
 		p, ran, err := db.TryClosePeriod(ctx, d.Board, d.Key)
 		switch {
 		case err != nil:
@@ -149,14 +146,12 @@ func (db *DB) closeOneByOne(ctx context.Context, due []leaderboard.Period, why e
 }
 
 // loadGroup reads, in one round trip, the rows of the periods of due that
-// are not CLOSED, and their boards: main's are left out, as closeMonth
-// closes them, and so are those whose board or row is gone.
+// are not CLOSED, and their boards: those whose board or row is gone are
+// left out.
 func (db *DB) loadGroup(ctx context.Context, due []leaderboard.Period) ([]*groupPeriod, error) {
 	boardIDs, keys := make([]string, 0, len(due)), make([]string, 0, len(due))
 	for _, d := range due {
-		if d.Board != leaderboard.MainBoard {
-			boardIDs, keys = append(boardIDs, d.Board), append(keys, d.Key)
-		}
+		boardIDs, keys = append(boardIDs, d.Board), append(keys, d.Key)
 	}
 	if len(keys) == 0 {
 		return nil, nil

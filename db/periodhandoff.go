@@ -9,9 +9,9 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// The close of a period of a board other than main hands the period to the
-// closed periods in memory of the instance that closes it, as a month's
-// close hands its month (CloseHooks): the ClosedPeriod is built from the
+// The close of a period on its own, on any board, main's months included,
+// hands the period to the closed periods in memory of the instance that
+// closes it: the ClosedPeriod is built from the
 // close's own rows, already in rank order with their sort keys
 // (rankPeriod), and the names of their players, read on a connection of
 // their own (namesAhead) and built into the table while the close copies
@@ -33,8 +33,7 @@ type PeriodHandoff struct {
 	// when it has none), as LoadClosedPeriod would have read it.
 	Closed func(b *leaderboard.Board, key string, p *ClosedPeriod, end time.Time)
 	// Closing, when set, is handed the period as soon as it is built, while
-	// its close has yet to commit, as a month's close stages its month
-	// (CloseHooks.Ranks): its rows no longer change (the close holds the
+	// its close has yet to commit: its rows no longer change (the close holds the
 	// period: events and corrections wait for it or are refused), but they
 	// are not final until Closed is handed the period, so that its reads
 	// need not go to the database the close keeps busy.

@@ -30,7 +30,7 @@ func TestClosePeriod_HandsItsPeriodToMemoryOnceCommitted(t *testing.T) {
 				k := openKilledClose(t, kind.name, kind.spec, kind.own, kill.observe)
 				// The cache reads nothing of a source: what it holds, the
 				// close handed it.
-				cache := closedperiods.New(nil, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+				cache := closedperiods.New(nil, 10_000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 				defer cache.Close()
 				handTo(k.store, cache)
 				if err := k.closeOnce(kill.context(t)); err == nil || !kill.killed {
@@ -75,7 +75,7 @@ func TestClosePeriod_StagesItsPeriodWhileItCommits(t *testing.T) {
 		t.Run(kind.name, func(t *testing.T) {
 			var (
 				k       *killedClose
-				cache   = closedperiods.New(nil, 10_000, time.UTC, slog.New(slog.NewTextHandler(io.Discard, nil)))
+				cache   = closedperiods.New(nil, 10_000, slog.New(slog.NewTextHandler(io.Discard, nil)))
 				checked bool
 			)
 			defer cache.Close()

@@ -6,23 +6,16 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// The reads of a period, on any board: the one place that sends main's
-// months to the month code (Standing, Leaderboard: scores, final_ranks and
-// their month cursors) and every other board's periods to the board code
-// (boardStanding, boardLeaderboard: board_scores and their board cursors).
-// Each keeps its own cursors, so a cursor a client holds decodes as it did.
+// The reads of a period, on any board, main included. Main's pages keep the
+// month contract's cursors (monthLeaderboard), so a cursor a client holds
+// decodes as it did.
 
 // PeriodStanding returns playerID's standing in period key of b with up to
 // above and below neighbours, read from one snapshot, or nil when the player
-// has no score there: Standing's answer for main's month key, boardStanding's
-// for any other board. EBADINPUT when key is not a month of main.
+// has no score there. EBADINPUT when key is not a month of main.
 func (db *DB) PeriodStanding(ctx context.Context, b *leaderboard.Board, key, playerID string, above, below int) (*leaderboard.Standing, error) {
-	m, isMain, err := leaderboard.MainMonth(b, key)
-	switch {
-	case err != nil:
+	if _, _, err := leaderboard.MainMonth(b, key); err != nil {
 		return nil, err
-	case isMain:
-		return db.Standing(ctx, m, playerID, above, below)
 	}
 	return db.boardStanding(ctx, b, key, playerID, above, below)
 }
@@ -38,7 +31,7 @@ func (db *DB) PeriodLeaderboard(ctx context.Context, b *leaderboard.Board, key s
 	case err != nil:
 		return nil, err
 	case isMain:
-		return db.Leaderboard(ctx, m, first, after)
+		return db.monthLeaderboard(ctx, b, m, first, after)
 	}
 	return db.boardLeaderboard(ctx, b, key, first, after)
 }

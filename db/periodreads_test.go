@@ -22,7 +22,7 @@ func TestPeriodReads_MainIsItsMonthsOtherBoardsTheirPeriods(t *testing.T) {
 	}
 
 	t.Run("Standing", func(t *testing.T) {
-		monthly, err := store.Standing(ctx, november, "bob", 1, 1)
+		monthly, err := mainStanding(ctx, store, november, "bob", 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestPeriodReads_MainIsItsMonthsOtherBoardsTheirPeriods(t *testing.T) {
 		if err != nil || len(next.Edges) != 1 || next.Edges[0].Entry.Player.ID != "bob" {
 			t.Fatalf("main's next page: %+v, %v", next, err)
 		}
-		monthly, err := store.Leaderboard(ctx, november, 1, top.Edges[0].Cursor)
+		monthly, err := mainLeaderboard(ctx, store, november, 1, top.Edges[0].Cursor)
 		if err != nil || !reflect.DeepEqual(next, monthly) {
 			t.Fatalf("main's next page %+v is not the month's %+v (%v)", next, monthly, err)
 		}

@@ -13,9 +13,9 @@ import (
 )
 
 // Retention of the periods of every board, the one entry point of which is
-// DropOldPeriods: main's periods are its months, handed to the month code
-// (dropOldMonths, retention.go: whole partitions dropped) here and nowhere
-// else. Every other board's retainPeriods keeps that many CLOSED periods,
+// DropOldPeriods: main's months go by its own rule (dropOldMainMonths,
+// Retention.MainMonths), every other board's by its retainPeriods, and both
+// the same way. Every other board's retainPeriods keeps that many CLOSED periods,
 // the newest by their start; an older one goes once its settlement messages
 // were all delivered (or it has none: settlement off). A period's rows are
 // in the shared tables, keyed by its id: no partition is made per board or
@@ -45,27 +45,91 @@ type Retention struct {
 
 // DropOldPeriods drops the periods that retention no longer keeps, on every
 // board, and returns them with their Board and Key, main's first: main's
-// months as dropOldMonths says, then up to keep.Limit periods of other
-// boards (dropOldBoardPeriods), the dropped rows of which it then purges.
+// months as dropOldMainMonths says, then up to keep.Limit periods of other
+// boards (dropOldBoardPeriods), which then purges the dropped rows of all.
 // Both run when one fails: the error joins theirs.
 func (db *DB) DropOldPeriods(ctx context.Context, keep Retention) ([]leaderboard.Period, error) {
 	var dropped []leaderboard.Period
 	var monthsErr error
 	if keep.MainMonths != nil {
-		var months []leaderboard.Month
-		months, monthsErr = db.dropOldMonths(ctx, *keep.MainMonths)
-		for _, m := range months {
-			dropped = append(dropped, leaderboard.Period{Board: leaderboard.MainBoard, Key: m.String()})
-		}
+		dropped, monthsErr = db.dropOldMainMonths(ctx, *keep.MainMonths)
 	}
 	periods, err := db.dropOldBoardPeriods(ctx, keep.Limit)
 	return append(dropped, periods...), errors.Join(monthsErr, err)
 }
 
+// dropOldMainMonths drops every CLOSED month of main more than retain
+// months before the current one whose settlement messages were all
+// delivered (or that has none), oldest first, and returns them. Each drop
+// is dropPeriod's short transaction, which checks the messages again under
+// the month's row lock; the month's rows are left queued for the purge
+// (purgeDroppedPeriods).
+func (db *DB) dropOldMainMonths(ctx context.Context, retain int) ([]leaderboard.Period, error) {
+	cutoff := leaderboard.MonthOf(db.now(), db.loc)
+	for range retain {
+		cutoff = cutoff.Prev()
+	}
+	const q = `SELECT p.key, p.id FROM periods p
+		WHERE p.board_id = 'main' AND p.status = 'CLOSED' AND p.key < $1
+			AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.period_id = p.id AND o.delivered_at IS NULL)
+		ORDER BY p.key`
+	rows, err := db.pool.Query(ctx, q, cutoff.String())
+	if err != nil {
+		return nil, errorf("find months to drop: %w", err)
+	}
+	var (
+		old []oldPeriod
+		o   = oldPeriod{Period: leaderboard.Period{Board: leaderboard.MainBoard}}
+	)
+	_, err = pgx.ForEachRow(rows, []any{&o.Key, &o.id}, func() error {
+		old = append(old, o)
+		return nil
+	})
+	if err != nil {
+		return nil, errorf("find months to drop: %w", err)
+	}
+	return db.dropAll(ctx, old)
+}
+
+// oldPeriod is a period retention found to drop: its board, key and id.
+type oldPeriod struct {
+	leaderboard.Period
+	id int32
+}
+
+// dropAll drops each of old in turn (dropOne) and returns those it
+// dropped; it stops at the first that fails.
+func (db *DB) dropAll(ctx context.Context, old []oldPeriod) ([]leaderboard.Period, error) {
+	var dropped []leaderboard.Period
+	for _, p := range old {
+		gone, err := db.dropOne(ctx, p)
+		if err != nil {
+			return dropped, errorf("drop period %s of %s: %w", p.Key, p.Board, err)
+		}
+		if gone {
+			dropped = append(dropped, p.Period)
+		}
+	}
+	return dropped, nil
+}
+
+// dropOne drops period p in a transaction of its own (dropPeriod).
+func (db *DB) dropOne(ctx context.Context, p oldPeriod) (bool, error) {
+	var gone bool
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var err error
+		gone, err = dropPeriod(ctx, tx, p.Board, p.id)
+		return err
+	})
+	return gone, err
+}
+
 // dropOldBoardPeriods drops up to limit periods of boards other than main
-// that their boards' retainPeriods no longer keep, oldest first, and
+// (whose months go by dropOldMainMonths) that their boards' retainPeriods
+// no longer keep, oldest first, and
 // returns them with their Board and Key; then it purges the rows of every
-// dropped period still queued, those of runs cut short before included.
+// dropped period still queued, main's months and those of runs cut short
+// before included.
 // Each drop is one short transaction: the period's row, with which its
 // corrections and messages go (ON DELETE CASCADE) and its claims (a
 // trigger, migration 16), so that from its commit the period answers as
@@ -91,10 +155,6 @@ func (db *DB) dropOldBoardPeriods(ctx context.Context, limit int) ([]leaderboard
 	if err != nil {
 		return nil, errorf("find periods to drop: %w", err)
 	}
-	type oldPeriod struct {
-		leaderboard.Period
-		id int32
-	}
 	var (
 		old []oldPeriod
 		o   oldPeriod
@@ -106,23 +166,8 @@ func (db *DB) dropOldBoardPeriods(ctx context.Context, limit int) ([]leaderboard
 	if err != nil {
 		return nil, errorf("find periods to drop: %w", err)
 	}
-	var dropped []leaderboard.Period
-	for _, p := range old {
-		var gone bool
-		err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-			var err error
-			gone, err = dropPeriod(ctx, tx, p.Board, p.id)
-			return err
-		})
-		if err != nil {
-			err = errorf("drop period %s of %s: %w", p.Key, p.Board, err)
-			return dropped, errors.Join(err, db.purgeDroppedPeriods(ctx))
-		}
-		if gone {
-			dropped = append(dropped, leaderboard.Period{Board: p.Board, Key: p.Key})
-		}
-	}
-	return dropped, db.purgeDroppedPeriods(ctx)
+	dropped, err := db.dropAll(ctx, old)
+	return dropped, errors.Join(err, db.purgeDroppedPeriods(ctx))
 }
 
 // dropPeriod deletes the row of period id of board, CLOSED, and queues its
@@ -155,8 +200,8 @@ func dropPeriod(ctx context.Context, tx pgx.Tx, board string, id int32) (bool, e
 	return true, tx.SendBatch(ctx, writes).Close()
 }
 
-// undelivered is the check of a drop, main's month's (dropMonth) or another
-// board's period's (dropPeriod), made after it locked the period's row FOR
+// undelivered is the check of a drop (dropPeriod), main's month's or another
+// board's period's, made after it locked the period's row FOR
 // UPDATE: whether a message of period id is still to be delivered. Its
 // messages go with its row, and a correction that committed since
 // retention's look may have recorded one: the drop then waits for a later

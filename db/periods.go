@@ -26,6 +26,10 @@ func (db *DB) scanPeriod(b *leaderboard.Board, row pgx.Row) (*leaderboard.Period
 	if err := row.Scan(&p.Key, &status, &p.StartsAt, &p.EndsAt, &p.ClosedAt, &p.Participants, &digest); err != nil {
 		return nil, err
 	}
+	if m, err := leaderboard.ParseMonth(p.Key); err == nil && b.ID == leaderboard.MainBoard {
+		// main's month starts where its calendar says (MonthOfPeriod).
+		p.StartsAt = m.Start(b.Location)
+	}
 	p.Status = leaderboard.PeriodStatus(status)
 	if p.Status == leaderboard.PeriodOpen && db.now().Before(p.StartsAt) {
 		p.Status = leaderboard.PeriodNotStarted
@@ -37,11 +41,6 @@ func (db *DB) scanPeriod(b *leaderboard.Board, row pgx.Row) (*leaderboard.Period
 		p.Digest = *digest
 	}
 	return &p, nil
-}
-
-// periodOfMonth is month info of the main board as its period.
-func (db *DB) periodOfMonth(info *leaderboard.MonthInfo) *leaderboard.Period {
-	return info.Period(db.loc)
 }
 
 // boardOrNotFound returns the board with id, or ENOTFOUND.
@@ -79,21 +78,15 @@ func (db *DB) period(ctx context.Context, b *leaderboard.Board, key string) (*le
 
 // OpenedPeriod returns period key of b as stored, nil when no event opened
 // it (nor createSeason made it), from the replica when there is one
-// (Reader). main's periods are its months: EBADINPUT for a key of main that
-// is not a month.
+// (Reader). EBADINPUT for a key of main that is not a month.
 func (db *DB) OpenedPeriod(ctx context.Context, b *leaderboard.Board, key string) (*leaderboard.Period, error) {
 	return db.Reader().openedPeriod(ctx, b, key)
 }
 
 // openedPeriod is OpenedPeriod read from db.
 func (db *DB) openedPeriod(ctx context.Context, b *leaderboard.Board, key string) (*leaderboard.Period, error) {
-	if b.ID == leaderboard.MainBoard {
-		m, err := leaderboard.ParseMonth(key)
-		if err != nil {
-			return nil, err
-		}
-		info, err := db.Month(ctx, m)
-		return mapNonNil(info, db.periodOfMonth), err
+	if _, _, err := leaderboard.MainMonth(b, key); err != nil {
+		return nil, err
 	}
 	const q = `SELECT ` + periodColumns + ` FROM periods p WHERE p.board_id = $1 AND p.key = $2`
 	p, err := db.scanPeriod(b, db.pool.QueryRow(ctx, q, b.ID, key))
@@ -103,14 +96,6 @@ func (db *DB) openedPeriod(ctx context.Context, b *leaderboard.Board, key string
 		return nil, errorf("read period %s of %s: %w", key, b.ID, err)
 	}
 	return p, db.settle(ctx, b, p)
-}
-
-// mapNonNil returns f(v), or nil for a nil v.
-func mapNonNil[T, U any](v *T, f func(*T) *U) *U {
-	if v == nil {
-		return nil
-	}
-	return f(v)
 }
 
 // CurrentPeriod returns the period of b whose span holds now, nil before
@@ -155,21 +140,13 @@ func (db *DB) CurrentKey(ctx context.Context, b *leaderboard.Board) (string, boo
 
 // Periods returns up to first periods of b that events opened or that
 // createSeason made, newest first, from the replica when there is one
-// (Reader). main's periods are its months.
+// (Reader).
 func (db *DB) Periods(ctx context.Context, b *leaderboard.Board, first int) ([]leaderboard.Period, error) {
 	return db.Reader().periods(ctx, b, first)
 }
 
 // periods is Periods read from db.
 func (db *DB) periods(ctx context.Context, b *leaderboard.Board, first int) ([]leaderboard.Period, error) {
-	if b.ID == leaderboard.MainBoard {
-		months, err := db.Months(ctx, first)
-		periods := make([]leaderboard.Period, len(months))
-		for i := range months {
-			periods[i] = *db.periodOfMonth(&months[i])
-		}
-		return periods, err
-	}
 	const q = `SELECT ` + periodColumns + ` FROM periods p WHERE p.board_id = $1 ORDER BY p.starts_at DESC LIMIT $2`
 	rows, err := db.pool.Query(ctx, q, b.ID, first)
 	if err != nil {

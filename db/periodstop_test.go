@@ -294,7 +294,7 @@ func TestStopPeriod_RecordsClosingAndRefusesEvents(t *testing.T) {
 	if p, err := store.StopPeriod(ctx, "laps", "2026-11-19"); err != nil || p.Status != leaderboard.PeriodClosed {
 		t.Fatalf("stop of a CLOSED period: %+v, %v; want it CLOSED", p, err)
 	}
-	if _, err := store.StopPeriod(ctx, leaderboard.MainBoard, "2026-11"); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
-		t.Fatalf("stop of main's month: %v; want BAD_USER_INPUT", err)
+	if _, err := store.StopPeriod(ctx, leaderboard.MainBoard, "2026-11"); leaderboard.ErrorCode(err) != leaderboard.ENOTFOUND {
+		t.Fatalf("stop of main's month without scores: %v; want NOT_FOUND", err)
 	}
 }

@@ -16,8 +16,7 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// A period's live ranks are counted, not scanned, as main's are (counts.go),
-// with counters that fit any board's order, tie-break and range.
+// A period's live ranks are counted, not scanned, with counters that fit any board's order, tie-break and range.
 // period_rank_counts holds, per period, the players in buckets of the offset
 // u = sort_score - origin (origin is the board's best sort score, so u runs
 // from 0 up to the board's range) at levels of 2^24, 2^16, 2^8 and single
@@ -345,9 +344,24 @@ const periodTotalSQL = `(SELECT COALESCE(sum(players), 0) FROM (SELECT players F
 // periodTotalOfShapeSQL is periodTotalSQL for a board of shape, whose top
 // level is known: written in the statement, it spares a read the lookup of
 // the period's highest level (a backward scan of the counters' index) and
-// lets the sum be one range of the primary key, as main's total is one
-// small table's.
+// lets the sum be one range of the primary key.
 func periodTotalOfShapeSQL(shape rankShape) string {
 	return fmt.Sprintf(`(SELECT COALESCE(sum(players), 0) FROM (SELECT players FROM period_rank_counts
 	WHERE period_id = p.id AND level = %d ORDER BY period_id, level, bucket LIMIT 256) AS top)`, shiftsOf(shape.levels)[0])
+}
+
+// hourColumnsSQL adds the columns hour, as the tie cells count it, and
+// hour_start, the first instant of that hour, of reached_at.
+const hourColumnsSQL = `floor(extract(EPOCH FROM reached_at) / 3600)::int AS hour,
+	to_timestamp(floor(extract(EPOCH FROM reached_at) / 3600) * 3600) AS hour_start`
+
+// hourOf returns the hours since the Unix epoch at t, rounded down (also
+// before 1970), as hourColumnsSQL computes them.
+func hourOf(t time.Time) int32 {
+	secs := t.Unix()
+	hour := secs / 3600
+	if secs%3600 < 0 {
+		hour--
+	}
+	return int32(hour)
 }

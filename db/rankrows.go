@@ -152,23 +152,6 @@ type rankSource struct {
 	heapSort bool
 }
 
-// monthSource returns the rankSource of table, a month's partition of
-// scores, sized from the statistics of the partition and of the players'
-// ids.
-func monthSource(ctx context.Context, tx pgx.Tx, table string) (rankSource, error) {
-	const sizes = `SELECT (SELECT reltuples FROM pg_class WHERE oid = $1::regclass),
-		COALESCE((SELECT avg_width FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'players'
-			AND attname = 'id'), 16)`
-	src := rankSource{from: table, order: rankOrder}
-	var estimate float64
-	if err := tx.QueryRow(ctx, sizes, table).Scan(&estimate, &src.idBytes); err != nil {
-		return src, err
-	}
-	// A guess, so never above 100M rows.
-	src.rows = int(min(max(estimate, 0), 100e6))
-	return src, nil
-}
-
 // periodSource returns the rankSource of period id of a board other than
 // main, with columns, and about rows rows.
 func periodSource(id int32, columns rankColumns, rows int) rankSource {

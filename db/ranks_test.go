@@ -151,7 +151,7 @@ func checkAgainstOracle(t *testing.T, rng *rand.Rand, store *db.DB, want []leade
 	ctx := context.Background()
 	for i, w := range want {
 		above, below := rng.IntN(13), rng.IntN(13)
-		s, err := store.Standing(ctx, november, w.Player.ID, above, below)
+		s, err := mainStanding(ctx, store, november, w.Player.ID, above, below)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +167,7 @@ func checkAgainstOracle(t *testing.T, rng *rand.Rand, store *db.DB, want []leade
 	}
 	var paged []leaderboard.RankEntry
 	for after, pages := "", 0; ; pages++ {
-		page, err := store.Leaderboard(ctx, november, 1+rng.IntN(7), after)
+		page, err := mainLeaderboard(ctx, store, november, 1+rng.IntN(7), after)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,11 +228,11 @@ func TestLeaderboard_RefusesCursorOfAnotherMonth(t *testing.T) {
 		event("2", "b", leaderboard.ModeSet, 20, at(2)),
 		event("3", "c", leaderboard.ModeSet, 30, &inOctober),
 	)
-	page, err := store.Leaderboard(context.Background(), november, 1, "")
+	page, err := mainLeaderboard(context.Background(), store, november, 1, "")
 	if err != nil || len(page.Edges) != 1 {
 		t.Fatalf("first page: %+v, %v", page, err)
 	}
-	if _, err := store.Leaderboard(context.Background(), october, 1, page.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+	if _, err := mainLeaderboard(context.Background(), store, october, 1, page.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Errorf("a November cursor on October: %v, want BAD_USER_INPUT", err)
 	}
 }
@@ -243,19 +243,19 @@ func TestLeaderboard_RefusesLiveCursorAfterClose(t *testing.T) {
 		event("1", "a", leaderboard.ModeSet, 10, at(1)),
 		event("2", "b", leaderboard.ModeSet, 20, at(2)),
 	)
-	page, err := store.Leaderboard(context.Background(), november, 1, "")
+	page, err := mainLeaderboard(context.Background(), store, november, 1, "")
 	if err != nil || len(page.Edges) != 1 {
 		t.Fatalf("first page: %+v, %v", page, err)
 	}
 	mustClose(t, store, november)
-	if _, err := store.Leaderboard(context.Background(), november, 1, page.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
+	if _, err := mainLeaderboard(context.Background(), store, november, 1, page.Edges[0].Cursor); leaderboard.ErrorCode(err) != leaderboard.EBADINPUT {
 		t.Errorf("a live cursor after the close: %v, want BAD_USER_INPUT", err)
 	}
-	final, err := store.Leaderboard(context.Background(), november, 1, "")
+	final, err := mainLeaderboard(context.Background(), store, november, 1, "")
 	if err != nil || len(final.Edges) != 1 {
 		t.Fatalf("first final page: %+v, %v", final, err)
 	}
-	next, err := store.Leaderboard(context.Background(), november, 1, final.Edges[0].Cursor)
+	next, err := mainLeaderboard(context.Background(), store, november, 1, final.Edges[0].Cursor)
 	if err != nil || len(next.Edges) != 1 || next.Edges[0].Entry.Player.ID != "a" {
 		t.Errorf("second final page: %+v, %v", next, err)
 	}

@@ -18,8 +18,8 @@ import (
 // message is recorded and waits for its delivery, and retention drops the
 // period only once it was delivered; or retention drops the period first
 // and the correction, which waited for it, fails and records nothing. No
-// message is lost, for main's month (dropMonth) and a board's period
-// (dropPeriod).
+// message is lost, for main's month and a board's period, both dropped by
+// dropPeriod.
 
 // retentionRaceKinds are main and a DAY board that keeps no closed period;
 // holdDrop is a lock that holds a drop after it locked the period's row, and
@@ -28,7 +28,7 @@ var retentionRaceKinds = []struct {
 	name, board, key, holdDrop string
 	retain                     db.Retention
 }{
-	{"main", leaderboard.MainBoard, "2026-11", `LOCK TABLE score_block_counts IN SHARE MODE`,
+	{"main", leaderboard.MainBoard, "2026-11", `LOCK TABLE period_purges IN SHARE MODE`,
 		db.Retention{MainMonths: new(0)}},
 	{"day", "daily", "2026-11-20", `LOCK TABLE period_purges IN SHARE MODE`, db.Retention{Limit: 10}},
 }
@@ -120,7 +120,7 @@ func openRetentionRace(t *testing.T, board, key string) *retentionRace {
 	}
 	now = *utc(12, 2, 0)
 	if board == leaderboard.MainBoard {
-		mustClose(t, store, november)
+		mustCloseMain(t, store, november)
 	} else if _, err := store.ClosePeriod(ctx, board, key); err != nil {
 		t.Fatal(err)
 	}
@@ -241,4 +241,12 @@ func (r *retentionRace) messages(t *testing.T) string {
 	const q = `SELECT coalesce(string_agg(split_part(type, '.', 2) || ':' ||
 		CASE WHEN delivered_at IS NULL THEN 'pending' ELSE 'delivered' END, ' ' ORDER BY created_at), '') FROM outbox`
 	return mustQuery(t, q)[0][0]
+}
+
+// mustCloseMain closes main's month m through the period close.
+func mustCloseMain(t *testing.T, store *db.DB, m leaderboard.Month) {
+	t.Helper()
+	if _, err := store.ClosePeriod(context.Background(), leaderboard.MainBoard, m.String()); err != nil {
+		t.Fatalf("close %s: %v", m, err)
+	}
 }

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/db"
 )
@@ -52,7 +50,7 @@ var (
 
 func mustStanding(t *testing.T, store *db.DB, player string) *leaderboard.Standing {
 	t.Helper()
-	s, err := store.Standing(context.Background(), november, player, 10, 10)
+	s, err := mainStanding(context.Background(), store, november, player, 10, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +92,7 @@ func TestSubmitScores_RejectsOutOfRange(t *testing.T) {
 	if msg := results[1].Err.Message; !strings.Contains(msg, "0..10000") {
 		t.Errorf("message %q does not name the bound", msg)
 	}
-	if s, err := store.Standing(context.Background(), november, "new", 0, 0); err != nil || s != nil {
+	if s, err := mainStanding(context.Background(), store, november, "new", 0, 0); err != nil || s != nil {
 		t.Errorf("a player whose only event was rejected has a standing: %+v, %v", s, err)
 	}
 	// A rejected event id stays free: a corrected retry applies.
@@ -118,7 +116,7 @@ func TestSubmitScores_RejectsBadInput(t *testing.T) {
 	assertOutcomes(t, results, rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT),
 		rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT), rejected(leaderboard.EBADINPUT),
 		rejected(leaderboard.EBADINPUT))
-	if months, err := store.Months(context.Background(), 10); err != nil || len(months) != 0 {
+	if months, err := mainPeriods(store); err != nil || len(months) != 0 {
 		t.Errorf("rejected events opened months: %v, %v", months, err)
 	}
 }
@@ -133,7 +131,7 @@ func TestSubmitScores_RefusesOversizedBatch(t *testing.T) {
 	if code := leaderboard.ErrorCode(err); code != leaderboard.EBADINPUT {
 		t.Fatalf("error %v has code %q, want %s", err, code, leaderboard.EBADINPUT)
 	}
-	if months, _ := store.Months(context.Background(), 10); len(months) != 0 {
+	if months, _ := mainPeriods(store); len(months) != 0 {
 		t.Errorf("a refused call wrote months: %v", months)
 	}
 	mustSubmit(t, store, events[:leaderboard.MaxBatch]...)
@@ -221,7 +219,7 @@ func TestSubmitScores_StoresLatestName(t *testing.T) {
 	e3.PlayerName = name("New")
 	mustSubmit(t, store, e1)
 	mustSubmit(t, store, e2, e3)
-	s, err := store.Standing(context.Background(), november, "p", 0, 0)
+	s, err := mainStanding(context.Background(), store, november, "p", 0, 0)
 	if err != nil || s == nil {
 		t.Fatalf("standing of p: %+v, %v", s, err)
 	}
@@ -307,58 +305,16 @@ func TestSubmitScores_ReusedEventIDWithAnotherPayloadIsRejected(t *testing.T) {
 func TestStanding_MonthThatNeverOpenedHasNone(t *testing.T) {
 	store := mustOpenDB(t)
 	mustSubmit(t, store, event("1", "p", leaderboard.ModeSet, 10, at(1)))
-	if s, err := store.Standing(context.Background(), mustMonth("2026-05"), "p", 10, 10); err != nil || s != nil {
+	if s, err := mainStanding(context.Background(), store, mustMonth("2026-05"), "p", 10, 10); err != nil || s != nil {
 		t.Fatalf("standing in a month that never opened: %+v, %v", s, err)
 	}
 }
 
-// Calls written together in one transaction, one of which PostgreSQL
-// refuses, do not fail together: the refused call fails alone and the
-// others are applied. A trigger stands in for a refusal that validation
-// cannot foresee; a held row lock makes the two calls wait for the writer
-// together, behind a first call.
-func TestSubmitScores_RefusedCallFailsAlone(t *testing.T) {
-	ctx := context.Background()
-	store := mustOpenDB(t, db.WithLimits(db.Limits{SubmitWriters: 1}))
-	mustSubmit(t, store, event("first", "held", leaderboard.ModeAdd, 1, at(1)))
-	conn, err := pgx.Connect(ctx, pg.URL)
+// mainPeriods returns up to ten months of main, newest first.
+func mainPeriods(store *db.DB) ([]leaderboard.Period, error) {
+	b, err := store.Board(context.Background(), leaderboard.MainBoard)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	defer conn.Close(ctx)
-	refusePoison(t, conn, "score_events")
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM scores WHERE player_id = 'held' FOR UPDATE`); err != nil {
-		t.Fatal(err)
-	}
-	calls := [][]leaderboard.ScoreEvent{
-		{event("blocked", "held", leaderboard.ModeAdd, 1, at(2))},
-		{event("poison", "p1", leaderboard.ModeAdd, 1, at(2))},
-		{event("good", "p2", leaderboard.ModeAdd, 1, at(2))},
-	}
-	errs := make([]error, len(calls))
-	var wg sync.WaitGroup
-	for i, call := range calls {
-		wg.Go(func() { _, errs[i] = store.SubmitScores(ctx, call) })
-		time.Sleep(100 * time.Millisecond) // the first call takes the writer; the others queue
-	}
-	time.Sleep(200 * time.Millisecond)
-	if err := tx.Rollback(ctx); err != nil {
-		t.Fatal(err)
-	}
-	wg.Wait()
-	if errs[0] != nil || errs[1] == nil || errs[2] != nil {
-		t.Fatalf("blocked, poison, good: %v, %v, %v; want only poison to fail", errs[0], errs[1], errs[2])
-	}
-	for _, player := range []string{"held", "p2"} {
-		if s := mustStanding(t, store, player); s == nil || s.Score < 1 {
-			t.Errorf("standing of %s: %+v, want its event applied", player, s)
-		}
-	}
-	if s, err := store.Standing(ctx, november, "p1", 0, 0); err != nil || s != nil {
-		t.Errorf("the refused call's player: standing %+v, error %v; want none", s, err)
-	}
+	return store.Periods(context.Background(), b, 10)
 }

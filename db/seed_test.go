@@ -27,7 +27,7 @@ func readTable(tb testing.TB, store *db.DB, m leaderboard.Month) []leaderboard.R
 	tb.Helper()
 	var table []leaderboard.RankEntry
 	for after := ""; ; {
-		page, err := store.Leaderboard(context.Background(), m, leaderboard.MaxPageSize, after)
+		page, err := mainLeaderboard(context.Background(), store, m, leaderboard.MaxPageSize, after)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func TestSeed_FillsMonthWithTiedLongTailedScores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
 		i := rng.IntN(players)
-		s, err := store.Standing(ctx, november, table[i].Player.ID, 3, 3)
+		s, err := mainStanding(ctx, store, november, table[i].Player.ID, 3, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +207,7 @@ func TestSeed_RefusesMonthsWithScoresOrBadInput(t *testing.T) {
 		refused(t, october, 100, "already has scores")
 	})
 	t.Run("ErrClosed", func(t *testing.T) {
-		mustClose(t, store, october)
+		mustCloseMain(t, store, october)
 		refused(t, october, 100, "is CLOSED")
 	})
 }

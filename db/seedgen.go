@@ -123,7 +123,6 @@ type seedRows struct {
 	subscores  []int32 // empty unless the generator draws subscores
 	reachedAt  []time.Time
 	seqs       []int64
-	month      time.Time
 }
 
 // seedGenerator draws the players of a seed in order, one chunk at a time,
@@ -136,7 +135,6 @@ type seedGenerator struct {
 	// of its own, so that every other draw is the same with it or without.
 	subscores   *rand.Rand
 	from, until time.Time
-	month       time.Time
 	firstSeq    int64
 	rows        seedRows
 }
@@ -148,7 +146,6 @@ func (g *seedGenerator) chunk(done, n int) *seedRows {
 	r := &g.rows
 	r.ids, r.names, r.scores, r.reachedAt, r.seqs = r.ids[:0], r.names[:0], r.scores[:0], r.reachedAt[:0], r.seqs[:0]
 	r.subscores = r.subscores[:0]
-	r.month = g.month
 	lo, hi := g.lo, g.hi
 	if lo == 0 && hi == 0 {
 		lo, hi = leaderboard.MinScore, leaderboard.MaxScore

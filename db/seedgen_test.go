@@ -14,8 +14,7 @@ import (
 func TestSeedGenerator_ChunksDoNotChangeTheData(t *testing.T) {
 	from := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	draw := func(chunk int) seedRows {
-		g := &seedGenerator{rng: rand.New(rand.NewPCG(7, seedStream)), from: from, until: from.Add(72 * time.Hour),
-			month: from, firstSeq: 1000}
+		g := &seedGenerator{rng: rand.New(rand.NewPCG(7, seedStream)), from: from, until: from.Add(72 * time.Hour), firstSeq: 1000}
 		var all seedRows
 		for done := 0; done < 250; done += chunk {
 			r := g.chunk(done, min(chunk, 250-done))

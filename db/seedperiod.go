@@ -11,41 +11,48 @@ import (
 )
 
 // SeedPeriod fills period key of board with made-up players, for demos and
-// benchmarks. main's periods are its months, handed to the month seed here
-// and nowhere else: seedMonth swaps a whole partition in. Any other board's
-// period gets the same players, names and times for the same RandomSeed as
-// seedMonth gives a month, reached between the period's start and its end
-// or now, with main's scores stretched over the board's range (SeedScoreIn:
-// main's own on 0..10000), a subscore (SeedSubscore) when the board breaks
-// ties by one, and no metadata. It opens the period if needed and refuses,
-// with EBADINPUT, a key that is not the board's, a period that is not OPEN,
-// that takes no more events or already has scores, a month of main that has
-// not started, and players outside 1..MaxSeedPlayers; ENOTFOUND for an
-// unknown board or a season it does not have; ECONFLICT for a period of
-// another board that has not started.
+// benchmarks: "player-00000001" to SeedPlayerID(players), with SeedScore
+// totals stretched over the board's range (SeedScoreIn: main's own on
+// 0..10000), a subscore (SeedSubscore) when the board breaks ties by one,
+// no metadata, and SeedReachedAt times between the period's start and its
+// end or now. The same RandomSeed gives the same players, names and times
+// on every board, main's months included. It opens the period if needed and
+// refuses, with EBADINPUT, a key that is not the board's, a period that is
+// not OPEN or already has scores, a month of main that has not started, a
+// period of another board that takes no more events, and players outside
+// 1..MaxSeedPlayers; ENOTFOUND for an unknown board or a season it does not
+// have; ECONFLICT for a period of another board that has not started. A
+// past month of main that is still OPEN can be seeded, as the demo does.
 //
-// For another board than main, everything is one transaction holding the
-// period's row FOR UPDATE, so submissions to the period and its close wait,
-// and a failed seed leaves no rows. Rows go with COPY straight into the
-// shared board_scores, seedChunk at a time: a period has no partition of its
-// own to swap in.
+// Everything is one transaction holding the period's row FOR UPDATE, so
+// submissions to the period and its close wait, and a failed seed leaves no
+// rows (the opened period stays, empty). Rows go with COPY straight into
+// the shared board_scores, seedChunk at a time, with the board's sort keys;
+// the rank counters are built once, from the rows (FillRankCounts).
+// Sequence numbers are reserved from score_seq in one call, so later events
+// rank after seeded ties.
 func (db *DB) SeedPeriod(ctx context.Context, board, key string, players int, opts SeedOptions) (SeedStats, error) {
 	if players < 1 || players > MaxSeedPlayers {
 		return SeedStats{}, leaderboard.Errorf(leaderboard.EBADINPUT,
 			"players must be 1..%d, got %d", MaxSeedPlayers, players)
 	}
+	var m leaderboard.Month
 	if board == leaderboard.MainBoard {
-		m, err := leaderboard.ParseMainKey(key)
-		if err != nil {
+		var err error
+		if m, err = leaderboard.ParseMainKey(key); err != nil {
 			return SeedStats{}, err
 		}
-		return db.seedMonth(ctx, m, players, opts)
 	}
 	b, err := db.boardOrNotFound(ctx, board)
 	if err != nil {
 		return SeedStats{}, err
 	}
-	row, err := db.ensurePeriodRow(ctx, b, key, true)
+	var row *periodRow
+	if board == leaderboard.MainBoard {
+		row, err = db.ensureMainMonthRow(ctx, m)
+	} else {
+		row, err = db.ensurePeriodRow(ctx, b, key, true)
+	}
 	if err != nil {
 		return SeedStats{}, err
 	}
@@ -56,9 +63,29 @@ func (db *DB) SeedPeriod(ctx context.Context, board, key string, players int, op
 		return err
 	})
 	if err != nil {
+		if board == leaderboard.MainBoard {
+			return SeedStats{}, errorf("seed month %s: %w", m, err)
+		}
 		return SeedStats{}, errorf("seed period %s of %s: %w", key, board, err)
 	}
 	return stats, nil
+}
+
+// ensureMainMonthRow returns the row of main's month m, making it when no
+// event opened the month yet, from the month's start to its end in the
+// service's time zone. EBADINPUT for a month that has not started; a past
+// month without a row is made too, for the seed to fill.
+func (db *DB) ensureMainMonthRow(ctx context.Context, m leaderboard.Month) (*periodRow, error) {
+	if m.Start(db.loc).After(db.now()) {
+		return nil, leaderboard.Errorf(leaderboard.EBADINPUT, "month %s has not started", m)
+	}
+	const insert = `INSERT INTO periods (board_id, key, starts_at, ends_at, created_at) VALUES ('main', $1, $2, $3, $4)
+		ON CONFLICT (board_id, key) DO NOTHING`
+	if _, err := db.pool.Exec(ctx, insert, m.String(), m.Start(db.loc), m.End(db.loc), db.now()); err != nil {
+		return nil, errorf("open month %s: %w", m, err)
+	}
+	const q = `SELECT id, key, status, starts_at, ends_at FROM periods WHERE board_id = 'main' AND key = $1`
+	return scanPeriodRow(db.pool.QueryRow(ctx, q, m.String()))
 }
 
 func (db *DB) seedPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, players int,
@@ -115,10 +142,11 @@ func (db *DB) seedPeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 
 // lockEmptyPeriod waits for any other seed to finish, locks period row of b
 // until commit, so that submissions and the close of it wait, and refuses a
-// period that is not OPEN, takes no more events at now, or already has
-// scores.
+// period that is not OPEN, takes no more events at now (main's months
+// excepted), or already has scores.
 func lockEmptyPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *periodRow, now time.Time) error {
-	// Seeds create the same players: one at a time, as seedMonth's.
+	// Seeds of different periods create the same players: one at a time,
+	// the second sees the first's players and takes the upsert path.
 	const serialize = `SELECT pg_advisory_xact_lock(hashtext('leaderboard.seed'))`
 	if _, err := tx.Exec(ctx, serialize); err != nil {
 		return errorf("wait for other seeds: %w", err)
@@ -131,6 +159,18 @@ func lockEmptyPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 	)
 	if err := tx.QueryRow(ctx, q, b.ID, row.id).Scan(&status, &row.endsAt, &hasScores); err != nil {
 		return errorf("lock period: %w", err)
+	}
+	if b.ID == leaderboard.MainBoard {
+		// main's wording is its months'; a past month still OPEN, which takes
+		// no more events, is seeded all the same.
+		switch {
+		case leaderboard.PeriodStatus(status) != leaderboard.PeriodOpen:
+			return leaderboard.Errorf(leaderboard.EBADINPUT, "month %s is %s: only an open month can be seeded", row.key, status)
+		case hasScores:
+			return leaderboard.Errorf(leaderboard.EBADINPUT,
+				"month %s already has scores: only a month without scores can be seeded", row.key)
+		}
+		return nil
 	}
 	switch {
 	case leaderboard.PeriodStatus(status) != leaderboard.PeriodOpen:

@@ -29,7 +29,8 @@ func TestSeedPeriod_FillsAnOpenPeriodInTheBoardsOrderAndBounds(t *testing.T) {
 		t.Fatalf("stats %+v, progress %v", stats, reported)
 	}
 	got := mustQuery(t, `SELECT count(*), bool_and(score BETWEEN 150 AND 2000), count(DISTINCT seq),
-		bool_and(reached_at >= '2026-11-20' AND reached_at <= $1) FROM board_scores`, now)
+		bool_and(reached_at >= '2026-11-20' AND reached_at <= $1) FROM board_scores
+		WHERE period_id = (SELECT id FROM periods WHERE board_id = 'laps')`, now)
 	if r := got[0]; r[0] != "1000" || r[1] != "true" || r[2] != "1000" || r[3] != "true" {
 		t.Fatalf("seeded rows (count, within bounds, seqs, times in the day) %v", r)
 	}

@@ -36,8 +36,6 @@ type queuedBatch interface {
 	size() int
 }
 
-func (b *batch) size() int { return len(b.events) }
-
 // queuedCall is one call waiting for its write, answered by an R: a
 // submitScores call (submission) or a claimReward call (claims.go).
 type queuedCall[B queuedBatch, R any] struct {
@@ -146,12 +144,6 @@ func (q *mergeQueue[B, R]) next() []*queuedCall[B, R] {
 	return group
 }
 
-// writeSubmissions applies a group of main's calls in one transaction and
-// answers each.
-func (db *DB) writeSubmissions(group []*submission[*batch]) {
-	writeMerged(group, mergeBatches, db.applyWithRetries)
-}
-
 // writeMerged applies a group of calls as one batch, merge's of their
 // batches, by apply (which retries lost races), and answers each call with
 // its own results. Calls whose caller has gone are answered without a write.
@@ -242,23 +234,4 @@ func whileAnyWaits[B queuedBatch, R any](group []*queuedCall[B, R]) (context.Con
 		}
 		cancel()
 	}
-}
-
-// mergeBatches returns one batch of the events of bs, in order.
-func mergeBatches(bs []*batch) *batch {
-	if len(bs) == 1 {
-		return bs[0]
-	}
-	merged := &batch{rejected: map[int]leaderboard.ScoreResult{}}
-	for _, b := range bs {
-		offset := len(merged.events)
-		merged.events = append(merged.events, b.events...)
-		merged.at = append(merged.at, b.at...)
-		merged.month = append(merged.month, b.month...)
-		merged.received = append(merged.received, b.received...)
-		for i, r := range b.rejected {
-			merged.rejected[offset+i] = r
-		}
-	}
-	return merged
 }

@@ -12,14 +12,14 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-func waitingCall(events int) *submission[*batch] {
-	return &submission[*batch]{ctx: context.Background(), batch: &batch{events: make([]leaderboard.ScoreEvent, events)}, done: make(chan struct{})}
+func waitingCall(events int) *submission[*boardBatch] {
+	return &submission[*boardBatch]{ctx: context.Background(), batch: &boardBatch{events: make([]leaderboard.ScoreEvent, events)}, done: make(chan struct{})}
 }
 
 // A writer takes the calls waiting, oldest first, up to the event bound,
 // but always at least one call, however large.
 func TestSubmitQueue_GroupsUpToMaxEvents(t *testing.T) {
-	q := newSubmitQueue[*batch](1, 100, nil)
+	q := newSubmitQueue[*boardBatch](1, 100, nil)
 	for _, n := range []int{60, 40, 1, 150, 30} {
 		q.waiting = append(q.waiting, waitingCall(n))
 	}
@@ -51,7 +51,7 @@ func TestSubmitQueue_GroupsUpToMaxEvents(t *testing.T) {
 func TestSubmitQueue_BoundsWriters(t *testing.T) {
 	const writers, calls = 2, 200
 	var inFlight, most, written atomic.Int32
-	q := newSubmitQueue(writers, 3, func(group []*submission[*batch]) {
+	q := newSubmitQueue(writers, 3, func(group []*submission[*boardBatch]) {
 		n := inFlight.Add(1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
@@ -79,35 +79,13 @@ func TestSubmitQueue_BoundsWriters(t *testing.T) {
 	}
 }
 
-// Merged batches keep each event's place, time, month, arrival and
-// rejection.
-func TestMergeBatches_KeepsEachCallsEvents(t *testing.T) {
-	a := &batch{events: make([]leaderboard.ScoreEvent, 2), at: make([]time.Time, 2), month: make([]leaderboard.Month, 2),
-		received: make([]time.Time, 2), rejected: map[int]leaderboard.ScoreResult{1: {EventID: "a1"}}}
-	b := &batch{events: make([]leaderboard.ScoreEvent, 3), at: make([]time.Time, 3), month: make([]leaderboard.Month, 3),
-		received: make([]time.Time, 3), rejected: map[int]leaderboard.ScoreResult{0: {EventID: "b0"}, 2: {EventID: "b2"}}}
-	m := mergeBatches([]*batch{a, b})
-	if len(m.events) != 5 || len(m.at) != 5 || len(m.month) != 5 || len(m.received) != 5 {
-		t.Fatalf("merged %d events, %d times, %d months, %d arrivals; want 5 of each", len(m.events), len(m.at), len(m.month), len(m.received))
-	}
-	want := map[int]string{1: "a1", 2: "b0", 4: "b2"}
-	if len(m.rejected) != len(want) {
-		t.Fatalf("rejected %v, want ids at %v", m.rejected, want)
-	}
-	for i, id := range want {
-		if m.rejected[i].EventID != id {
-			t.Errorf("rejected[%d] = %q, want %q", i, m.rejected[i].EventID, id)
-		}
-	}
-}
-
 // A writer that panics answers the calls it had not answered yet with an
 // error, and the panic goes no further.
 func TestAnswerOnPanic_FailsTheCallsNotAnswered(t *testing.T) {
 	answered, waiting := waitingCall(1), waitingCall(1)
 	answered.finish(nil, nil)
 	func() {
-		defer answerOnPanic([]*submission[*batch]{answered, waiting})
+		defer answerOnPanic([]*submission[*boardBatch]{answered, waiting})
 		panic("boom")
 	}()
 	<-waiting.done

@@ -323,7 +323,7 @@ func TestAutoFailover_PgAutoFailoverPromotesTheStandbyAndWritesResume(t *testing
 		took.Round(100*time.Millisecond), len(writes.applied), missing, writes.failed)
 }
 
-// missingEvents counts the events that are not in node2's score_events.
+// missingEvents counts the events that are not in node2's board_score_events.
 func missingEvents(t *testing.T, c *pgafCluster, eventIDs []string) int {
 	t.Helper()
 	endpoint, err := c.nodes["node2"].PortEndpoint(t.Context(), "5432/tcp", "")
@@ -337,7 +337,7 @@ func missingEvents(t *testing.T, c *pgafCluster, eventIDs []string) int {
 	defer conn.Close(context.Background())
 	var missing int
 	err = conn.QueryRow(t.Context(), `SELECT count(*) FROM unnest($1::text[]) AS a(event_id)
-		WHERE NOT EXISTS (SELECT 1 FROM score_events e WHERE e.event_id = a.event_id)`, eventIDs).Scan(&missing)
+		WHERE NOT EXISTS (SELECT 1 FROM board_score_events e WHERE e.board_id = 'main' AND e.event_id = a.event_id)`, eventIDs).Scan(&missing)
 	if err != nil {
 		t.Fatalf("look the events up on node2: %v", err)
 	}

@@ -253,8 +253,8 @@ func countLost(t *testing.T, pair *pgtest.Pair, calls []int) (acknowledged, lost
 		for i := range perWriterCall {
 			player := fmt.Sprintf("w%d-p%d", w, i)
 			var total int
-			err := conn.QueryRow(ctx, `SELECT coalesce(sum(score), 0) FROM scores
-				WHERE month = to_date($1, 'YYYY-MM') AND player_id = $2`, month, player).Scan(&total)
+			err := conn.QueryRow(ctx, `SELECT coalesce(sum(s.score), 0) FROM board_scores s
+				JOIN periods p ON p.id = s.period_id AND p.board_id = 'main' AND p.key = $1 WHERE s.player_id = $2`, month, player).Scan(&total)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -291,7 +291,9 @@ func TestFailover_InterruptedCloseResumesOnTheNewPrimary(t *testing.T) {
 			want := oracleDigest(t, month)
 			holdAttach(t)
 			receiver := newWebhookReceiver(t, 0)
-			s := onPair(t, pair, withLifecycle(receiver))
+			// Final ranks of their own, so that the close attaches them:
+			// 50,000 players are under LEADERBOARD_OWN_PARTITION_PLAYERS.
+			s := onPair(t, pair, withLifecycle(receiver), func(c *app.Config) { c.OwnPartitionPlayers = 1 })
 			waitForAttach(t)
 
 			var killed time.Time

@@ -183,7 +183,7 @@ func TestFault_ShutdownUnderAHeldLockIsBoundedAndAnswers(t *testing.T) {
 	}
 	tx.Rollback(context.Background())
 	var events int
-	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM score_events WHERE event_id LIKE 'held-%'`).Scan(&events); err != nil || events != 0 {
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM board_score_events WHERE board_id = 'main' AND event_id LIKE 'held-%'`).Scan(&events); err != nil || events != 0 {
 		t.Errorf("%d events of cancelled calls were written, %v", events, err)
 	}
 }

@@ -60,7 +60,7 @@ func TestFirstHour_PortInUseIsTheOnlyComplaint(t *testing.T) {
 
 // A correction is logged, with the month, the player, the totals before
 // and after, the reason and who made it; the explorer's address is logged
-// at start; closeMonth of a CLOSED month starts no close job; and no metric
+// at start; closeMonth of a CLOSED month starts no period close; and no metric
 // series stays behind for a month closed, or for one that never opened.
 func TestFirstHour_LogsAndMetricsSayWhatHappened(t *testing.T) {
 	pg.Reset(t)
@@ -87,8 +87,8 @@ func TestFirstHour_LogsAndMetricsSayWhatHappened(t *testing.T) {
 		t.Fatalf("close again: %+v", info)
 	}
 	i.expectError(t, adminToken, `mutation { closeMonth(month: "0001-01") { status } }`, nil, "NOT_FOUND")
-	if n := strings.Count(i.log.String(), `msg="close job started"`); n != 1 {
-		t.Errorf("%d close jobs started for one close and one closeMonth of the CLOSED month", n)
+	if n := strings.Count(i.log.String(), `msg="period close started"`); n != 1 {
+		t.Errorf("%d period closes started for one close and one closeMonth of the CLOSED month", n)
 	}
 	status, metrics := i.get(t, "/metrics")
 	if status != http.StatusOK {
@@ -96,7 +96,7 @@ func TestFirstHour_LogsAndMetricsSayWhatHappened(t *testing.T) {
 	}
 	for _, series := range []string{"leaderboard_close_phase{", "leaderboard_close_rows{"} {
 		if strings.Contains(metrics, series) {
-			t.Errorf("/metrics still has %s after every close job ended:\n%s", series, grepLines(metrics, series))
+			t.Errorf("/metrics still has %s after every period close ended:\n%s", series, grepLines(metrics, series))
 		}
 	}
 	if !strings.Contains(metrics, `leaderboard_close_phase_duration_seconds_count{phase="ranking"} 1`) {

@@ -54,8 +54,9 @@ func seedPastMonth(t *testing.T, players int) string {
 func oracleDigest(t *testing.T, month string) string {
 	t.Helper()
 	conn := sqlConn(t)
-	rows, err := conn.Query(context.Background(), `SELECT player_id, score FROM scores
-		WHERE month = to_date($1, 'YYYY-MM') ORDER BY score DESC, reached_at, seq`, month)
+	rows, err := conn.Query(context.Background(), `SELECT s.player_id, s.score FROM board_scores s
+		JOIN periods p ON p.id = s.period_id AND p.board_id = 'main' AND p.key = $1
+		ORDER BY s.sort_score, s.sort_subscore, s.reached_at, s.seq`, month)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,9 @@ func TestLifecycle_CloseOutlivesItsCaller(t *testing.T) {
 func holdCloseLock(t *testing.T, month string) *pgx.Conn {
 	t.Helper()
 	conn := sqlConn(t)
-	if _, err := conn.Exec(context.Background(), `SELECT pg_advisory_lock(x'6c62636c'::int, $1)`, monthKey(t, month)); err != nil {
+	// The close lock of a period (db/periodclose.go): "lbpc" and its id.
+	const lock = `SELECT pg_advisory_lock(x'6c627063'::int, id) FROM periods WHERE board_id = 'main' AND key = $1`
+	if _, err := conn.Exec(context.Background(), lock, month); err != nil {
 		t.Fatal(err)
 	}
 	return conn
@@ -307,15 +310,6 @@ func grepLines(text, fragment string) string {
 	return strings.Join(out, "\n")
 }
 
-// monthKey is the second key of a month's close lock.
-func monthKey(t *testing.T, month string) int {
-	m, err := leaderboard.ParseMonth(month)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m.Year()*100 + int(m.Month())
-}
-
 // waitForQuery waits until a session runs a statement containing fragment,
 // and returns its process id.
 func waitForQuery(t *testing.T, conn *pgx.Conn, fragment string) int {
@@ -360,7 +354,7 @@ func TestLifecycle_InterruptedCloseIsResumed(t *testing.T) {
 			want := oracleDigest(t, month)
 			conn := sqlConn(t)
 			s, m := startInstance(t, func(c *app.Config) { c.CloseGrace = 0; c.AutoClose = true })
-			pid := waitForQuery(t, conn, "ROW_NUMBER() OVER")
+			pid := waitForQuery(t, conn, closeReadFragment)
 			c.interrupt(t, conn, pid, m)
 			var status string
 			if err := conn.QueryRow(context.Background(), `SELECT status FROM periods WHERE board_id = 'main' AND key = $1`,
@@ -621,7 +615,7 @@ func TestLifecycle_CloseOfAKilledProcessIsResumed(t *testing.T) {
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitForQuery(t, conn, "ROW_NUMBER() OVER")
+	waitForQuery(t, conn, closeReadFragment)
 	if err := child.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -654,7 +648,7 @@ func TestLifecycle_CloseInterruptedByADatabaseStopIsResumed(t *testing.T) {
 	month := seedPastMonth(t, 60000)
 	want := oracleDigest(t, month)
 	s, _ := startInstance(t, func(c *app.Config) { c.CloseGrace = 0; c.AutoClose = true })
-	waitForQuery(t, sqlConn(t), "ROW_NUMBER() OVER")
+	waitForQuery(t, sqlConn(t), closeReadFragment)
 	pg.Stop(t)
 	stopped := time.Now()
 	pg.Resume(t)
@@ -671,3 +665,8 @@ func TestLifecycle_CloseInterruptedByADatabaseStopIsResumed(t *testing.T) {
 		t.Errorf("ranks_version %d, %v: the month was ranked more than once", version, err)
 	}
 }
+
+// closeReadFragment is in the statement with which a close reads its
+// period's scores, on any board (db/rankrows.go): waitForQuery finds a close
+// in the middle of its read by it.
+const closeReadFragment = "TO STDOUT WITH (FORMAT binary)"

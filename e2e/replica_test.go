@@ -54,7 +54,7 @@ func TestReplica_ReadsFromTheReplicaWritesAndTheirRanksFromThePrimary(t *testing
 		t.Errorf("month() came from the primary: %+v", info)
 	}
 	var stored int
-	if err := sqlConn(t).QueryRow(context.Background(), `SELECT count(*) FROM score_events`).Scan(&stored); err != nil || stored != 1 {
+	if err := sqlConn(t).QueryRow(context.Background(), `SELECT count(*) FROM board_score_events WHERE board_id = 'main'`).Scan(&stored); err != nil || stored != 1 {
 		t.Errorf("the primary holds %d events, %v", stored, err)
 	}
 

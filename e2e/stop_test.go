@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/gamebackend/leaderboard/app"
 	"github.com/gamebackend/leaderboard/internal/pgtest"
 	httpserver "github.com/gamebackend/leaderboard/server"
@@ -152,27 +150,22 @@ func TestStop_BoundedWhileAClosedMonthLoadsFromAFrozenDatabase(t *testing.T) {
 	i.waitReady(t)
 
 	// The load must still run when the database freezes: a lock on the
-	// month's final ranks holds its read until then.
+	// scores it reads holds its read until then.
 	conn := sqlConn(t)
 	tx, err := conn.Begin(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(context.Background())
-	var id int
-	if err := tx.QueryRow(context.Background(), `SELECT id FROM periods WHERE board_id = 'main' AND key = $1`, month).Scan(&id); err != nil {
-		t.Fatal(err)
-	}
-	table := pgx.Identifier{fmt.Sprintf("board_final_ranks_own_%d", id)}.Sanitize()
-	if _, err := tx.Exec(context.Background(), `LOCK TABLE `+table+` IN ACCESS EXCLUSIVE MODE`); err != nil {
+	if _, err := tx.Exec(context.Background(), `LOCK TABLE board_scores IN ACCESS EXCLUSIVE MODE`); err != nil {
 		t.Fatal(err)
 	}
 	// A new version of the month's ranks announced: the instance reads them
 	// afresh, at once.
-	if _, err := sqlConn(t).Exec(context.Background(), `SELECT pg_notify('leaderboard_months', $1)`, month+" 2"); err != nil {
+	if _, err := sqlConn(t).Exec(context.Background(), `SELECT pg_notify('leaderboard_periods', $1)`, "main "+month+" 2"); err != nil {
 		t.Fatal(err)
 	}
-	waitForQuery(t, sqlConn(t), "board_final_ranks_own_")
+	waitForQuery(t, sqlConn(t), closeReadFragment)
 
 	thaw := freeze(t)
 	defer thaw()
@@ -214,7 +207,7 @@ func TestStop_BoundedWithRequestsOnAFrozenDatabase(t *testing.T) {
 	}
 }
 
-// A close cut off by its database stopping is tried again by its own job
+// A close cut off by its database stopping is tried again by the closer's own retry
 // within seconds of the database's return, not at the scheduler's next
 // look (an hour away here).
 func TestStop_CloseCutOffByALostDatabaseResumesWithinSeconds(t *testing.T) {
@@ -225,7 +218,7 @@ func TestStop_CloseCutOffByALostDatabaseResumesWithinSeconds(t *testing.T) {
 	i := startLogged(t, func(c *app.Config) {
 		c.CloseGrace, c.AutoClose, c.SchedulerInterval = 0, true, time.Hour
 	})
-	waitForQuery(t, sqlConn(t), "ROW_NUMBER() OVER")
+	waitForQuery(t, sqlConn(t), closeReadFragment)
 	pg.Stop(t)
 	pg.Resume(t)
 	back := time.Now()
@@ -238,7 +231,9 @@ func TestStop_CloseCutOffByALostDatabaseResumesWithinSeconds(t *testing.T) {
 	if took > 20*time.Second {
 		t.Errorf("closed %s after the database was back", took)
 	}
-	if !strings.Contains(i.log.String(), `msg="close job started" month=`+month+` why=retry`) {
-		t.Errorf("the close did not resume by its own retry")
+	log := i.log.String()
+	retry := strings.Index(log, `msg="period closes are tried again soon"`)
+	if retry < 0 || !strings.Contains(log[retry:], `msg="period close started" board=main period=`+month+` why=due`) {
+		t.Errorf("the close did not resume by the closer's own retry")
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/gamebackend/leaderboard/internal/backoff"
 )
 
-// PeriodStore is what closing the periods of boards other than main needs
-// of the database.
+// PeriodStore is what closing the periods of every board, main's months
+// included, needs of the database.
 type PeriodStore interface {
 	// PeriodsToClose returns up to limit periods whose close should run:
 	// the CLOSING ones and, when auto is true, the OPEN ones past their
@@ -36,6 +36,14 @@ type PeriodStore interface {
 	ClearPeriod(ctx context.Context, board, key, reason string) (*leaderboard.Period, error)
 	// Period returns the period as it stands.
 	Period(ctx context.Context, board, key string) (*leaderboard.Period, error)
+}
+
+// LockWatcher tells whether a period's close lock is held on the server
+// that takes writes; a PeriodStore that implements it lets a PeriodCloser
+// notice that a close's session is on a primary lost without a reset, and
+// cancel it, so that it is tried again on the new primary.
+type LockWatcher interface {
+	CloseLockHeld(ctx context.Context, board, key string) (bool, error)
 }
 
 // PeriodCloserOptions tune a PeriodCloser.
@@ -63,17 +71,15 @@ type PeriodCloserOptions struct {
 	// database's return, not at the scheduler's next tick. A close an admin
 	// asked for is retried so for up to Timeout, then left to the looks.
 	Retry, RetryMax time.Duration
+	// Watch is how often a running close asks the primary whether the
+	// close locks it took are still held, when the store is a LockWatcher
+	// (default 5 s). Twice in a row not held, and the close is cancelled and
+	// tried again.
+	Watch time.Duration
 	// Poll is how soon a look runs again when it found a CLOSING period
 	// whose close another instance holds (default 1 s): should that
 	// instance die, this one takes the close over within about Poll.
 	Poll time.Duration
-	// Months closes main's periods, its months: those an admin asks to
-	// close and, for the Scheduler, the due ones. Nil only in tests of
-	// other boards' closes: db refuses main's months to the periods' close.
-	Months *MonthCloser
-	// Location is the event time zone, main's, in which its months start
-	// (default UTC).
-	Location *time.Location
 }
 
 // PeriodCloser closes the periods of every board: those that the scheduler
@@ -81,8 +87,7 @@ type PeriodCloserOptions struct {
 // the background, so that a request that gives up does not cut a close
 // short. Any number of instances may close the same periods: the database
 // closes each exactly once, and an instance skips a period another one is
-// closing. main's periods, its months, are closed by Months, one month at a
-// time. It implements leaderboard.Closer.
+// closing. It implements leaderboard.Closer.
 type PeriodCloser struct {
 	store  PeriodStore
 	opts   PeriodCloserOptions
@@ -149,8 +154,8 @@ func NewPeriodCloser(store PeriodStore, logger *slog.Logger, opts PeriodCloserOp
 	if opts.Poll <= 0 {
 		opts.Poll = time.Second
 	}
-	if opts.Location == nil {
-		opts.Location = time.UTC
+	if opts.Watch <= 0 {
+		opts.Watch = 5 * time.Second
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &PeriodCloser{store: store, opts: opts, logger: logger, ctx: ctx, cancel: cancel,
@@ -163,13 +168,9 @@ func NewPeriodCloser(store PeriodStore, logger *slog.Logger, opts PeriodCloserOp
 // period is CLOSING in the database (StopPeriod), within MaxWait: from then
 // on it takes no event and is closed by some instance whatever becomes of
 // this one; an error before that (UNAVAILABLE for a lost database) means it
-// was not accepted. The close goes on when ctx ends. main's periods are its
-// months, closed by Months. The store's errors (ENOTFOUND, EBADINPUT,
+// was not accepted. The close goes on when ctx ends. The store's errors (ENOTFOUND, EBADINPUT,
 // ECONFLICT) are returned as they are.
 func (c *PeriodCloser) ClosePeriod(ctx context.Context, board, key string) (*leaderboard.Period, error) {
-	if board == leaderboard.MainBoard && c.opts.Months != nil {
-		return c.closeMonth(ctx, key)
-	}
 	// A CLOSED period starts no close: no job, no log line saying one
 	// started. Any other answer, an error too, is the close's to give.
 	if p, err := c.store.Period(ctx, board, key); err == nil && p != nil && p.Status == leaderboard.PeriodClosed {
@@ -196,21 +197,6 @@ func (c *PeriodCloser) ClosePeriod(ctx context.Context, board, key string) (*lea
 	case <-ctx.Done():
 	}
 	return c.read(ctx, board, key)
-}
-
-// closeMonth closes main's period key, its month, as Months closes it, and
-// returns the month as its period: CLOSED, or as it stands after Months'
-// wait. ENOTFOUND for a month that never opened.
-func (c *PeriodCloser) closeMonth(ctx context.Context, key string) (*leaderboard.Period, error) {
-	m, err := leaderboard.ParseMainKey(key)
-	if err != nil {
-		return nil, err
-	}
-	info, err := c.opts.Months.CloseMonth(ctx, m)
-	if err != nil || info == nil {
-		return nil, err
-	}
-	return info.Period(c.opts.Location), nil
 }
 
 // read returns the period as it stands, on a context of its own: the
@@ -320,7 +306,9 @@ func (c *PeriodCloser) closeOne(ref periodRef) error {
 	defer cancel()
 	start := time.Now()
 	c.logger.Info("period close started", "board", ref.board, "period", ref.key, "why", "requested")
+	ctx, stopWatch := c.watch(ctx, []leaderboard.Period{{Board: ref.board, Key: ref.key}})
 	p, err := c.store.ClosePeriod(ctx, ref.board, ref.key)
+	stopWatch()
 	if err != nil {
 		return err
 	}
@@ -340,12 +328,14 @@ func (c *PeriodCloser) closeGroup(group []leaderboard.Period) ([]leaderboard.Per
 	ctx, cancel := context.WithTimeout(c.ctx, c.opts.Timeout)
 	defer cancel()
 	start := time.Now()
-	// One line a period at its start and at CLOSED, as for months; a period
+	// One line a period at its start and at CLOSED; a period
 	// of the group another instance is closing has no CLOSED line here.
 	for _, p := range group {
 		c.logger.Info("period close started", "board", p.Board, "period", p.Key, "why", "due", "group", len(group))
 	}
+	ctx, stopWatch := c.watch(ctx, group)
 	closed, err := c.store.TryClosePeriods(ctx, group)
+	stopWatch()
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil && c.ctx.Err() == nil {
 		c.logger.Warn("period closes failed; they are tried again soon", "periods", len(group), "closed", len(closed), "err", err)
@@ -541,12 +531,9 @@ func (c *PeriodCloser) lookUp(auto bool, tried int) ([]leaderboard.Period, error
 	return c.store.PeriodsToClose(ctx, auto, c.opts.Batch+tried)
 }
 
-// Close cancels the running closes, main's months' too, and waits for them;
+// Close cancels the running closes and waits for them;
 // each rolls back and is closed again at a later look.
 func (c *PeriodCloser) Close() {
-	if c.opts.Months != nil {
-		defer c.opts.Months.Close()
-	}
 	c.cancel()
 	c.mu.Lock()
 	if c.wake != nil {
@@ -557,4 +544,52 @@ func (c *PeriodCloser) Close() {
 	}
 	c.mu.Unlock()
 	c.jobs.Wait()
+}
+
+// watch returns ctx cancelled once the close lock of one of periods is
+// twice in a row not held on the primary (LockWatcher), Watch apart: the
+// close's session is on a lost primary, where its query would wait for a
+// server that never answers. A close takes its lock within its first
+// moments; one cancelled before it did is tried again, no harm done. A
+// check that gets no answer counts neither way. stop ends the watch.
+func (c *PeriodCloser) watch(ctx context.Context, periods []leaderboard.Period) (watched context.Context, stop func()) {
+	watcher, ok := c.store.(LockWatcher)
+	if !ok {
+		return ctx, func() {}
+	}
+	watched, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ticker := time.NewTicker(c.opts.Watch)
+		defer ticker.Stop()
+		missing := map[periodRef]int{}
+		for {
+			select {
+			case <-watched.Done():
+				return
+			case <-ticker.C:
+			}
+			for _, p := range periods {
+				ref := periodRef{p.Board, p.Key}
+				checkCtx, cancelCheck := context.WithTimeout(watched, c.opts.Watch)
+				held, err := watcher.CloseLockHeld(checkCtx, p.Board, p.Key)
+				cancelCheck()
+				switch {
+				case err != nil:
+				case held:
+					missing[ref] = 0
+				default:
+					missing[ref]++
+				}
+				if missing[ref] == 2 {
+					c.logger.Warn("the primary no longer holds the lock of a running close: its session is on a lost server; cancelling it",
+						"board", p.Board, "period", p.Key)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return watched, func() { cancel(); <-done }
 }

@@ -470,37 +470,3 @@ func TestPeriodCloser_CloseCutOffByShutdownIsFinishedByTheNextCloser(t *testing.
 	next.Kick(false)
 	waitClosed(t, store, 2*time.Second)
 }
-
-func TestPeriodCloser_MainsPeriodIsItsMonthClosedByMonths(t *testing.T) {
-	store := newFakeStore()
-	months := newTestCloser(store, 50*time.Millisecond)
-	defer months.Close()
-	tokyo, err := time.LoadLocation("Asia/Tokyo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := NewPeriodCloser(newFakePeriods(0), slog.New(slog.DiscardHandler), PeriodCloserOptions{Months: months, Location: tokyo})
-	defer c.Close()
-	ctx := context.Background()
-	p, err := c.ClosePeriod(ctx, leaderboard.MainBoard, "2026-11")
-	if err != nil || p.Board != leaderboard.MainBoard || p.Key != "2026-11" || p.Status != leaderboard.PeriodClosing ||
-		p.Participants != 3 || !p.StartsAt.Equal(november.Start(tokyo)) {
-		t.Fatalf("after the month's wait: %+v, %v", p, err)
-	}
-	close(store.release)
-	months.opts.MaxWait = time.Second
-	if p, err = c.ClosePeriod(ctx, leaderboard.MainBoard, "2026-11"); err != nil || p.Status != leaderboard.PeriodClosed {
-		t.Fatalf("once closed: %+v, %v", p, err)
-	}
-	info, err := p.MonthInfo()
-	if err != nil || info.Month != november || info.Status != leaderboard.MonthClosed || !info.EndsAt.Equal(november.End(time.UTC)) {
-		t.Fatalf("as the month: %+v, %v", info, err)
-	}
-	if store.runs != 1 {
-		t.Errorf("%d closes of the month", store.runs)
-	}
-	_, err = c.ClosePeriod(ctx, leaderboard.MainBoard, "2026-W48")
-	if leaderboard.ErrorMessage(err) != `period "2026-W48" is not a key of board main (MONTH periods are YYYY-MM)` {
-		t.Errorf("a key that is no month: %v", err)
-	}
-}

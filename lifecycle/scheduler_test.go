@@ -9,43 +9,24 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// dueMonths answers MonthsToClose with a fixed list, noting what it was asked.
-type dueMonths struct {
-	due  []leaderboard.MonthInfo
-	auto []bool
-}
-
-func (d *dueMonths) MonthsToClose(_ context.Context, auto bool) ([]leaderboard.MonthInfo, error) {
-	d.auto = append(d.auto, auto)
-	return d.due, nil
-}
-
-func TestScheduler_StartsDueClosesResumesClosingAndRunsTasks(t *testing.T) {
-	store := newFakeStore()
-	closer := newTestCloser(store, time.Second)
-	defer closer.Close()
+// A tick has the closer close the due periods, main's months among them,
+// and runs the tasks; a second tick closes nothing twice.
+func TestScheduler_StartsDueClosesAndRunsTasks(t *testing.T) {
 	periods := newFakePeriods(1)
-	c := NewPeriodCloser(periods, slog.New(slog.DiscardHandler), PeriodCloserOptions{Months: closer})
+	c := NewPeriodCloser(periods, slog.New(slog.DiscardHandler), PeriodCloserOptions{})
 	defer c.Close()
-	due := &dueMonths{due: []leaderboard.MonthInfo{{Month: november, Status: leaderboard.MonthClosing}}}
 	ran := 0
-	s := &Scheduler{Store: due, Closer: c, AutoClose: true, Interval: time.Second,
+	s := &Scheduler{Closer: c, AutoClose: true, Interval: time.Second,
 		Logger: slog.New(slog.DiscardHandler),
 		Tasks:  []Task{{Name: "count", Run: func(context.Context) error { ran++; return nil }}}}
 	s.Tick(context.Background())
-	if !closer.Running(november) || ran != 1 || len(due.auto) != 1 || !due.auto[0] {
-		t.Fatalf("after a tick: running %t, tasks %d, asked %v", closer.Running(november), ran, due.auto)
-	}
-	s.Tick(context.Background())
-	close(store.release)
-	for closer.Running(november) {
-		time.Sleep(time.Millisecond)
-	}
 	waitDrained(t, c)
-	if store.runs != 1 || ran != 2 {
-		t.Fatalf("%d closes for two ticks, %d task runs", store.runs, ran)
+	s.Tick(context.Background())
+	waitDrained(t, c)
+	if ran != 2 {
+		t.Fatalf("%d task runs for two ticks", ran)
 	}
 	if p, _ := periods.Period(context.Background(), "b000", "all"); p.Status != leaderboard.PeriodClosed {
-		t.Fatalf("the due period of another board after two ticks: %+v", p)
+		t.Fatalf("the due period after two ticks: %+v", p)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gamebackend/leaderboard"
 	"github.com/gamebackend/leaderboard/closedperiods"
+	"github.com/gamebackend/leaderboard/internal/packed"
 )
 
 // BenchmarkGroupStandingsRequest is the Go side of one groupStandings read of
@@ -49,28 +50,66 @@ func BenchmarkGroupStandingsRequest(b *testing.B) {
 // as issue 38's target states it.
 const closedGroupPlayers = 10_000_000
 
-var closedGroupMonth = sync.OnceValue(func() *closedperiods.Frozen {
-	m, _ := leaderboard.ParseMonth("2026-10")
+var closedGroupMonth = sync.OnceValue(func() *benchPeriod {
 	at := time.Date(2026, 10, 3, 0, 0, 0, 0, time.UTC)
-	f, err := closedperiods.Build(m, closedGroupPlayers, func(entry func(leaderboard.RankEntry) error, name func(playerID, name string) error) error {
-		for i := range closedGroupPlayers {
-			id := fmt.Sprintf("player-%08d", i)
-			if err := entry(leaderboard.RankEntry{Rank: i + 1, Score: 60000 - i/200, ReachedAt: at, Player: leaderboard.Player{ID: id}}); err != nil {
-				return err
-			}
+	rows := packed.NewTable(closedGroupPlayers)
+	for i := range closedGroupPlayers {
+		rows.Add(fmt.Sprintf("player-%08d", i), 60000-i/200, at.UnixMicro())
+	}
+	for i := range closedGroupPlayers {
+		if err := rows.SetName(fmt.Sprintf("player-%08d", i), fmt.Sprintf("Player %d", i)); err != nil {
+			panic(err)
 		}
-		for i := range closedGroupPlayers {
-			if err := name(fmt.Sprintf("player-%08d", i), fmt.Sprintf("Player %d", i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	}
+	if err := rows.Complete(); err != nil {
 		panic(err)
 	}
-	return f
+	return &benchPeriod{key: "2026-10", rows: rows}
 })
+
+// benchPeriod is a closed period of main held in memory, as the closed
+// periods' cache holds one the store loaded, built without a database.
+type benchPeriod struct {
+	key  string
+	rows *packed.Table
+}
+
+// Standing returns the player's standing without neighbours.
+func (p *benchPeriod) Standing(b *leaderboard.Board, playerID string, _, _ int) *leaderboard.Standing {
+	rank := p.rows.RankOf(playerID)
+	if rank == 0 {
+		return nil
+	}
+	s := p.standing(b, p.rows.Entry(rank, new(string)))
+	return &s
+}
+
+// Group returns the standings of those of playerIDs with a rank, best
+// first.
+func (p *benchPeriod) Group(b *leaderboard.Board, playerIDs []string) []leaderboard.Standing {
+	ranks := p.rows.RanksOf(playerIDs)
+	group, names := make([]leaderboard.Standing, len(ranks)), make([]string, len(ranks))
+	for i, rank := range ranks {
+		group[i] = p.standing(b, p.rows.Entry(rank, &names[i]))
+	}
+	return group
+}
+
+func (p *benchPeriod) standing(b *leaderboard.Board, e leaderboard.RankEntry) leaderboard.Standing {
+	return leaderboard.Standing{RankEntry: e, Board: b.ID, Period: p.key, Total: p.rows.Players(), Final: true}
+}
+
+// Leaderboard leaves every page to the source.
+func (p *benchPeriod) Leaderboard(int, string) (*leaderboard.Page, bool) { return nil, false }
+
+// Players returns how many players the period ranks.
+func (p *benchPeriod) Players() int { return p.rows.Players() }
+
+// Bytes returns the memory the period's table holds.
+func (p *benchPeriod) Bytes() int { return p.rows.Bytes() }
+
+// Version is the period's first ranks version.
+func (p *benchPeriod) Version() int { return 1 }
 
 // BenchmarkGroupStandingsClosed is the Go side of one groupStandings read of
 // 200 random ids over HTTP, as `make bench`'s groups suite sends it, on a
@@ -151,9 +190,10 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 // closedGroupPlayers players held in memory, and 64 request bodies of
 // groupStandings of 200 random players, as make bench's groups suite asks.
 func closedGroupHandler(b *testing.B) (http.Handler, [][]byte) {
-	cache := closedperiods.New(nil, closedGroupPlayers, time.UTC, slog.New(slog.DiscardHandler))
+	cache := closedperiods.New(nil, closedGroupPlayers, slog.New(slog.DiscardHandler))
 	b.Cleanup(cache.Close)
-	if !cache.Install(closedGroupMonth(), 1) {
+	cache.PeriodClosed(&leaderboard.Board{ID: leaderboard.MainBoard}, "2026-10", closedGroupMonth(), time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	if !cache.PeriodLoaded(leaderboard.MainBoard, "2026-10") {
 		b.Fatal("the month does not fit the cache")
 	}
 	r := &Resolver{GroupService: cache, BoardService: mainBoard, Logger: slog.New(slog.DiscardHandler)}

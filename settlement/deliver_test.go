@@ -196,8 +196,8 @@ func TestRun_DeliversAClosedMonthAtOnce(t *testing.T) {
 				{EventID: "e1", PlayerID: "ann", Mode: leaderboard.ModeSet, Value: 5, OccurredAt: &occurred}}); err != nil {
 				t.Fatal(err)
 			}
-			if _, ran, err := closer.TryCloseMonth(context.Background(), november, leaderboard.CloseHooks{}); err != nil || !ran {
-				t.Fatalf("close: %t, %v", ran, err)
+			if _, err := closer.ClosePeriod(context.Background(), leaderboard.MainBoard, november.String()); err != nil {
+				t.Fatalf("close: %v", err)
 			}
 			closed := time.Now()
 			got := hook.waitFor(t, 1, 5*time.Second)

@@ -42,8 +42,8 @@ type CreateBoardRun struct {
 	Existing int
 }
 
-// Catalogue counts relations in pg_class before any board but main and
-// after Boards boards with PeriodsPerBoard closed DAY periods each.
+// Catalogue counts relations in pg_class before any board is created (main
+// exists from the start) and after Boards boards with PeriodsPerBoard closed DAY periods each.
 type Catalogue struct {
 	Boards, PeriodsPerBoard int
 	// Create is the creation of the catalogue's boards over HTTP.
@@ -289,9 +289,9 @@ func (r *runner) createBoardRun(ctx context.Context, instances []*GraphQL, prefi
 
 // insertClosedDays gives each board with the prefix perBoard CLOSED DAY
 // periods, the days before today in the board's zone, as their closes
-// would leave them. In this slice a DAY board's periods come only from
-// events, which boards other than main do not take yet, so SQL writes the
-// rows those closes would write.
+// would leave them. SQL writes the rows those closes would write: the
+// catalogue measures the relations the boards and periods cost, not their
+// events.
 func insertClosedDays(ctx context.Context, r *runner, prefix string, perBoard int) error {
 	const q = `INSERT INTO periods (board_id, key, status, starts_at, ends_at, closed_at, participants, digest)
 		SELECT b.id, to_char(d.day, 'YYYY-MM-DD'), 'CLOSED',

@@ -38,34 +38,39 @@ type Positions struct {
 	Tie []string
 }
 
+// mainMonthScores selects the players of the board main's period $1 (a
+// month, YYYY-MM) from board_scores, as s.
+const mainMonthScores = `SELECT s.player_id FROM board_scores s
+	JOIN periods p ON p.id = s.period_id AND p.board_id = 'main' AND p.key = $1`
+
 // SamplePositions reads the pinned players of month m, which holds players
 // score rows.
 func SamplePositions(ctx context.Context, pool *pgxpool.Pool, m leaderboard.Month, players int) (Positions, error) {
 	const (
-		top = `SELECT player_id FROM scores WHERE month = $1
-			ORDER BY score DESC, reached_at ASC, seq ASC LIMIT $2`
-		middle = `SELECT player_id FROM scores WHERE month = $1
-			ORDER BY score DESC, reached_at ASC, seq ASC OFFSET $3 LIMIT $2`
-		bottom = `SELECT player_id FROM scores WHERE month = $1
-			ORDER BY score ASC, reached_at DESC, seq DESC LIMIT $2`
-		tie = `SELECT player_id FROM scores WHERE month = $1 AND score = $3
+		top = mainMonthScores + `
+			ORDER BY s.sort_score, s.sort_subscore, s.reached_at, s.seq LIMIT $2`
+		middle = mainMonthScores + `
+			ORDER BY s.sort_score, s.sort_subscore, s.reached_at, s.seq OFFSET $3 LIMIT $2`
+		bottom = mainMonthScores + `
+			ORDER BY s.sort_score DESC, s.sort_subscore DESC, s.reached_at DESC, s.seq DESC LIMIT $2`
+		tie = mainMonthScores + ` WHERE s.score = $3
 			ORDER BY random() LIMIT $2 * 10`
 	)
 	var (
 		p   Positions
 		err error
 	)
-	date := m.Date()
-	if p.Top, err = playerIDs(ctx, pool, top, date, samplePlayers); err != nil {
+	key := m.String()
+	if p.Top, err = playerIDs(ctx, pool, top, key, samplePlayers); err != nil {
 		return p, err
 	}
-	if p.Middle, err = playerIDs(ctx, pool, middle, date, samplePlayers, max(players/2-samplePlayers/2, 0)); err != nil {
+	if p.Middle, err = playerIDs(ctx, pool, middle, key, samplePlayers, max(players/2-samplePlayers/2, 0)); err != nil {
 		return p, err
 	}
-	if p.Bottom, err = playerIDs(ctx, pool, bottom, date, samplePlayers); err != nil {
+	if p.Bottom, err = playerIDs(ctx, pool, bottom, key, samplePlayers); err != nil {
 		return p, err
 	}
-	if p.Tie, err = playerIDs(ctx, pool, tie, date, samplePlayers, db.SeedParticipationScore); err != nil {
+	if p.Tie, err = playerIDs(ctx, pool, tie, key, samplePlayers, db.SeedParticipationScore); err != nil {
 		return p, err
 	}
 	for name, ids := range map[string][]string{"top": p.Top, "middle": p.Middle, "bottom": p.Bottom, "tie group": p.Tie} {
@@ -79,8 +84,8 @@ func SamplePositions(ctx context.Context, pool *pgxpool.Pool, m leaderboard.Mont
 // PlayersAbove returns the players whose score in month m is above score:
 // those an ADD event could push past the maximum.
 func PlayersAbove(ctx context.Context, pool *pgxpool.Pool, m leaderboard.Month, score int) (map[string]bool, error) {
-	const q = `SELECT player_id FROM scores WHERE month = $1 AND score > $2`
-	ids, err := playerIDs(ctx, pool, q, m.Date(), score)
+	const q = mainMonthScores + ` WHERE s.score > $2`
+	ids, err := playerIDs(ctx, pool, q, m.String(), score)
 	if err != nil {
 		return nil, err
 	}

@@ -261,11 +261,10 @@ func (r *runner) eraseWhileReading(ctx context.Context, player string, reads Wor
 		return run, fmt.Errorf("read the erasures: %w", err)
 	}
 	// Other suites of the run may have seeded the player into main's months
-	// or other boards: the erasure must take them out of those too.
-	const held = `SELECT count(*), count(*) FILTER (WHERE closed) FROM (
-			SELECT p.status = 'CLOSED' AS closed FROM board_scores s JOIN periods p ON p.id = s.period_id WHERE s.player_id = $1
-			UNION ALL
-			SELECT m.status = 'CLOSED' FROM scores s JOIN months m ON m.month = s.month WHERE s.player_id = $1) h`
+	// or other boards (all in board_scores): the erasure must take them out
+	// of those too.
+	const held = `SELECT count(*), count(*) FILTER (WHERE p.status = 'CLOSED')
+			FROM board_scores s JOIN periods p ON p.id = s.period_id WHERE s.player_id = $1`
 	if err := r.pool.QueryRow(ctx, held, player).Scan(&run.Held, &run.Closed); err != nil {
 		return run, fmt.Errorf("count the periods of %s: %w", player, err)
 	}

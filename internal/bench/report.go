@@ -264,7 +264,7 @@ func (r *Report) writeSubmit(p printer) {
 	if r.Stored != r.Applied+r.Unchanged {
 		lost = "MISMATCH"
 	}
-	p("Acknowledged: %s events (%s APPLIED, %s UNCHANGED); rows in score_events for them afterwards: %s: %s.",
+	p("Acknowledged: %s events (%s APPLIED, %s UNCHANGED); rows in board_score_events for them afterwards: %s: %s.",
 		thousands(float64(r.Applied+r.Unchanged)), thousands(float64(r.Applied)), thousands(float64(r.Unchanged)), thousands(float64(r.Stored)), lost)
 	if s := r.setting("synchronous_commit"); s != "" {
 		p("synchronous_commit is %s: an acknowledged event has been flushed to the WAL on disk.", s)
@@ -367,7 +367,7 @@ func (r *Report) writeMethod(p printer) {
 	p("  it is not flushed during the close measured next. After closing, the database is vacuumed and analyzed, as")
 	p("  autovacuum would have done in a month, and a checkpoint is taken, so that neither lands in a measurement.")
 	p("  Before submitScores is measured, it runs unmeasured")
-	p("  for a few seconds and the tables it writes are analyzed: the seed writes no score_events, and statements prepared")
+	p("  for a few seconds and the tables it writes are analyzed: the seed writes no board_score_events, and statements prepared")
 	p("  while that table was nearly empty would keep a sequential-scan plan until autoanalyze, which a service in")
 	p("  production has long been through.")
 	p("- The service runs with its production configuration (the environment's settings, else the defaults). After the")

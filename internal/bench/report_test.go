@@ -72,7 +72,7 @@ func TestWriteMarkdown(t *testing.T) {
 		"| 64 | 9,000 | 12,000 | 0.75× | 6.00 | 5.00 | 9.00 | 8.00 |",
 		"DB only / Redis = 1.33× in throughput",
 		"| 4 | 30,000 (30,000–30,000) | 12.0 (12.0–12.0) | 30.0 (30.0–30.0) | 0 |",
-		"300,000 events (280,000 APPLIED, 20,000 UNCHANGED); rows in score_events for them afterwards: 300,000: nothing lost.",
+		"300,000 events (280,000 APPLIED, 20,000 UNCHANGED); rows in board_score_events for them afterwards: 300,000: nothing lost.",
 		"12s wall time",
 		"VmRSS 200 MiB, peak VmHWM 300 MiB",
 		"| seed 2026-10 | 3s |",

@@ -386,7 +386,7 @@ func (r *runner) loadSnapshot(ctx context.Context) error {
 		return fmt.Errorf("first read of %s: %w", r.closed, err)
 	}
 	deadline := time.Now().Add(snapshotWait)
-	for r.service.ClosedPeriods.Players() < r.cfg.Players {
+	for r.service.ClosedPeriods.Stats().Players < r.cfg.Players {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("the service did not load %s into memory within %s", r.closed, snapshotWait)
 		}
@@ -398,7 +398,7 @@ func (r *runner) loadSnapshot(ctx context.Context) error {
 	}
 	took()
 	r.report.ClosedFrom = fmt.Sprintf("the service's in-memory snapshot (%s players loaded, budget %s)",
-		thousands(float64(r.service.ClosedPeriods.Players())), thousands(float64(budget)))
+		thousands(float64(r.service.ClosedPeriods.Stats().Players)), thousands(float64(budget)))
 	return nil
 }
 

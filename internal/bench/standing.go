@@ -133,9 +133,16 @@ func HTTPStanding(c *GraphQL, m leaderboard.Month, pick Picker, finality Finalit
 func DBStanding(store *db.DB, m leaderboard.Month, pick Picker) Workload {
 	return func(run, client int) Op {
 		rng := rand.New(rand.NewPCG(uint64(run)<<32|uint64(client), 2))
+		var main *leaderboard.Board
 		return func(ctx context.Context) error {
 			player := pick(rng)
-			s, err := store.Standing(ctx, m, player, Neighbours, Neighbours)
+			if main == nil {
+				var err error
+				if main, err = store.Board(ctx, leaderboard.MainBoard); err != nil {
+					return err
+				}
+			}
+			s, err := store.PeriodStanding(ctx, main, m.String(), player, Neighbours, Neighbours)
 			if err != nil {
 				return err
 			}

@@ -91,9 +91,10 @@ func HTTPSubmit(c *GraphQL, token, prefix string, size, players int, noAdd map[s
 	}
 }
 
-// StoredEvents counts the events in score_events whose id starts with prefix.
+// StoredEvents counts the board main's events in board_score_events whose id
+// starts with prefix.
 func StoredEvents(ctx context.Context, pool *pgxpool.Pool, prefix string) (int64, error) {
-	const q = `SELECT count(*) FROM score_events WHERE starts_with(event_id, $1)`
+	const q = `SELECT count(*) FROM board_score_events WHERE board_id = 'main' AND starts_with(event_id, $1)`
 	var n int64
 	if err := pool.QueryRow(ctx, q, prefix).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count stored events: %w", err)

@@ -104,7 +104,7 @@ func (r *runner) submits(ctx context.Context) error {
 const primeDuration = 5 * time.Second
 
 // primeSubmits sends submissions, unmeasured, then analyzes the tables
-// they write. The seed writes no score_events, and a statement that the
+// they write. The seed writes no board_score_events, and a statement that the
 // service's connections prepared while that table was nearly empty keeps a
 // plan made for an empty table (a sequential scan) until autoanalyze comes
 // by, after a minute or so, while the table grows by thousands of rows a
@@ -121,7 +121,7 @@ func (r *runner) primeSubmits(ctx context.Context, workload Workload) error {
 	if stats.Errors > 0 {
 		r.fail("priming submitScores: %d errors, first: %s", stats.Errors, stats.FirstError)
 	}
-	const q = `ANALYZE score_events, scores, players, score_counts, score_hour_counts, score_block_counts`
+	const q = `ANALYZE board_score_events, board_scores, players, period_rank_counts`
 	if _, err := r.pool.Exec(ctx, q); err != nil {
 		return fmt.Errorf("analyze after priming: %w", err)
 	}
@@ -176,7 +176,7 @@ func (r *runner) afterClose(ctx context.Context) error {
 	clients := slices.Max(r.cfg.ReadClients)
 	m := r.closed
 	if r.service.ClosedPeriods != nil {
-		r.service.ClosedPeriods.Invalidate(r.closed)
+		r.service.ClosedPeriods.ForgetPeriod(leaderboard.MainBoard, r.closed.String())
 	}
 	for range r.cfg.Repeat {
 		m = m.Prev()
@@ -188,7 +188,7 @@ func (r *runner) afterClose(ctx context.Context) error {
 		took()
 		var loaded func() bool
 		if r.service.ClosedPeriods != nil {
-			loaded = func() bool { return r.service.ClosedPeriods.Loaded(m) }
+			loaded = func() bool { return r.service.ClosedPeriods.PeriodLoaded(leaderboard.MainBoard, m.String()) }
 		}
 		run, err := CloseAndRead(ctx, MonthClosable(r.gql, r.adminToken, m), r.cfg.Players, AnySeeded(r.cfg.Players), clients, AfterCloseWindow, loaded)
 		r.report.AfterClose = append(r.report.AfterClose, run)
@@ -206,7 +206,7 @@ func (r *runner) afterClose(ctx context.Context) error {
 			r.fail("reads around the close of %s: %d errors, first: %s", m, n, first)
 		}
 		if r.service.ClosedPeriods != nil {
-			r.service.ClosedPeriods.Invalidate(m)
+			r.service.ClosedPeriods.ForgetPeriod(leaderboard.MainBoard, m.String())
 		}
 	}
 	return nil
