@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -469,4 +470,96 @@ func TestPeriodCloser_CloseCutOffByShutdownIsFinishedByTheNextCloser(t *testing.
 	defer next.Close()
 	next.Kick(false)
 	waitClosed(t, store, 2*time.Second)
+}
+
+// lockWatchedPeriods is fakePeriods on a primary that answers CloseLockHeld:
+// held tells whether the close lock is held; a check while unanswered
+// fails as a check on an unreachable server does.
+type lockWatchedPeriods struct {
+	*fakePeriods
+	held       atomic.Bool
+	unanswered atomic.Bool
+	checks     atomic.Int32
+}
+
+func (s *lockWatchedPeriods) CloseLockHeld(context.Context, string, string) (bool, error) {
+	s.checks.Add(1)
+	if s.unanswered.Load() {
+		return false, errors.New("no answer")
+	}
+	return s.held.Load(), nil
+}
+
+// TestPeriodCloser_WatchCancelsACloseWhoseLockThePrimaryLost is a failover
+// in the middle of a close: once the primary twice says the close's lock
+// is not held, the close is cancelled (its session is on the lost server)
+// and tried again; a lock held, or checks that get no answer, never cancel
+// it.
+func TestPeriodCloser_WatchCancelsACloseWhoseLockThePrimaryLost(t *testing.T) {
+	const watch = 5 * time.Millisecond
+	start := func(t *testing.T, held, unanswered bool) (*lockWatchedPeriods, *PeriodCloser, *bytes.Buffer) {
+		store := &lockWatchedPeriods{fakePeriods: newFakePeriods(1)}
+		store.released = make(chan struct{})
+		store.held.Store(held)
+		store.unanswered.Store(unanswered)
+		var out bytes.Buffer
+		c := NewPeriodCloser(store, slog.New(slog.NewJSONHandler(&syncWriter{w: &out}, nil)), PeriodCloserOptions{
+			MaxWait: 10 * time.Millisecond, Watch: watch, Retry: time.Millisecond, RetryMax: time.Millisecond})
+		t.Cleanup(c.Close)
+		if p, err := c.ClosePeriod(context.Background(), "b000", "all"); err != nil || p.Status != leaderboard.PeriodClosing {
+			t.Fatalf("answered %+v, %v; want the period CLOSING", p, err)
+		}
+		return store, c, &out
+	}
+	waitChecks := func(t *testing.T, store *lockWatchedPeriods, n int32) {
+		deadline := time.Now().Add(5 * time.Second)
+		for store.checks.Load() < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d checks of the lock, want %d", store.checks.Load(), n)
+			}
+			time.Sleep(watch)
+		}
+	}
+	t.Run("Lost", func(t *testing.T) {
+		store, _, out := start(t, false, false)
+		waitChecks(t, store, 10)
+		if got := strings.Count(out.String(), "no longer holds the lock"); got < 2 {
+			t.Fatalf("%d cancels logged after %d checks, want the close cancelled and its retry too\n%s",
+				got, store.checks.Load(), out.String())
+		}
+		store.held.Store(true) // the retry runs on the new primary
+		close(store.released)
+		waitClosed(t, store.fakePeriods, 5*time.Second)
+	})
+	for _, tc := range []struct {
+		name             string
+		held, unanswered bool
+	}{{"Held", true, false}, {"Unanswered", false, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			store, _, out := start(t, tc.held, tc.unanswered)
+			waitChecks(t, store, 10)
+			if strings.Contains(out.String(), "no longer holds the lock") {
+				t.Fatalf("the close was cancelled\n%s", out.String())
+			}
+			close(store.released)
+			waitClosed(t, store.fakePeriods, 5*time.Second)
+			store.mu.Lock()
+			defer store.mu.Unlock()
+			if store.closes["b000"] != 1 {
+				t.Fatalf("closed %d times", store.closes["b000"])
+			}
+		})
+	}
+}
+
+// syncWriter is w for writers on many goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
