@@ -27,15 +27,17 @@ func seedCommand(cfg *Config, logger *slog.Logger) *cobra.Command {
 gives each a score in the month: about 3% exactly on the participation score
 100, the rest long-tailed (lognormal around 300, 1% over 3000, few on 10000),
 reached at whole minutes between the month's start and its end or now, so many
-players tie exactly. It writes with COPY in one transaction, builds the
-indexes and rank counts, analyzes, and swaps the rows in as the month's
-partition; for those last seconds, reads and writes of scores wait.
+players tie exactly.
 
 With --board and --period it fills period KEY of a board other than main
 instead (a day 2026-11-25, a week 2026-W48, a month 2026-11, a season's key,
 or "all"): the same players and scores, kept within the board's bounds,
-reached between the period's start and its end or now, written with COPY in
-one transaction during which the period's events and close wait.
+reached between the period's start and its end or now.
+
+Either way the rows go with COPY into the scores every board shares, in one
+transaction that then builds the period's rank counts and analyzes; the
+period's events and its close wait for it, and a seed that fails leaves no
+scores.
 
 It refuses a month or period that is not OPEN or already has scores, and
 main's periods with --board (use --month). The same --seed gives the same

@@ -51,14 +51,14 @@ func (c *messageCorrect) claimsChanged() []changedClaim {
 const periodClaimsSQL = `SELECT player_id, claim_id, claimed_at, rank, score, tier FROM claims
 	WHERE board_id = $1 AND period_key = $2 ORDER BY player_id`
 
-// changedClaimsOf compares the claims of period key of b with its final
-// ranks as corrected, which finalRanks reads for the claimed players (player
-// id, rank and score of those who still stand), in the correction's
-// transaction, and returns the claims that changed, in player order.
-// participants is the corrected count, by which tiers are given (on a board
-// with cohorts, by the cohorts as ranked again).
-func changedClaimsOf(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key string, participants int,
-	finalRanks func(players []string) (string, []any)) ([]changedClaim, error) {
+// changedClaims compares the claims of closed period row of b with its
+// final ranks as corrected, read in the correction's transaction, and
+// returns the claims that changed, in player order. participants is the
+// corrected count, by which tiers are given (on a board with cohorts, by the
+// cohorts as ranked again).
+func changedClaims(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
+	participants int) ([]changedClaim, error) {
+	key := row.key
 	rows, err := tx.Query(ctx, periodClaimsSQL, b.ID, key)
 	if err != nil {
 		return nil, fmt.Errorf("read the claims: %w", err)
@@ -78,7 +78,7 @@ func changedClaimsOf(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, key s
 	for i, c := range claims {
 		players[i] = c.PlayerID
 	}
-	q, args := finalRanks(players)
+	q, args := claimedFinalRanksSQL(row, players)
 	rows, err = tx.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read the claimed players' final ranks: %w", err)
@@ -120,22 +120,18 @@ func sameTier(x, y *string) bool {
 	return x == nil && y == nil || x != nil && y != nil && *x == *y
 }
 
-// changedPeriodClaims is changedClaimsOf for period row of b, whose final
-// ranks are in bucket.
-func changedPeriodClaims(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *closedPeriodRow,
-	participants int) ([]changedClaim, error) {
-	return changedClaimsOf(ctx, tx, b, row.key, participants, func(players []string) (string, []any) {
-		if row.bucket.Equal(ownBucket) {
-			// No player index in a partition of their own: each player's
-			// rank, then their row by it (own_final_ranks).
-			return `SELECT player_id, rank, score FROM own_final_ranks($1, $2)`, []any{row.id, players}
-		}
-		// The bucket picks the partition, its player index each player's
-		// row.
-		const q = `SELECT player_id, rank, score FROM board_final_ranks
-			WHERE bucket = $1 AND period_id = $2 AND player_id = ANY($3)`
-		return q, []any{*row.bucket, row.id, players}
-	})
+// claimedFinalRanksSQL is the query, and its arguments, of the player id,
+// rank and score of those of players who still stand in closed period row.
+func claimedFinalRanksSQL(row *closedPeriodRow, players []string) (string, []any) {
+	if row.bucket.Equal(ownBucket) {
+		// No player index in a partition of their own: each player's rank,
+		// then their row by it (own_final_ranks).
+		return `SELECT player_id, rank, score FROM own_final_ranks($1, $2)`, []any{row.id, players}
+	}
+	// The bucket picks the partition, its player index each player's row.
+	const q = `SELECT player_id, rank, score FROM board_final_ranks
+		WHERE bucket = $1 AND period_id = $2 AND player_id = ANY($3)`
+	return q, []any{*row.bucket, row.id, players}
 }
 
 // tierClaimsInCohorts sets the tier of each of now, the claimed players'

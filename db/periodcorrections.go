@@ -279,7 +279,7 @@ func (db *DB) rerankPeriod(ctx context.Context, tx pgx.Tx, b *leaderboard.Board,
 	writes.Queue(announcePeriodSQL, row.id)
 	if db.settlement {
 		correction := messageCorrectOf(c)
-		if correction.changedClaims, err = changedPeriodClaims(ctx, tx, b, row, ranks.participants); err != nil {
+		if correction.changedClaims, err = changedClaims(ctx, tx, b, row, ranks.participants); err != nil {
 			return err
 		}
 		msg, err := periodMessageOf(b, &row.periodRow, *row.closedAt, ranks, correction)

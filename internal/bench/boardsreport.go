@@ -123,9 +123,9 @@ func (r *Report) writeBoards(p printer) {
 		thousands(float64(c.Boards)), thousands(s.Throughput()), fixed(milliseconds(s.P50)), fixed(milliseconds(s.P99)))
 	p("%s ms), each given %d CLOSED DAY periods (the days before today in its zone, 100 participants and a digest each),",
 		fixed(milliseconds(s.Max)), c.PeriodsPerBoard)
-	p("%s rows inserted with one SQL statement in %s. SQL, because in this slice a DAY board's periods are made only by",
+	p("%s rows inserted with one SQL statement in %s: the rows those periods' closes would leave, without a month of",
 		thousands(float64(c.Boards*c.PeriodsPerBoard)), c.Periods.Round(time.Millisecond))
-	p("events, which boards other than main do not take yet: the rows are those the periods' closes would leave.")
+	p("events and closes to make them.")
 	p("")
 	p("| Relations before | Relations after | Delta | boards rows | periods rows | boards, with indexes | periods, with indexes |")
 	p("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
