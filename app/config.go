@@ -64,8 +64,8 @@ type Config struct {
 	CloseWait time.Duration // LEADERBOARD_CLOSE_WAIT
 	// CloseTimeout bounds each try of a close this instance runs.
 	CloseTimeout time.Duration // LEADERBOARD_CLOSE_TIMEOUT
-	// PeriodCloses is how many closes of other boards' periods this
-	// instance runs at once: a storm of due periods closes a few at a time.
+	// PeriodCloses is how many closes of periods, main's months included,
+	// this instance runs at once: a storm of due periods closes a few at a time.
 	// Two leave the reads of a 10M-player board within their target during
 	// a storm of 10,000 closes, which four did not (docs/PERFORMANCE.md).
 	PeriodCloses int // LEADERBOARD_PERIOD_CLOSES
