@@ -44,20 +44,6 @@ func CheckGroup(playerIDs []string, most int) *Error {
 	return nil
 }
 
-// GroupRanks returns the ranks rankOf gives playerIDs, best first, those
-// without one (rank 0) left out: a group read from memory finds its ranks
-// first, then builds all its standings at once.
-func GroupRanks(playerIDs []string, rankOf func(playerID string) int) []int {
-	ranks := make([]int, 0, len(playerIDs))
-	for _, id := range playerIDs {
-		if rank := rankOf(id); rank != 0 {
-			ranks = append(ranks, rank)
-		}
-	}
-	slices.Sort(ranks)
-	return ranks
-}
-
 // SortByRank sorts standings of one period best first. Ranks of one
 // snapshot are distinct, so the order is total.
 func SortByRank(standings []Standing) {

@@ -88,11 +88,6 @@ func (m Month) Date() time.Time {
 	return time.Date(m.year, m.month, 1, 0, 0, 0, 0, time.UTC)
 }
 
-// MonthFromDate is the inverse of Month.Date.
-func MonthFromDate(d time.Time) Month {
-	return Month{year: d.Year(), month: d.Month()}
-}
-
 // Before reports whether m comes before o.
 func (m Month) Before(o Month) bool {
 	return m.year < o.year || (m.year == o.year && m.month < o.month)
@@ -135,16 +130,8 @@ type MonthInfo struct {
 	Settlement *Settlement
 }
 
-// Period returns the month's info as the period of main it is; loc is the
-// event time zone, main's, in which the period starts.
-func (info *MonthInfo) Period(loc *time.Location) *Period {
-	return &Period{Board: MainBoard, Key: info.Month.String(), Status: PeriodStatus(info.Status),
-		StartsAt: info.Month.Start(loc), EndsAt: &info.EndsAt, ClosesAt: &info.ClosesAt, ClosedAt: info.ClosedAt,
-		Participants: info.Participants, Digest: info.Digest, Settlement: info.Settlement}
-}
-
-// MonthInfo returns period p of main as its month's info, the inverse of
-// MonthInfo.Period: what the API's month fields answer. EBADINPUT when p's
+// MonthInfo returns period p of main as its month's info: what the API's
+// month fields answer. EBADINPUT when p's
 // key is not a month.
 func (p *Period) MonthInfo() (*MonthInfo, error) {
 	m, err := ParseMonth(p.Key)

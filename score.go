@@ -16,18 +16,6 @@ const (
 	ModeBest ScoreMode = "BEST" // keep the higher of total and value
 )
 
-// Apply returns the total that results from applying value to current.
-func (m ScoreMode) Apply(current, value int) int {
-	switch m {
-	case ModeAdd:
-		return current + value
-	case ModeSet:
-		return value
-	default:
-		return max(current, value)
-	}
-}
-
 // ScoreStatus is what became of one score event.
 type ScoreStatus string
 
@@ -82,8 +70,8 @@ type ScoreResult struct {
 }
 
 // Reject returns a REJECTED result for e carrying err.
-func Reject(e ScoreEvent, m Month, err *Error) ScoreResult {
-	return ScoreResult{EventID: e.EventID, Status: StatusRejected, Month: m, PlayerID: e.PlayerID, Err: err}
+func Reject(e ScoreEvent, err *Error) ScoreResult {
+	return ScoreResult{EventID: e.EventID, Status: StatusRejected, PlayerID: e.PlayerID, Err: err}
 }
 
 // Validate checks what can be checked of e without the database: the ids and

@@ -8,23 +8,6 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-func TestScoreMode_Apply(t *testing.T) {
-	for _, c := range []struct {
-		mode                  leaderboard.ScoreMode
-		current, value, total int
-	}{
-		{leaderboard.ModeAdd, 10, 5, 15},
-		{leaderboard.ModeAdd, 10, -15, -5},
-		{leaderboard.ModeSet, 10, 3, 3},
-		{leaderboard.ModeBest, 10, 3, 10},
-		{leaderboard.ModeBest, 10, 30, 30},
-	} {
-		if got := c.mode.Apply(c.current, c.value); got != c.total {
-			t.Errorf("%s %d on %d = %d, want %d", c.mode, c.value, c.current, got, c.total)
-		}
-	}
-}
-
 func TestScoreEvent_Validate(t *testing.T) {
 	now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
 	past, future, skewed := now.Add(-time.Hour), now.Add(leaderboard.MaxClockSkew+time.Millisecond), now.Add(time.Second)

@@ -160,8 +160,7 @@ func (m *Main) Close() error {
 		}
 	}
 	// Cancelled, the jobs and loads end at once, but a database that does
-	// not answer can still hold them: a close unlocks its month on a
-	// context of its own, and pgx closes a connection whose query was
+	// not answer can still hold them: pgx closes a connection whose query was
 	// cancelled only after a cancel request of up to 15 s. The stop waits
 	// at most stopWait for them; the sessions left die with the process.
 	stopped := make(chan struct{})

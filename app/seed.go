@@ -203,12 +203,8 @@ func seedProgress(w io.Writer, target seedTarget, players int, start time.Time) 
 	}
 	return func(done int) {
 		show(done)
-		switch {
-		case done < players:
-		case target.board == leaderboard.MainBoard:
+		if done == players {
 			fmt.Fprintln(w, "building the rank counts and analyzing")
-		default:
-			fmt.Fprintln(w, "analyzing")
 		}
 	}, finish
 }

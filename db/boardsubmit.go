@@ -59,7 +59,7 @@ type boardBatch struct {
 
 // rejectOnBoard returns a REJECTED result for e, of period key when known.
 func rejectOnBoard(e leaderboard.ScoreEvent, key string, err *leaderboard.Error) leaderboard.ScoreResult {
-	r := leaderboard.Reject(e, leaderboard.Month{}, err)
+	r := leaderboard.Reject(e, err)
 	r.Board, r.Period = e.BoardID(), key
 	return withMonth(r)
 }
@@ -349,8 +349,8 @@ type priorBoardEvent struct {
 	subscore *int
 }
 
-// sameAs reports whether e asks what the prior event asked; as
-// priorEvent's, any event with an erased event's id is its retry.
+// sameAs reports whether e asks what the prior event asked; any event with
+// an erased event's id is its retry.
 func (p priorBoardEvent) sameAs(e leaderboard.ScoreEvent) bool {
 	return p.erased() || p.result.PlayerID == e.PlayerID && p.mode == e.Mode && p.value == e.Value &&
 		(p.subscore == nil) == (e.Subscore == nil) && (p.subscore == nil || *p.subscore == *e.Subscore)
@@ -691,8 +691,8 @@ func queueBoardWrites(writes *pgx.Batch, b *boardBatch, periods map[periodRef]pe
 }
 
 // queueBoardPlayers upserts the accepted events' players with the latest
-// name each event carried, as queuePlayers does for main: a player with a
-// row in the event's period, and no name in the event, is left alone.
+// name each event carried: a player with a row in the event's period, and
+// no name in the event, is left alone.
 func queueBoardPlayers(writes *pgx.Batch, b *boardBatch, rows map[boardRowKey]*boardRow, accepted []acceptedBoardEvent) {
 	names := map[string]*string{}
 	for _, a := range accepted {

@@ -686,7 +686,7 @@ func createOwnFinalRanks(ctx context.Context, tx pgx.Tx, id int32, version int) 
 // their own of the given version, copied in rank order, after the rows
 // (indexAfterRows), and their statistics; the key matches the parent's, so
 // ATTACH adopts it. They get no player index (migration 29): a player's
-// row is found by rank (own_final_ranks; a month's, finalStandingSQL). At
+// row is found by rank (own_final_ranks). At
 // the end of stop it stops before its next statement.
 func indexOwnFinalRanks(ctx, stop context.Context, tx pgx.Tx, id int32, version int) error {
 	table := ownPartition(id, version)
@@ -811,7 +811,7 @@ type outboxMessage struct {
 	body    []byte
 }
 
-// newMessageID returns a fresh message id, as insertMessage makes them.
+// newMessageID returns a fresh message id: evt_ and 16 random bytes in hex.
 func newMessageID() string {
 	id := make([]byte, 16)
 	rand.Read(id)

@@ -16,10 +16,9 @@ import (
 // rankedRows are a period's scores in rank order, row i holding rank i+1,
 // packed in columns: ten million players of main take about 250 MB. A close
 // reads them once and builds everything from them: the final ranks (by
-// COPY), the digest, the message's top, and, for main, the rows it hands
-// to hooks.Ranks; a closed period of another board is held in memory in a
-// packed.Table that takes over their columns (periodTable). columns says
-// which of the optional columns were read.
+// COPY), the digest and the message's top; the closed period is then held
+// in memory in a packed.Table that takes over their columns (periodTable).
+// columns says which of the optional columns were read.
 type rankedRows struct {
 	columns         rankColumns
 	ids             []byte   // the players' ids back to back

@@ -13,7 +13,7 @@ import (
 	"github.com/gamebackend/leaderboard"
 )
 
-// maxAttempts bounds how often applyWithRetries runs a batch again after
+// maxAttempts bounds how often withRetries runs a batch again after
 // losing a race with a concurrent batch (same new player, same event id, deadlock).
 const maxAttempts = 10
 

@@ -129,7 +129,7 @@ type seedRows struct {
 // reusing one chunk's memory.
 type seedGenerator struct {
 	rng *rand.Rand
-	// lo and hi bound the scores drawn (SeedScoreIn); both zero: main's.
+	// lo and hi bound the scores drawn (SeedScoreIn).
 	lo, hi int
 	// subscores, when not nil, draws each player's subscore from a stream
 	// of its own, so that every other draw is the same with it or without.
@@ -147,9 +147,6 @@ func (g *seedGenerator) chunk(done, n int) *seedRows {
 	r.ids, r.names, r.scores, r.reachedAt, r.seqs = r.ids[:0], r.names[:0], r.scores[:0], r.reachedAt[:0], r.seqs[:0]
 	r.subscores = r.subscores[:0]
 	lo, hi := g.lo, g.hi
-	if lo == 0 && hi == 0 {
-		lo, hi = leaderboard.MinScore, leaderboard.MaxScore
-	}
 	for i := done; i < done+n; i++ {
 		r.ids = append(r.ids, SeedPlayerID(i+1))
 		r.names = append(r.names, SeedPlayerName(g.rng))

@@ -14,7 +14,7 @@ import (
 func TestSeedGenerator_ChunksDoNotChangeTheData(t *testing.T) {
 	from := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	draw := func(chunk int) seedRows {
-		g := &seedGenerator{rng: rand.New(rand.NewPCG(7, seedStream)), from: from, until: from.Add(72 * time.Hour), firstSeq: 1000}
+		g := &seedGenerator{rng: rand.New(rand.NewPCG(7, seedStream)), lo: leaderboard.MinScore, hi: leaderboard.MaxScore, from: from, until: from.Add(72 * time.Hour), firstSeq: 1000}
 		var all seedRows
 		for done := 0; done < 250; done += chunk {
 			r := g.chunk(done, min(chunk, 250-done))
@@ -58,7 +58,7 @@ func TestSeedGenerator_StretchesScoresOverTheBoardsRange(t *testing.T) {
 		r := g.chunk(0, 20_000)
 		return seedRows{names: slices.Clone(r.names), scores: slices.Clone(r.scores), subscores: slices.Clone(r.subscores)}
 	}
-	mains := draw(0, 0, false)
+	mains := draw(leaderboard.MinScore, leaderboard.MaxScore, false)
 	rng := rand.New(rand.NewPCG(7, seedStream))
 	for i := range mains.scores {
 		SeedPlayerName(rng)

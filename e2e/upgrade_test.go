@@ -52,8 +52,7 @@ import (
 // Time: nothing in the fixture's answers depends on when the test runs.
 // 2026-09 and 2026-10 are CLOSED; 2026-11, open in the release, stays OPEN
 // here however late the test runs, because the suite's instances never close
-// a month unasked (AutoClose off; the closer of boards' periods leaves main's
-// months to main's closer) until the test closes it. closesAt is endsAt plus
+// a month unasked (AutoClose off) until the test closes it. closesAt is endsAt plus
 // the grace, the same 45 days in the release and here; closedAt, reachedAt and a correction's at are stored
 // instants; an open month's participants and ranks are counted from stored
 // rows; months lists the months that have a row, and nothing here opens one

@@ -112,7 +112,7 @@ main() {
 	# argument may hold (128 KiB).
 	lost="$(sed '/^$/d' <<<"$acked" | "${COMPOSE[@]}" exec -T "$new_primary" psql -X -q -At -d leaderboard \
 		-c 'CREATE TEMP TABLE acked (event_id text)' -c 'COPY acked FROM STDIN' \
-		-c 'SELECT count(*) FROM acked a WHERE NOT EXISTS (SELECT 1 FROM score_events e WHERE e.event_id = a.event_id)')"
+		-c "SELECT count(*) FROM acked a WHERE NOT EXISTS (SELECT 1 FROM board_score_events e WHERE e.board_id = 'main' AND e.event_id = a.event_id)")"
 	"${COMPOSE[@]}" exec -T pgaf-monitor pg_autoctl show state >&2
 	echo "primary before: $old_primary; after: $new_primary"
 	echo "first successful write: $((first_ms - kill_ms)) ms after the kill"

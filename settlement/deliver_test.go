@@ -190,7 +190,7 @@ func TestRun_DeliversAClosedMonthAtOnce(t *testing.T) {
 			run(t, deliverer, hook.URL, settlement.Config{Interval: hour})
 			// The deliverer's first look has found nothing; it listens.
 			time.Sleep(500 * time.Millisecond)
-			november := leaderboard.MonthFromDate(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+			november, _ := leaderboard.NewMonth(2026, time.November)
 			occurred := time.Date(2026, 11, 5, 0, 0, 0, 0, time.UTC)
 			if _, err := closer.SubmitScores(context.Background(), []leaderboard.ScoreEvent{
 				{EventID: "e1", PlayerID: "ann", Mode: leaderboard.ModeSet, Value: 5, OccurredAt: &occurred}}); err != nil {

@@ -277,7 +277,7 @@ func (s *BoardScores) writeScores(p printer) {
 			fixed(sp.Median*1000/float64(first.Boards)))
 		p("during the storm %s req/s, p50 %s ms, p99 %s ms, slowest %s ms. Relations in `pg_class` after the storms: %d (main's",
 			rateText(SpreadOf(rates)), msText(SpreadOf(p50s)), msText(SpreadOf(p99s)), msText(SpreadOf(maxes)), s.RelationsAfter)
-		p("open month's partitions included when the suite seeded it, and the final ranks' partition of the month).")
+		p("open month included when the suite seeded it, and the final ranks' partition of the month).")
 		p("")
 	}
 	if w := s.Writes; w != nil && len(w.Runs) > 0 {

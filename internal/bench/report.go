@@ -573,6 +573,6 @@ func (r *Report) writeAfterClose(p printer) {
 	p("read now takes the player's rank as a scalar subquery, then one primary-key range with a LIMIT: an index range scan")
 	p("with or without statistics (0.17 ms, 93 buffers). Until the month is in memory its reads still go to PostgreSQL,")
 	p("which 64 clients keep CPU-bound on this machine: to read at warm speed from the first request, a month must be in")
-	p("memory when it turns CLOSED, built from the close's own output (closedperiods.Build, then Install after the commit).")
+	p("memory when it turns CLOSED, built from the close's own output and handed to memory as the close commits.")
 	p("")
 }
