@@ -214,7 +214,9 @@ func (c *Cache) startPeriodLoad(b *leaderboard.Board, key string, players int) *
 		c.loadNanos.Add(int64(time.Since(start)))
 		if err != nil {
 			c.failedLoads.Add(1)
-			if c.ctx.Err() == nil {
+			// A load cancelled (its period handed over by its close, or
+			// the cache closed) is no error.
+			if ctx.Err() == nil {
 				c.logger.Error("load a closed period into memory", "board", p.board, "period", p.key, "err", err)
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -69,52 +68,7 @@ func (db *DB) exportQuery(ctx context.Context, board, key string, form leaderboa
 	if _, err := b.PeriodSpan(key); err != nil {
 		return nil, err
 	}
-	if b.ID == leaderboard.MainBoard {
-		if _, err := leaderboard.ParseMonth(key); err != nil {
-			return nil, err
-		}
-	}
 	return func(tx pgx.Tx) (string, error) { return periodExportQuery(ctx, tx, b, key, form) }, nil
-}
-
-// mainExportQuery returns the COPY statement of the export of main's
-// closed month key in form, whose final ranks are those of period id in
-// bucket: the month's columns and, in the period export's form, a board's,
-// which main has none of (empty subscore and tier), and when the reward was
-// claimed.
-func mainExportQuery(id int32, bucket time.Time, participants int, form leaderboard.ExportForm) string {
-	boardColumns, claims := "", ""
-	if form == leaderboard.PeriodExport {
-		boardColumns = ", NULL::integer AS subscore, NULL::text AS tier, " + claimedAtColumn + " AS claimed_at"
-		claims = fmt.Sprintf("LEFT JOIN claims c ON c.period_id = %d AND c.player_id = f.player_id", id)
-	}
-	// COPY takes no parameters: the period, bucket and count are numbers and
-	// a date read from the database, never text from the request.
-	return fmt.Sprintf(`COPY (
-		SELECT f.rank, %[4]s AS player_id, %[5]s AS player_name, f.score,
-			to_char(f.reached_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS reached_at,
-			round(100.0 * (%[3]d - f.rank + 1) / %[3]d, 4) AS percentile%[6]s
-		FROM board_final_ranks f JOIN players p ON p.id = f.player_id
-		%[7]s
-		WHERE f.bucket = DATE '%[1]s' AND f.period_id = %[2]d
-		ORDER BY f.rank
-	) TO STDOUT WITH (FORMAT csv, HEADER true)`, bucket.Format(time.DateOnly), id, max(participants, 1),
-		spreadsheetSafe("f.player_id"), spreadsheetSafe("p.name"), boardColumns, claims)
-}
-
-// monthNotClosed returns the error of the month export of month key, whose
-// status was read with err: ENOTFOUND when it never opened (missing),
-// ECONFLICT when not CLOSED.
-func monthNotClosed(key, status string, missing bool, err error) error {
-	switch {
-	case missing:
-		return leaderboard.Errorf(leaderboard.ENOTFOUND, "month %s has no scores", key)
-	case err != nil:
-		return err
-	case status != string(leaderboard.PeriodClosed):
-		return leaderboard.Errorf(leaderboard.ECONFLICT, "month %s is %s: its standings are not final yet", key, status)
-	}
-	return nil
 }
 
 // spreadsheetSafe is the SQL expression of text column col as an export
