@@ -53,7 +53,7 @@ func (db *DB) CorrectScore(ctx context.Context, board, key, playerID string, sco
 	if err := leaderboard.CheckReason(reason); err != nil {
 		return nil, err
 	}
-	b, err := db.otherBoard(ctx, board, key)
+	b, err := db.boardWithKey(ctx, board, key)
 	if err != nil {
 		return nil, err
 	}
@@ -74,9 +74,9 @@ func (db *DB) CorrectScore(ctx context.Context, board, key, playerID string, sco
 	return c, nil
 }
 
-// otherBoard returns board having checked that key is one of its periods'
+// boardWithKey returns board having checked that key is one of its periods'
 // keys.
-func (db *DB) otherBoard(ctx context.Context, board, key string) (*leaderboard.Board, error) {
+func (db *DB) boardWithKey(ctx context.Context, board, key string) (*leaderboard.Board, error) {
 	b, err := db.boardOrNotFound(ctx, board)
 	if err != nil {
 		return nil, err
@@ -347,7 +347,7 @@ func (db *DB) Corrections(ctx context.Context, board, key string) ([]leaderboard
 			return nil, err
 		}
 	}
-	b, err := db.otherBoard(ctx, board, key)
+	b, err := db.boardWithKey(ctx, board, key)
 	if err != nil {
 		return nil, err
 	}
