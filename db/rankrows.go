@@ -151,19 +151,17 @@ type rankSource struct {
 	heapSort bool
 }
 
-// periodSource returns the rankSource of period id of a board other than
-// main, with columns, and about rows rows.
+// periodSource returns the rankSource of period id, with columns, and about
+// rows rows.
 func periodSource(id int32, columns rankColumns, rows int) rankSource {
 	return rankSource{from: fmt.Sprintf(`board_scores WHERE period_id = %d`, id),
 		columns: columns, rows: rows, idBytes: 16, heapSort: true}
 }
 
-// readRankedRows reads src's rows in rank order. A month's score index
-// holds every column read, already in that order: with the partition
-// vacuumed, an index-only scan numbered by ROW_NUMBER(), and no sort. A
-// board's rank index lacks the score, subscore and metadata, and the shared
-// board_scores is not vacuumed for a period: walking it fetches each row
-// from the heap, a random page a row. So a board's rows (heapSort) come in
+// readRankedRows reads src's rows in rank order. A period's rank index
+// lacks the score, subscore and metadata, and the shared board_scores is
+// not vacuumed for a period: walking it fetches each row from the heap, a
+// random page a row. So a period's rows (heapSort) come in
 // the order of the heap, by a bitmap scan that reads each of the period's
 // pages once, with their sort keys, and are sorted here: at a million
 // players 4.6 s against 22.7 to 28.9 s for the walk, and 11.9 s for

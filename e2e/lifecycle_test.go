@@ -666,7 +666,8 @@ func TestLifecycle_CloseInterruptedByADatabaseStopIsResumed(t *testing.T) {
 	}
 }
 
-// closeReadFragment is in the statement with which a close reads its
-// period's scores, on any board (db/rankrows.go): waitForQuery finds a close
-// in the middle of its read by it.
-const closeReadFragment = "TO STDOUT WITH (FORMAT binary)"
+// closeReadFragment is a LIKE pattern of the statement with which a close
+// reads its period's scores, on any board (db/rankrows.go): waitForQuery
+// finds a close in the middle of its read by it. A load of a closed period
+// into memory reads binary COPY too, but from its final ranks.
+const closeReadFragment = "FROM board_scores WHERE period_id = %) TO STDOUT WITH (FORMAT binary)"
