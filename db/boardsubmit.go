@@ -687,7 +687,7 @@ func queueBoardWrites(writes *pgx.Batch, b *boardBatch, periods map[periodRef]pe
 	queueBoardEvents(writes, b, periods, accepted)
 	// Last, so that the hot counter rows stay locked only until the
 	// commit.
-	queueRankCellDeltas(writes, counts)
+	counts.queue(writes)
 }
 
 // queueBoardPlayers upserts the accepted events' players with the latest
@@ -744,12 +744,12 @@ func int32Ptr(n *int) *int32 {
 // event of the same player must fail this batch (to be retried), not be
 // overwritten.
 func queueBoardRows(writes *pgx.Batch, b *boardBatch, periods map[periodRef]periodState,
-	rows map[boardRowKey]*boardRow) map[rankCell]int32 {
+	rows map[boardRowKey]*boardRow) rankDeltas {
 	keys := slices.SortedFunc(maps.Keys(rows), func(x, y boardRowKey) int {
 		return cmp.Or(cmp.Compare(periods[x.periodRef].id, periods[y.periodRef].id), strings.Compare(x.player, y.player))
 	})
 	var inserts, updates boardRowColumns
-	counts := map[rankCell]int32{}
+	counts := newRankDeltas()
 	for _, key := range keys {
 		r := rows[key]
 		if r.changedBy < 0 {
@@ -758,11 +758,11 @@ func queueBoardRows(writes *pgx.Batch, b *boardBatch, periods map[periodRef]peri
 		board, id := b.boards[key.board], periods[key.periodRef].id
 		if r.exists {
 			updates.add(board, id, key.player, r)
-			countBoardRow(counts, board, id, r.stored, -1)
+			counts.countRow(board, id, r.stored, -1)
 		} else {
 			inserts.add(board, id, key.player, r)
 		}
-		countBoardRow(counts, board, id, r.row, 1)
+		counts.countRow(board, id, r.row, 1)
 	}
 	const (
 		columns = `unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::timestamptz[],

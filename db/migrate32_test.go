@@ -70,9 +70,7 @@ func TestMigrate32_MovesMainOntoTheBoardTables(t *testing.T) {
 	}
 
 	// Down: the month tables again, with their rows and counters.
-	if _, dirty, err := db.Migrate(pg.URL, db.MigrateDownOne); err != nil || dirty {
-		t.Fatalf("migrate down: dirty %t, %v", dirty, err)
-	}
+	migrateDownTo(t, mainOnBoardTables-1)
 	gotScores, gotEvents := monthTableRows(t, conn)
 	if !slices.Equal(gotScores, wantScores) || !slices.EqualFunc(gotEvents, wantEvents, equalEvents) {
 		t.Fatalf("after down: %d scores, %d events differ from the seeded ones", len(gotScores), len(gotEvents))

@@ -205,9 +205,9 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 		}
 	}
 	// The row's counters move with it (rankcounts.go).
-	counts := map[rankCell]int32{}
+	counts := newRankDeltas()
 	if before != nil && (score == nil || *score != *before) {
-		countBoardRow(counts, b, row.id, leaderboard.BoardRow{Score: *before, Subscore: subscore, ReachedAt: reachedAt}, -1)
+		counts.countRow(b, row.id, leaderboard.BoardRow{Score: *before, Subscore: subscore, ReachedAt: reachedAt}, -1)
 	}
 	switch {
 	case score == nil && before == nil && b.ID == leaderboard.MainBoard:
@@ -228,11 +228,11 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 			ON CONFLICT (period_id, player_id) DO UPDATE SET score = EXCLUDED.score, sort_score = EXCLUDED.sort_score,
 				sort_subscore = EXCLUDED.sort_subscore, reached_at = EXCLUDED.reached_at, seq = EXCLUDED.seq`,
 			row.id, playerID, *score, sortScore, sortSubscore, now)
-		countBoardRow(counts, b, row.id, leaderboard.BoardRow{Score: *score, Subscore: subscore, ReachedAt: now}, 1)
+		counts.countRow(b, row.id, leaderboard.BoardRow{Score: *score, Subscore: subscore, ReachedAt: now}, 1)
 		// A score given back by an admin lets the player's events count again.
 		writes.Queue(`DELETE FROM board_removed_players WHERE period_id = $1 AND player_id = $2`, row.id, playerID)
 	}
-	queueRankCellDeltas(writes, counts)
+	counts.queue(writes)
 	if err := tx.SendBatch(ctx, writes).Close(); err != nil {
 		return nil, err
 	}

@@ -41,6 +41,16 @@ import (
 // tens of thousands of distinct subscores tied at one score (a board whose
 // score is a few stars and whose subscore is the time) cost a few hundred
 // counter rows, not one each.
+// On a board of wide range (sparseLevels: 2^16 scores and up, such as a
+// time trial's milliseconds) most scores are held by one player or a few,
+// and a tie cell and four subscore counters for each of them would make
+// the counters several times the size of the rows (60 million of them for
+// 10 million players). There a score keeps its tie cells and subscore levels
+// only while it is crowded (more than crowdedScore players, as its level-0
+// counter says): the players before a row at an uncrowded score are counted
+// by a range scan of board_scores_rank_idx over at most crowdedScore rows.
+// A write that makes a score crowded builds its cells from its rows; one
+// that makes it uncrowded deletes them (rankDeltas.queue).
 // Every write of board_scores moves the row's counters in the same
 // transaction: an answer read in one statement sees rows and counters from
 // one snapshot.
@@ -62,6 +72,23 @@ type rankLevels struct {
 	shifts    []int32
 	subscores bool
 }
+
+// sparseLevels is the number of score levels from which a board is sparse:
+// its scores keep their tie cells and subscore levels only while crowded.
+const sparseLevels = 3
+
+// crowdedScore is the number of players at one score of a sparse board
+// above which the score keeps its tie cells and subscore levels; at most
+// this many rows are scanned instead.
+const crowdedScore = 32
+
+// sparse reports whether the board's scores keep their tie cells and
+// subscore levels only while crowded.
+func (l rankLevels) sparse() bool { return len(l.shifts) >= sparseLevels }
+
+// sparseSQL is the SQL condition that the board in row b of boards is
+// sparse (rankLevels.sparse).
+var sparseSQL = fmt.Sprintf(`(b.max_score::bigint - b.min_score) >> %d > 0`, shiftsOf(sparseLevels)[0])
 
 // subscoreShifts are the levels of the subscore keys under each sort score,
 // the top first; subscoreLevel names their counters.
@@ -162,53 +189,157 @@ func tieSubSQL(sortSubscore, hour string) string {
 	return `(` + subscoreKeySQL(sortSubscore) + ` << 27 | (` + hour + `::bigint + ` + strconv.Itoa(tieHourBias) + `))`
 }
 
+// rankDeltas are the moves of the rank counters that one transaction's
+// writes make, queued by queue.
+type rankDeltas struct {
+	// counts are the counters that move as they are: the score levels, and
+	// the tie cells and subscore levels of boards that are not sparse.
+	counts map[rankCell]int32
+	// crowded are the tie cells and subscore levels of sparse boards' scores,
+	// which move only while their score stays crowded.
+	crowded map[rankCell]int32
+	// scores are the level-0 counters of the sparse boards' scores whose
+	// cells moved, with what building those cells takes.
+	scores map[rankCell]sparseScore
+}
+
+// sparseScore is what building a sparse board's score's cells from its rows
+// takes: the board's origin, and whether it counts subscores.
+type sparseScore struct {
+	origin    int64
+	subscores bool
+}
+
+func newRankDeltas() rankDeltas {
+	return rankDeltas{counts: map[rankCell]int32{}, crowded: map[rankCell]int32{}, scores: map[rankCell]sparseScore{}}
+}
+
 // addCells adds delta to every counter the row with sort key (sortScore,
 // sortSubscore), reached at reachedAt, is counted in.
-func (l rankLevels) addCells(deltas map[rankCell]int32, period int32, sortScore, sortSubscore int64, reachedAt time.Time,
-	delta int32) {
+func (l rankLevels) addCells(d rankDeltas, period int32, sortScore, sortSubscore int64, reachedAt time.Time, delta int32) {
 	u := sortScore - l.origin
 	for _, shift := range l.shifts {
-		deltas[rankCell{period: period, level: int16(shift), bucket: u >> shift}] += delta
+		d.counts[rankCell{period: period, level: int16(shift), bucket: u >> shift}] += delta
 	}
-	deltas[rankCell{period: period, level: tieLevel, bucket: u, sub: tieSub(sortSubscore, reachedAt)}] += delta
+	cells := d.counts
+	if l.sparse() {
+		cells = d.crowded
+		d.scores[rankCell{period: period, level: 0, bucket: u}] = sparseScore{origin: l.origin, subscores: l.subscores}
+	}
+	cells[rankCell{period: period, level: tieLevel, bucket: u, sub: tieSub(sortSubscore, reachedAt)}] += delta
 	if l.subscores {
 		key := subscoreKey(sortSubscore)
 		for i, shift := range subscoreShifts {
-			deltas[rankCell{period: period, level: subscoreLevel(i), bucket: u, sub: key >> shift}] += delta
+			cells[rankCell{period: period, level: subscoreLevel(i), bucket: u, sub: key >> shift}] += delta
 		}
 	}
 }
 
-// countBoardRow adds delta to the counters of row r of period id of b.
-func countBoardRow(deltas map[rankCell]int32, b *leaderboard.Board, id int32, r leaderboard.BoardRow, delta int32) {
+// countRow adds delta to the counters of row r of period id of b.
+func (d rankDeltas) countRow(b *leaderboard.Board, id int32, r leaderboard.BoardRow, delta int32) {
 	sortScore, sortSubscore := b.SortKey(r.Score, r.Subscore)
-	rankLevelsOf(b).addCells(deltas, id, sortScore, sortSubscore, r.ReachedAt, delta)
+	rankLevelsOf(b).addCells(d, id, sortScore, sortSubscore, r.ReachedAt, delta)
 }
 
-// queueRankCellDeltas adds the non-zero deltas to their counters, in one
-// statement whose ORDER BY makes concurrent writers lock counters in one
-// order.
-func queueRankCellDeltas(writes *pgx.Batch, deltas map[rankCell]int32) {
-	var (
-		periods       []int32
-		levels        []int16
-		buckets, subs []int64
-		values        []int32
-	)
-	for _, c := range slices.SortedFunc(maps.Keys(deltas), compareRankCells) {
-		if deltas[c] == 0 {
-			continue
+// rankCellColumns are counters and their deltas as the columns of an unnest.
+type rankCellColumns struct {
+	periods       []int32
+	levels        []int16
+	buckets, subs []int64
+	values        []int32
+}
+
+func (c *rankCellColumns) add(cell rankCell, delta int32) {
+	c.periods, c.levels = append(c.periods, cell.period), append(c.levels, cell.level)
+	c.buckets, c.subs, c.values = append(c.buckets, cell.bucket), append(c.subs, cell.sub), append(c.values, delta)
+}
+
+// queue adds the deltas to their counters, in one statement whose ORDER BY
+// makes concurrent writers lock counters in one order, then moves the
+// sparse boards' cells (crowdedCellsSQL). The level-0 counter of every
+// sparse score whose cells move is locked by the first statement even when
+// its count stands, so that the second sees it unchanged until the commit:
+// every writer of a score's cells holds that lock first.
+func (d rankDeltas) queue(writes *pgx.Batch) {
+	var counts rankCellColumns
+	for _, c := range slices.SortedFunc(maps.Keys(d.counts), compareRankCells) {
+		if _, sparse := d.scores[c]; d.counts[c] != 0 || sparse {
+			counts.add(c, d.counts[c])
 		}
-		periods, levels = append(periods, c.period), append(levels, c.level)
-		buckets, subs, values = append(buckets, c.bucket), append(subs, c.sub), append(values, deltas[c])
 	}
-	if len(periods) == 0 {
+	if len(counts.periods) > 0 {
+		writes.Queue(`INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+		SELECT * FROM unnest($1::int[], $2::smallint[], $3::bigint[], $4::bigint[], $5::int[]) ORDER BY 1, 2, 3, 4
+		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`,
+			counts.periods, counts.levels, counts.buckets, counts.subs, counts.values)
+	}
+	if len(d.scores) == 0 {
 		return
 	}
-	const q = `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
-		SELECT * FROM unnest($1::int[], $2::smallint[], $3::bigint[], $4::bigint[], $5::int[]) ORDER BY 1, 2, 3, 4
-		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
-	writes.Queue(q, periods, levels, buckets, subs, values)
+	var cells, scores rankCellColumns
+	for _, c := range slices.SortedFunc(maps.Keys(d.crowded), compareRankCells) {
+		if d.crowded[c] != 0 {
+			cells.add(c, d.crowded[c])
+		}
+	}
+	var (
+		origins   []int64
+		subscores []bool
+	)
+	for _, c := range slices.SortedFunc(maps.Keys(d.scores), compareRankCells) {
+		scores.add(c, d.counts[c])
+		origins, subscores = append(origins, d.scores[c].origin), append(subscores, d.scores[c].subscores)
+	}
+	writes.Queue(crowdedCellsSQL, cells.periods, cells.levels, cells.buckets, cells.subs, cells.values,
+		scores.periods, scores.buckets, scores.values, origins, subscores)
+}
+
+// crowdedCellsSQL moves the cells of sparse boards' scores: given the cell
+// deltas ($1..$5) and the scores whose cells move ($6 period, $7 bucket,
+// $8 the move of its level-0 counter, $9 the board's origin, $10 whether it
+// counts subscores), read the scores' counts as they now are and then
+//   - a score crowded before and after adds its deltas to its cells;
+//   - a score crowded now but not before gets cells built from its rows;
+//   - a score crowded before but not now loses its cells;
+//   - any other score keeps none.
+//
+// The three parts touch the cells of different scores, so they do not
+// meet within the statement.
+var crowdedCellsSQL = `WITH cells AS (
+	SELECT * FROM unnest($1::int[], $2::smallint[], $3::bigint[], $4::bigint[], $5::int[]) AS d(period_id, level, bucket, sub, players)
+), scores AS (
+	SELECT t.period_id, t.bucket, t.origin, t.subscores, c.players AS now, c.players - t.moved AS was
+	FROM unnest($6::int[], $7::bigint[], $8::int[], $9::bigint[], $10::bool[]) AS t(period_id, bucket, moved, origin, subscores)
+	JOIN period_rank_counts c ON c.period_id = t.period_id AND c.level = 0 AND c.bucket = t.bucket AND c.sub = 0
+), emptied AS (
+	DELETE FROM period_rank_counts c USING scores s
+	WHERE s.was > ` + strconv.Itoa(crowdedScore) + ` AND s.now <= ` + strconv.Itoa(crowdedScore) + `
+		AND c.period_id = s.period_id AND c.level < 0 AND c.bucket = s.bucket
+), built AS (
+	INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+	SELECT s.period_id, x.level, s.bucket, x.sub, count(*)
+	FROM scores s JOIN board_scores r ON r.period_id = s.period_id AND r.sort_score = s.bucket + s.origin
+	CROSS JOIN LATERAL (` + crowdCellsSQL("r", "s.subscores") + `) AS x(level, sub)
+	WHERE s.was <= ` + strconv.Itoa(crowdedScore) + ` AND s.now > ` + strconv.Itoa(crowdedScore) + `
+	GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+)
+INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+SELECT d.* FROM cells d JOIN scores s ON s.period_id = d.period_id AND s.bucket = d.bucket
+WHERE s.was > ` + strconv.Itoa(crowdedScore) + ` AND s.now > ` + strconv.Itoa(crowdedScore) + `
+ORDER BY 1, 2, 3, 4
+ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
+
+// crowdCellsSQL returns the rows (level, sub) of the tie cell and, where
+// the SQL condition subscores holds, the subscore levels that row r of
+// board_scores is counted in.
+func crowdCellsSQL(r, subscores string) string {
+	var q strings.Builder
+	q.WriteString(`SELECT -1::smallint, ` + tieSubSQL(r+".sort_subscore", "floor(extract(EPOCH FROM "+r+".reached_at) / 3600)"))
+	for i, shift := range subscoreShifts {
+		fmt.Fprintf(&q, `
+		UNION ALL SELECT %d::smallint, %s >> %d WHERE %s`, subscoreLevel(i), subscoreKeySQL(r+".sort_subscore"), shift, subscores)
+	}
+	return q.String()
 }
 
 func compareRankCells(a, b rankCell) int {
@@ -217,33 +348,42 @@ func compareRankCells(a, b rankCell) int {
 }
 
 // FillRankCounts adds the rows of the given periods to their counters, in
-// one scan of them, with each period's board's levels (rankLevelsOf, worked
-// out here from the boards table): the rows must not be counted yet (their
-// counters are absent, or zero once every row was removed). For a seed,
-// which writes rows by COPY.
+// two scans of them, with each period's board's levels (rankLevelsOf, worked
+// out here from the boards table): first the score levels, then the tie
+// cells and subscore levels of every score that keeps them (every score of
+// a board that is not sparse, the crowded ones of a sparse board). The rows
+// must not be counted yet (their counters are absent, or zero once every
+// row was removed). For a seed, which writes rows by COPY.
 func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
-	q := `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
-		SELECT s.period_id, c.level, c.bucket, c.sub, count(*)
+	const levels = `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+		SELECT s.period_id, l.shift::smallint, (s.sort_score - o.origin) >> l.shift, 0::bigint, count(*)
 		FROM board_scores s
 		JOIN periods p ON p.id = s.period_id
 		JOIN boards b ON b.id = p.board_id
 		CROSS JOIN LATERAL (SELECT ` + originSQL + `) AS o(origin)
-		CROSS JOIN LATERAL (
-			SELECT l.shift::smallint, (s.sort_score - o.origin) >> l.shift, 0::bigint
-			FROM unnest($2::int[]) AS l(shift)
-			WHERE l.shift = 0 OR (b.max_score::bigint - b.min_score) >> l.shift > 0
-			UNION ALL
-			SELECT -1::smallint, s.sort_score - o.origin,
-				` + tieSubSQL("s.sort_subscore", "floor(extract(EPOCH FROM s.reached_at) / 3600)") + `
-			UNION ALL
-			SELECT (-1 - l.i)::smallint, s.sort_score - o.origin, ` + subscoreKeySQL("s.sort_subscore") + ` >> l.shift
-			FROM unnest($3::int[]) WITH ORDINALITY AS l(shift, i)
-			WHERE b.tiebreak <> 'NONE'
-		) AS c(level, bucket, sub)
-		WHERE s.period_id = ANY($1)
+		CROSS JOIN unnest($2::int[]) AS l(shift)
+		WHERE s.period_id = ANY($1) AND (l.shift = 0 OR (b.max_score::bigint - b.min_score) >> l.shift > 0)
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
-	if _, err := tx.Exec(ctx, q, periods, levelShifts, subscoreShifts); err != nil {
+	cells := `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+		SELECT z.period_id, x.level, z.bucket, x.sub, count(*)
+		FROM (
+			SELECT z.period_id, z.bucket, o.origin, b.tiebreak <> 'NONE' AS subscores
+			FROM period_rank_counts z
+			JOIN periods p ON p.id = z.period_id
+			JOIN boards b ON b.id = p.board_id
+			CROSS JOIN LATERAL (SELECT ` + originSQL + `) AS o(origin)
+			WHERE z.period_id = ANY($1) AND z.level = 0 AND z.sub = 0
+				AND (z.players > ` + strconv.Itoa(crowdedScore) + ` OR NOT ` + sparseSQL + `)
+		) AS z
+		JOIN board_scores r ON r.period_id = z.period_id AND r.sort_score = z.bucket + z.origin
+		CROSS JOIN LATERAL (` + crowdCellsSQL("r", "z.subscores") + `) AS x(level, sub)
+		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
+	if _, err := tx.Exec(ctx, levels, periods, levelShifts); err != nil {
+		return errorf("fill rank counts: %w", err)
+	}
+	if _, err := tx.Exec(ctx, cells, periods); err != nil {
 		return errorf("fill rank counts: %w", err)
 	}
 	return nil
@@ -263,26 +403,49 @@ const originSQL = `CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigint ELSE 
 // inside the row's tie cell is written with equalities on the index's
 // leading columns: as one row-value range, the planner chose the primary
 // key and filtered the whole period (1.9 s at a million players instead of
-// 0.2 ms). The key need not be a row of the period.
+// 0.2 ms). The key need not be a row of the period. On a sparse board the
+// players before the key at its own score come from the cells only when
+// the score is crowded, and from scoreScanSQL otherwise, as its level-0
+// counter decides in the same snapshot; the choice is right on any board
+// (everyShape reads boards of every range), since a board that is not
+// sparse keeps the cells of every score.
 func periodRankSQL(t, origin string, shape rankShape) string {
-	return "(1" + scoreLevelsSQL(t, origin, shape) + tiesSQL(t, origin, shape) + ")"
+	if shape.levels < sparseLevels {
+		return "(1" + scoreLevelsSQL(t, origin, shape) + tiesSQL(t, origin, shape) + ")"
+	}
+	return "(1" + scoreLevelsSQL(t, origin, shape) + `
+	+ (SELECT CASE WHEN z.players > ` + strconv.Itoa(crowdedScore) + ` THEN (0` + tiesSQL(t, origin, shape) + `)
+		ELSE ` + scoreScanSQL(t) + ` END FROM (` + levelZeroSQL(t, origin) + `) AS z))`
 }
 
 // periodRowRankSQL is periodRankSQL of a key that is a row of its period.
-// On a board of wide range (three levels or more: 2^16 scores and up), most
-// scores are held by one player, so the players before the row at its own
-// score (the subscore levels, the tie cells and the scan inside the row's
-// cell: up to six index descents in a counter table of millions of rows)
-// are counted only when the row's level-0 counter holds another player. The
-// row itself is in that counter, which is why the key must be a row.
+// On a sparse board most scores are held by one player, so the players
+// before the row at its own score are not counted when the row's level-0
+// counter holds no other player. The row itself is in that counter, which
+// is why the key must be a row.
 func periodRowRankSQL(t, origin string, shape rankShape) string {
-	if shape.levels < 3 {
+	if shape.levels < sparseLevels {
 		return periodRankSQL(t, origin, shape)
 	}
 	return "(1" + scoreLevelsSQL(t, origin, shape) + `
-	+ CASE WHEN (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
-		WHERE period_id = ` + t + `.period_id AND level = 0 AND bucket = (` + t + `.sort_score - ` + origin + `)) > 1
-	THEN (0` + tiesSQL(t, origin, shape) + `) ELSE 0 END)`
+	+ (SELECT CASE WHEN z.players > ` + strconv.Itoa(crowdedScore) + ` THEN (0` + tiesSQL(t, origin, shape) + `)
+		WHEN z.players > 1 THEN ` + scoreScanSQL(t) + ` ELSE 0 END FROM (` + levelZeroSQL(t, origin) + `) AS z))`
+}
+
+// levelZeroSQL returns the query of the players at row {t}'s score, as
+// its level-0 counter holds them, in a column players.
+func levelZeroSQL(t, origin string) string {
+	return `SELECT COALESCE(sum(players), 0) AS players FROM period_rank_counts
+		WHERE period_id = ` + t + `.period_id AND level = 0 AND bucket = (` + t + `.sort_score - ` + origin + `)`
+}
+
+// scoreScanSQL returns the SQL expression of the players before row {t}
+// at its own score, counted by a range scan of board_scores_rank_idx: for
+// a sparse board's score that is not crowded (at most crowdedScore rows).
+func scoreScanSQL(t string) string {
+	return `(SELECT count(*) FROM board_scores s
+		WHERE s.period_id = ` + t + `.period_id AND s.sort_score = ` + t + `.sort_score
+			AND (s.sort_subscore, s.reached_at, s.seq) < (` + t + `.sort_subscore, ` + t + `.reached_at, ` + t + `.seq))`
 }
 
 // scoreLevelsSQL returns the terms of periodRankSQL that count the players

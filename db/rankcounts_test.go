@@ -1,8 +1,10 @@
 package db_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -191,3 +193,113 @@ func migrateUp(t *testing.T) {
 		t.Fatalf("migrate up: dirty %t, %v", dirty, err)
 	}
 }
+
+// On a board of wide range a score keeps its tie cells and subscore levels
+// only while more than 32 players hold it: the cells are built when a write
+// crowds the score, moved while it stays crowded, and deleted when it no
+// longer is, and every rank reads the same as a plain sort on both sides.
+func TestRankCounts_ASparseBoardCountsTiesOnlyWhileAScoreIsCrowded(t *testing.T) {
+	ctx := context.Background()
+	store := mustOpenDB(t)
+	b := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "trial", Name: "trial", Reset: leaderboard.ResetDay,
+		Order: new(leaderboard.OrderAsc), MinScore: new(0), MaxScore: new(2_000_000_000),
+		TieBreak: new(leaderboard.TieBreakSubscoreAsc), TimeZone: new("UTC"), CloseGrace: new(600), StartsAt: utc(11, 1, 0)})
+	key, _, err := b.PeriodOf(testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		score, subscore int
+		at              time.Time
+	}
+	rows := map[string]row{}
+	n := 0
+	set := func(player string, score, subscore int) leaderboard.ScoreEvent {
+		n++
+		at := testNow.Add(-time.Duration(600-n) * time.Minute)
+		rows[player] = row{score, subscore, at}
+		e := boardEvent(b.ID, fmt.Sprintf("e%d", n), player, leaderboard.ModeSet, score, new(at))
+		e.Subscore = new(subscore)
+		return e
+	}
+	check := func(step string, wantCells bool) {
+		t.Helper()
+		assertRankCountsInStep(t)
+		var cells int
+		if err := mustConn(t).QueryRow(ctx, `SELECT count(*) FROM period_rank_counts WHERE level < 0 AND players <> 0`).
+			Scan(&cells); err != nil {
+			t.Fatal(err)
+		}
+		if (cells > 0) != wantCells {
+			t.Fatalf("%s: %d tie and subscore cells, want them %t", step, cells, wantCells)
+		}
+		players := slices.Collect(maps.Keys(rows))
+		slices.SortFunc(players, func(x, y string) int {
+			a, c := rows[x], rows[y]
+			return cmp.Or(cmp.Compare(a.score, c.score), cmp.Compare(a.subscore, c.subscore), a.at.Compare(c.at))
+		})
+		for i, player := range players {
+			s, err := store.PeriodStanding(ctx, b, key, player, 0, 0)
+			if err != nil || s == nil || s.Rank != i+1 || s.Total != len(players) {
+				t.Fatalf("%s: standing of %s: %+v, %v; want rank %d of %d", step, player, s, err, i+1, len(players))
+			}
+		}
+	}
+
+	// 30 players at one score, with a neighbour score either side.
+	var first []leaderboard.ScoreEvent
+	for i := range 30 {
+		first = append(first, set(fmt.Sprintf("p%02d", i), 1000, i%7))
+	}
+	first = append(first, set("below", 999, 3), set("above", 1001, 3))
+	mustSubmit(t, store, first...)
+	check("30 at one score", false)
+	for i := 30; i < 32; i++ {
+		mustSubmit(t, store, set(fmt.Sprintf("p%02d", i), 1000, i%7))
+	}
+	check("32 at one score", false)
+	mustSubmit(t, store, set("p32", 1000, 2))
+	check("33 at one score: crowded", true)
+	mustSubmit(t, store, set("p05", 1000, 6), set("p40", 1000, 0))
+	check("a row moved within the crowded score, another joined", true)
+	if _, err := store.CorrectScore(ctx, b.ID, key, "p00", new(5000), "audit"); err != nil {
+		t.Fatal(err)
+	}
+	rows["p00"] = row{5000, 0, testNow}
+	if _, err := store.CorrectScore(ctx, b.ID, key, "p01", nil, "audit"); err != nil {
+		t.Fatal(err)
+	}
+	delete(rows, "p01")
+	check("32 again after a correction and a removal", false)
+	var back []leaderboard.ScoreEvent
+	for i := 41; i < 50; i++ {
+		back = append(back, set(fmt.Sprintf("p%02d", i), 1000, i%3))
+	}
+	mustSubmit(t, store, back...)
+	check("41 at one score, crowded in one call", true)
+
+	// Migration 33 down counts every score's cells again; up drops those of
+	// the scores that are not crowded.
+	store.Close()
+	migrateDownTo(t, sparseScores-1)
+	for level := -5; level <= -1; level++ {
+		var counted int
+		if err := mustConn(t).QueryRow(ctx, `SELECT COALESCE(sum(players), 0) FROM period_rank_counts WHERE level = $1`,
+			level).Scan(&counted); err != nil {
+			t.Fatal(err)
+		}
+		if counted != len(rows) {
+			t.Fatalf("after migration 33 down, level %d counts %d players, want all %d", level, counted, len(rows))
+		}
+	}
+	migrateUp(t)
+	if store, err = db.Open(ctx, pg.URL, db.WithClock(func() time.Time { return testNow })); err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	check("after migration 33 down and up", true)
+}
+
+// sparseScores is the migration that keeps the tie cells and subscore
+// levels of a wide board's crowded scores only.
+const sparseScores = 33
