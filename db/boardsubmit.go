@@ -427,8 +427,11 @@ func (db *DB) applyBoardBatch(ctx context.Context, b *boardBatch) ([]leaderboard
 		if err := assignCohorts(ctx, tx, writes, b.boards, newCohortPlayers(b, periods, rows, accepted)); err != nil {
 			return err
 		}
-		queueBoardWrites(writes, b, periods, rows, accepted)
+		counts := queueBoardWrites(writes, b, periods, rows, accepted)
 		if err := tx.SendBatch(ctx, writes).Close(); err != nil {
+			return errorf("write scores: %w", err)
+		}
+		if err := counts.writeSparseCells(ctx, tx); err != nil {
 			return errorf("write scores: %w", err)
 		}
 		return nil
@@ -676,11 +679,13 @@ func assignBoardSeqs(rows map[boardRowKey]*boardRow, seqs []int64) {
 }
 
 // queueBoardWrites queues the batch's outcome: players and their names, new
-// and changed rows, and the accepted events.
+// and changed rows, and the accepted events; it returns the counters' moves,
+// whose sparse cells are written once the batch was sent
+// (rankDeltas.writeSparseCells).
 func queueBoardWrites(writes *pgx.Batch, b *boardBatch, periods map[periodRef]periodState,
-	rows map[boardRowKey]*boardRow, accepted []acceptedBoardEvent) {
+	rows map[boardRowKey]*boardRow, accepted []acceptedBoardEvent) rankDeltas {
 	if len(accepted) == 0 {
-		return
+		return newRankDeltas()
 	}
 	queueBoardPlayers(writes, b, rows, accepted)
 	counts := queueBoardRows(writes, b, periods, rows)
@@ -688,6 +693,7 @@ func queueBoardWrites(writes *pgx.Batch, b *boardBatch, periods map[periodRef]pe
 	// Last, so that the hot counter rows stay locked only until the
 	// commit.
 	counts.queue(writes)
+	return counts
 }
 
 // queueBoardPlayers upserts the accepted events' players with the latest

@@ -236,6 +236,9 @@ func correctBoardRow(ctx context.Context, tx pgx.Tx, b *leaderboard.Board, row *
 	if err := tx.SendBatch(ctx, writes).Close(); err != nil {
 		return nil, err
 	}
+	if err := counts.writeSparseCells(ctx, tx); err != nil {
+		return nil, err
+	}
 	return before, nil
 }
 
