@@ -258,6 +258,12 @@ func (c *rankCellColumns) add(cell rankCell, delta int32) {
 	c.buckets, c.subs, c.values = append(c.buckets, cell.bucket), append(c.subs, cell.sub), append(c.values, delta)
 }
 
+// addRankCountsSQL adds deltas ($5) to counters ($1..$4), in key order, so
+// that concurrent writers lock counters in one order.
+const addRankCountsSQL = `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+	SELECT * FROM unnest($1::int[], $2::smallint[], $3::bigint[], $4::bigint[], $5::int[]) ORDER BY 1, 2, 3, 4
+	ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
+
 // queue adds the deltas to their counters, in one statement whose ORDER BY
 // makes concurrent writers lock counters in one order. The level-0 counter
 // of every sparse score whose cells move is upserted too, even when its
@@ -275,14 +281,11 @@ func (d rankDeltas) queue(writes *pgx.Batch) {
 	if len(counts.periods) == 0 {
 		return
 	}
-	const upsert = `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
-		SELECT * FROM unnest($1::int[], $2::smallint[], $3::bigint[], $4::bigint[], $5::int[]) ORDER BY 1, 2, 3, 4
-		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
 	if len(d.scores) == 0 {
-		writes.Queue(upsert, counts.periods, counts.levels, counts.buckets, counts.subs, counts.values)
+		writes.Queue(addRankCountsSQL, counts.periods, counts.levels, counts.buckets, counts.subs, counts.values)
 		return
 	}
-	writes.Queue(upsert+` RETURNING period_id, level, bucket, players`,
+	writes.Queue(addRankCountsSQL+` RETURNING period_id, level, bucket, players`,
 		counts.periods, counts.levels, counts.buckets, counts.subs, counts.values).Query(func(rows pgx.Rows) error {
 		var c rankCell
 		var players int32
@@ -344,10 +347,7 @@ func (d rankDeltas) writeSparseCells(ctx context.Context, tx pgx.Tx) error {
 	}
 	writes := &pgx.Batch{}
 	if len(moved.periods) > 0 {
-		writes.Queue(`INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
-		SELECT * FROM unnest($1::int[], $2::smallint[], $3::bigint[], $4::bigint[], $5::int[]) ORDER BY 1, 2, 3, 4
-		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`,
-			moved.periods, moved.levels, moved.buckets, moved.subs, moved.values)
+		writes.Queue(addRankCountsSQL, moved.periods, moved.levels, moved.buckets, moved.subs, moved.values)
 	}
 	if len(emptied.periods) > 0 {
 		writes.Queue(`DELETE FROM period_rank_counts c
