@@ -98,6 +98,16 @@ var subscoreShifts = []int32{24, 16, 8, 0}
 // -2, -3, -4 and -5.
 func subscoreLevel(i int) int16 { return int16(tieLevel - 1 - i) }
 
+// cellLevels are the levels a sparse board's score keeps only while it is
+// crowded: the tie cells and the subscore levels.
+var cellLevels = func() []int16 {
+	levels := []int16{tieLevel}
+	for i := range subscoreShifts {
+		levels = append(levels, subscoreLevel(i))
+	}
+	return levels
+}()
+
 // rankShape is what the statements that sum a rank depend on of a board's
 // rankLevels: how many score levels it has, and whether it counts its
 // subscores. Each shape has statements of its own, written out, so that
@@ -351,8 +361,8 @@ func (d rankDeltas) writeSparseCells(ctx context.Context, tx pgx.Tx) error {
 	}
 	if len(emptied.periods) > 0 {
 		writes.Queue(`DELETE FROM period_rank_counts c
-		USING unnest($1::int[], $2::bigint[]) AS t(period_id, bucket), unnest('{-5, -4, -3, -2, -1}'::smallint[]) AS l(level)
-		WHERE c.period_id = t.period_id AND c.level = l.level AND c.bucket = t.bucket`, emptied.periods, emptied.buckets)
+		USING unnest($1::int[], $2::bigint[]) AS t(period_id, bucket), unnest($3::smallint[]) AS l(level)
+		WHERE c.period_id = t.period_id AND c.level = l.level AND c.bucket = t.bucket`, emptied.periods, emptied.buckets, cellLevels)
 	}
 	if len(built.periods) > 0 {
 		writes.Queue(`INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
