@@ -497,6 +497,9 @@ func (db *DB) closePeriodTx(ctx context.Context, tx pgx.Tx, b *leaderboard.Board
 	ran, err = db.closePeriodRows(ctx, tx, b, row, bucket, try, func(rows *rankedRows, closedAt time.Time) {
 		handing = db.startHanding(ctx, b, row, rows, closedAt)
 	})
+	// The commit follows: the period's reads go to the database until
+	// its handing (periodHanding.unstage).
+	handing.unstage()
 	return ran, handing, err
 }
 

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,7 +20,12 @@ import (
 // as its close commits, without reading its rows again. Nothing final is
 // handed before the commit: the period is staged (Closing) as soon as it is
 // built, answered as not final while the close goes on, and a close that
-// fails abandons it (Abandoned); one killed leaves nothing in memory. A
+// fails abandons it (Abandoned); one killed leaves nothing in memory. The
+// stage ends (Abandoned) when the close sends its commit: PostgreSQL shows
+// the period CLOSED to other sessions before this one hears that its
+// commit is done, and a client that read it CLOSED must not then be
+// answered from the stage as not final; until Closed is handed the period,
+// its reads go to the database, for one round trip. A
 // board with cohorts is left to the load on first read, which reads its
 // cohort places from its final ranks.
 
@@ -38,8 +44,9 @@ type PeriodHandoff struct {
 	// are not final until Closed is handed the period, so that its reads
 	// need not go to the database the close keeps busy.
 	Closing func(b *leaderboard.Board, key string, p *ClosedPeriod, end time.Time)
-	// Abandoned is called with a period handed to Closing whose close did
-	// not commit, or whose handing to Closed failed.
+	// Abandoned is called with a period handed to Closing as its close
+	// sends its commit (its reads go to the database until Closed), or
+	// whose close failed.
 	Abandoned func(b *leaderboard.Board, key string)
 }
 
@@ -64,9 +71,12 @@ type periodHanding struct {
 	built   chan struct{} // closed once period or err is set
 	period  *ClosedPeriod
 	err     error
-	// staged is set, before built is closed, once the period was handed to
-	// Closing; handed once it was handed to Closed.
-	staged, handed bool
+	// mu guards staged and unstaged, which the build and the close set.
+	mu sync.Mutex
+	// staged is set once the period was handed to Closing, and cleared
+	// when it is abandoned; unstaged once the close sends its commit, after
+	// which it is not staged any more; handed once it was handed to Closed.
+	staged, unstaged, handed bool
 }
 
 // startHanding returns the handing of the period of row of b, whose close
@@ -93,7 +103,9 @@ func (db *DB) startHanding(ctx context.Context, b *leaderboard.Board, row *perio
 			h.err = p.rows.Complete()
 		}
 		h.period = p
-		if h.err == nil && handoff.Closing != nil {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if h.err == nil && handoff.Closing != nil && !h.unstaged {
 			handoff.Closing(h.b, h.key, p, h.end)
 			h.staged = true
 		}
@@ -109,9 +121,24 @@ func (h *periodHanding) stop() {
 	}
 	h.names.stop()
 	<-h.built
-	if h.staged && !h.handed && h.handoff.Abandoned != nil {
+	if !h.handed {
+		h.unstage()
+	}
+}
+
+// unstage ends the period's stage, and keeps a build still running from
+// staging it: called as the close sends its commit, and by stop.
+func (h *periodHanding) unstage() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.unstaged = true
+	if h.staged && h.handoff.Abandoned != nil {
 		h.handoff.Abandoned(h.b, h.key)
 	}
+	h.staged = false
 }
 
 // hand waits for the period's build and hands it over, version 1 as the

@@ -106,6 +106,47 @@ func TestClosePeriod_StagesItsPeriodWhileItCommits(t *testing.T) {
 	}
 }
 
+// From the moment a period's close sends its commit, which other sessions
+// may see before the close hears of it, the instance that closes it
+// answers as the database does: final, once the database shows the period
+// CLOSED. The stage ends before the commit; the reads go to the database
+// until the period is handed to memory (run against the stage, the
+// standings were answered as not final here).
+func TestClosePeriod_AnswersAsTheDatabaseOnceItsCommitIsSent(t *testing.T) {
+	for _, kind := range oracleKinds {
+		if _, ok := closeKillPhases[kind.name]; !ok || kind.spec == nil {
+			continue
+		}
+		t.Run(kind.name, func(t *testing.T) {
+			k := openKilledClose(t, kind.name, kind.spec, kind.own, func(context.Context, string) error { return nil })
+			cache := closedperiods.New(cacheSource{k.store}, 10_000, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			defer cache.Close()
+			var checked bool
+			k.store.HandClosedPeriods(db.PeriodHandoff{Fits: cache.PeriodFits,
+				Closing: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+					cache.PeriodClosing(b, key, p, end)
+				},
+				Abandoned: func(b *leaderboard.Board, key string) { cache.PeriodAbandoned(b.ID, key) },
+				Closed: func(b *leaderboard.Board, key string, p *db.ClosedPeriod, end time.Time) {
+					// Committed, and not yet handed to memory.
+					if cache.PeriodStaged(b.ID, key) {
+						t.Error("the period is still staged once its close committed")
+					}
+					assertStandingsAsDatabase(t, k.store, cache, b, key)
+					checked = true
+					cache.PeriodClosed(b, key, p, end)
+				}})
+			if err := k.closeOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if !checked || !cache.PeriodLoaded(k.board.ID, k.key) {
+				t.Fatalf("after the close: checked %v, loaded %v", checked, cache.PeriodLoaded(k.board.ID, k.key))
+			}
+			assertMemoryAsDatabase(t, k.store, cache, k.board.ID, k.key)
+		})
+	}
+}
+
 // assertStandingsAsDatabase checks every standing, ±2, and the group of
 // every player, of period key of b in cache against the database's.
 func assertStandingsAsDatabase(t *testing.T, store *db.DB, cache *closedperiods.Cache, b *leaderboard.Board, key string) {
