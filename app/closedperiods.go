@@ -57,3 +57,51 @@ func periodHandoff(cache *closedperiods.Cache) db.PeriodHandoff {
 		},
 		Abandoned: func(b *leaderboard.Board, key string) { cache.PeriodAbandoned(b.ID, key) }}
 }
+
+// correctionsFollowed has the closed periods in memory of this instance
+// follow each correction made through it before its caller hears of it
+// (closedperiods.Cache.Follow), so that the caller's next read here meets
+// the corrected period.
+type correctionsFollowed struct {
+	leaderboard.CorrectionService
+	follow func(context.Context)
+}
+
+// CorrectScore corrects, then follows the correction.
+func (c correctionsFollowed) CorrectScore(ctx context.Context, board, key, playerID string, score *int, reason string) (*leaderboard.Correction, error) {
+	correction, err := c.CorrectionService.CorrectScore(ctx, board, key, playerID, score, reason)
+	if err == nil {
+		c.follow(ctx)
+	}
+	return correction, err
+}
+
+// erasuresFollowed is correctionsFollowed of the erasures, which correct
+// the closed periods their player had a score in.
+type erasuresFollowed struct {
+	leaderboard.ErasureService
+	follow func(context.Context)
+}
+
+// ErasePlayer erases, then follows the closed periods it corrected.
+func (e erasuresFollowed) ErasePlayer(ctx context.Context, playerID, reason string) (*leaderboard.Erasure, error) {
+	erasure, err := e.ErasureService.ErasePlayer(ctx, playerID, reason)
+	if err == nil && erasure != nil && erasure.CorrectedPeriods > 0 {
+		e.follow(ctx)
+	}
+	return erasure, err
+}
+
+// followClosedPeriods has the closed periods in memory follow the
+// corrections and erasures this instance just made. A failure is logged,
+// not answered: the write is made, and the Watcher follows it by its
+// announcement or the next check of the versions.
+func (m *Main) followClosedPeriods(ctx context.Context) {
+	if m.ClosedPeriods == nil {
+		return
+	}
+	if err := m.ClosedPeriods.Follow(ctx, m.DB); err != nil {
+		m.Logger.WarnContext(ctx, "closed periods in memory not brought to the versions of a correction; the watcher will",
+			"err", err)
+	}
+}

@@ -363,6 +363,32 @@ func (c *Cache) Changed(ctx context.Context, board, key string, version int) err
 	return nil
 }
 
+// Follow has c follow, as Changed does, every period it holds that source
+// shows at another ranks version or no longer CLOSED, before it returns.
+// A correction or an erasure made through this instance calls it before
+// its caller hears of the write, so that the caller's next read of this
+// instance does not meet the version before it: the Watcher hears of the
+// change too, but by a notification that may come after that read.
+func (c *Cache) Follow(ctx context.Context, source VersionSource) error {
+	boards, keys := c.Held()
+	if len(boards) == 0 {
+		return nil
+	}
+	current := map[periodKey]int{}
+	err := source.ClosedPeriodVersions(ctx, boards, keys, func(board, key string, version int) {
+		current[periodKey{board, key}] = version
+	})
+	if err != nil {
+		return err
+	}
+	for i := range boards {
+		if err := c.Changed(ctx, boards[i], keys[i], current[periodKey{boards[i], keys[i]}]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // holds reports whether c holds period p at version.
 func (c *Cache) holds(p periodKey, version int) bool {
 	c.mu.RLock()

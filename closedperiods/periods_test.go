@@ -279,6 +279,39 @@ func TestBoards_ClosedPeriodsHandedByTheirClose(t *testing.T) {
 	})
 }
 
+// A correction made through an instance is read back by its caller from
+// that instance's memory: Follow, which the instance calls before the
+// caller hears of the correction, drops the period held at the version
+// before at once, without waiting for the announcement (no Watcher runs
+// here), and has it loaded anew.
+func TestCache_FollowDropsAPeriodCorrectedMeanwhile(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	store := pg.OpenDB(t, db.WithClock(func() time.Time { return now }))
+	key := now.In(mustZone(t, "Europe/Berlin")).Format(time.DateOnly)
+	b := closedBoards(t, store, now, nil)[0]
+	ctx := context.Background()
+	c := New(dbPeriods{store}, 10_000, discard)
+	defer c.Close()
+	loadPeriod(t, c, b, key, "p1")
+	if _, err := store.CorrectScore(ctx, b.ID, key, "p1", new(20), "cheat"); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := c.PeriodStanding(ctx, b, key, "p1", 0, 0); err != nil || s == nil || s.Score == 20 {
+		t.Fatalf("the memory followed the correction by itself: %+v, %v", s, err)
+	}
+	if err := c.Follow(ctx, store); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := c.PeriodStanding(ctx, b, key, "p1", 0, 0); err != nil || s == nil || s.Score != 20 || !s.Final {
+		t.Fatalf("the standing read right after Follow: %+v, %v; want the corrected score 20, final", s, err)
+	}
+	awaitCorrected(t, c, b, key, "Follow did not load the corrected period anew")
+	assertSameAsDatabase(t, store, c, b, key)
+	if err := c.Follow(ctx, store); err != nil || !c.PeriodLoaded(b.ID, key) {
+		t.Fatalf("a second Follow, with nothing changed: %v; loaded %v, want the period kept", err, c.PeriodLoaded(b.ID, key))
+	}
+}
+
 // A correction of a closed period made through one instance reaches a
 // second one's memory, which loads the period anew at once: by the
 // announcement the correction's commit sent, and by the check of versions

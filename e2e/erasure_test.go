@@ -283,8 +283,18 @@ func TestErasePlayer_ClosedMonthInMemoryOfBothInstances(t *testing.T) {
 			t.Fatalf("before the erasure: %+v", got.Standing)
 		}
 	}
+	awaitMonthInMemory(t, a, 3)
 	a.mustDo(t, adminToken, `mutation($p: ID!) { erasePlayer(playerId: $p, reason: "GDPR request 79") { periods } }`,
 		map[string]any{"p": erasedPlayerID}, nil)
+	// The instance that erased answers without the player at once: its
+	// memory follows the erasure before the erasure's answer.
+	var right struct {
+		Standing *struct{ Rank int } `json:"standing"`
+	}
+	a.mustDo(t, "", standing, map[string]any{"m": past.month, "p": erasedPlayerID}, &right)
+	if right.Standing != nil {
+		t.Fatalf("right after the erasure, the instance that made it still ranks the player: %+v", right.Standing)
+	}
 	for _, s := range []*server{a, b} {
 		deadline := time.Now().Add(5 * time.Second)
 		for {

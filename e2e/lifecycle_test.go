@@ -507,9 +507,16 @@ func TestLifecycle_CorrectionOfAClosedMonthReachesEveryInstance(t *testing.T) {
 			t.Fatalf("before the correction, %s: %+v", s.url, st)
 		}
 	}
+	awaitMonthInMemory(t, a, 500)
 	resp := a.correct(t, month, winner, nil, "aimbot, ticket 4411")
 	if len(resp.Errors) > 0 {
 		t.Fatalf("correctScore: %+v", resp.Errors)
+	}
+	// The instance that made the correction answers with it at once: its
+	// memory follows the correction before the correction's answer, not
+	// when the announcement comes.
+	if gone, st := a.standing(t, month, winner), a.standing(t, month, second); gone != nil || st == nil || st.Rank != 1 || st.Total != 499 {
+		t.Fatalf("right after the correction, the instance that made it: winner %+v, second %+v", gone, st)
 	}
 	for _, s := range []*server{a, b} {
 		deadline := time.Now().Add(30 * time.Second)
@@ -557,6 +564,21 @@ func TestLifecycle_CorrectionOfAClosedMonthReachesEveryInstance(t *testing.T) {
 	if len(list.Corrections) != 1 || list.Corrections[0].PlayerID != winner || list.Corrections[0].After != nil ||
 		list.Corrections[0].Before == nil || list.Corrections[0].Reason != "aimbot, ticket 4411" {
 		t.Errorf("corrections %+v", list.Corrections)
+	}
+}
+
+// awaitMonthInMemory waits until s holds a closed period of players
+// players in memory, as its /metrics say.
+func awaitMonthInMemory(t *testing.T, s *server, players int) {
+	t.Helper()
+	want := fmt.Sprintf("\nleaderboard_closed_months_players %d\n", players)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, metrics := s.get(t, "/metrics"); strings.Contains(metrics, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not hold a closed period of %d players in memory", s.url, players)
+		}
 	}
 }
 
