@@ -101,7 +101,7 @@ func (m *Main) followClosedPeriods(ctx context.Context) {
 		return
 	}
 	if err := m.ClosedPeriods.Follow(ctx, m.DB); err != nil {
-		m.Logger.WarnContext(ctx, "closed periods in memory not brought to the versions of a correction; the watcher will",
+		m.Logger.WarnContext(ctx, "closed periods in memory not brought to the versions of a correction or erasure; the watcher will",
 			"err", err)
 	}
 }
