@@ -305,12 +305,20 @@ func TestAutoFailover_PgAutoFailoverPromotesTheStandbyAndWritesResume(t *testing
 	stopWriting()
 	writers.Wait()
 
-	states, err := c.states(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if states["node2"] != "wait_primary/wait_primary" && states["node2"] != "primary/primary" {
-		t.Errorf("node2 is %s after the failover, want the primary (wait_primary while node1 is down)", states["node2"])
+	// The monitor may still show node2 on its way (stop_replication to
+	// wait_primary) when it already takes writes: its state is waited for.
+	for promoted := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		states, err := c.states(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if states["node2"] == "wait_primary/wait_primary" || states["node2"] == "primary/primary" {
+			break
+		}
+		if time.Now().After(promoted) {
+			t.Errorf("node2 is %s 30 s after the failover's first write, want the primary (wait_primary while node1 is down)", states["node2"])
+			break
+		}
 	}
 	if status, body := s.get(t, "/readyz"); status != http.StatusOK {
 		t.Errorf("/readyz after the failover = %d %s, want 200", status, body)
