@@ -374,10 +374,7 @@ func (c *Cache) Follow(ctx context.Context, source VersionSource) error {
 	if len(boards) == 0 {
 		return nil
 	}
-	current := map[periodKey]int{}
-	err := source.ClosedPeriodVersions(ctx, boards, keys, func(board, key string, version int) {
-		current[periodKey{board, key}] = version
-	})
+	current, err := closedVersions(ctx, source, boards, keys)
 	if err != nil {
 		return err
 	}

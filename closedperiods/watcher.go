@@ -79,10 +79,7 @@ func (w *Watcher) Check(ctx context.Context, source VersionSource, boards, keys 
 	if len(asked) == 0 {
 		return nil
 	}
-	current := map[periodKey]int{}
-	err := source.ClosedPeriodVersions(ctx, boards, keys, func(board, key string, version int) {
-		current[periodKey{board, key}] = version
-	})
+	current, err := closedVersions(ctx, source, boards, keys)
 	if err != nil {
 		return err
 	}
@@ -97,4 +94,14 @@ func (w *Watcher) Check(ctx context.Context, source VersionSource, boards, keys 
 		w.onChange(p.board, p.key, 0)
 	}
 	return nil
+}
+
+// closedVersions returns the ranks versions source has of the periods
+// boards[i]'s keys[i] that are CLOSED; the others are missing from it.
+func closedVersions(ctx context.Context, source VersionSource, boards, keys []string) (map[periodKey]int, error) {
+	versions := map[periodKey]int{}
+	err := source.ClosedPeriodVersions(ctx, boards, keys, func(board, key string, version int) {
+		versions[periodKey{board, key}] = version
+	})
+	return versions, err
 }
