@@ -110,7 +110,7 @@ func (r *Report) writeBigBoards(p printer) {
 	p("")
 	p("For each kind of board, %d board(s) are created (`db.CreateBoard`: UTC, started five weeks before, a close grace of %s),", len(first.Closes), bigBoardCloseGrace)
 	p("and each board's current period is seeded with %s players by `db.SeedPeriod` (main's seeded players and names, the", thousands(float64(first.Players)))
-	p("scores of main's seeded distribution stretched over the board's range, `db.SeedSubscore`'s subscores on a tie-breaking board), then `VACUUM (ANALYZE) board_scores`")
+	p("scores of main's seeded distribution stretched over the board's range, `db.SeedSubscore`'s subscores on a tie-breaking board), then `VACUUM (ANALYZE)` of the database")
 	p("and a checkpoint, as autovacuum and checkpoints would have done while a real period filled. The first board's period is read")
 	p("open (`standing(board, period, playerId)` with ±10 neighbours and every name, random players, each answer checked as the")
 	p("months' reads are, in the board's order) at 1 and %d clients. Each board's period is then closed through `closePeriod` over", clients)
