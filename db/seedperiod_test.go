@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -130,5 +131,38 @@ func TestSeedPeriod_ATimeTrialGetsScoresOverItsRangeAndSubscores(t *testing.T) {
 		if a.Score > b.Score || a.Score == b.Score && *a.Subscore > *b.Subscore || b.Rank != i+1 {
 			t.Fatalf("rank %d: %+v after %+v", i+1, b, a)
 		}
+	}
+}
+
+// After a seed, VacuumSeeded leaves the seeded tables vacuumed and
+// analyzed, as autovacuum would have while the period filled, and the pool's
+// connections with the requests' statement timeout.
+func TestVacuumSeeded_VacuumsTheSeededTablesAndKeepsTheTimeouts(t *testing.T) {
+	store := mustOpenDB(t, db.WithLimits(db.Limits{MaxConns: 2, StatementTimeout: 7 * time.Second}))
+	ctx := context.Background()
+	mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "trial", Name: "Trial", Reset: leaderboard.ResetDay,
+		Order: new(leaderboard.OrderAsc), TieBreak: new(leaderboard.TieBreakSubscoreAsc), MinScore: new(0),
+		MaxScore: new(2_000_000_000), TimeZone: new("UTC"), CloseGrace: new(60), StartsAt: utc(11, 1, 0)})
+	if _, err := store.SeedPeriod(ctx, "trial", "2026-11-20", 500, db.SeedOptions{RandomSeed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	const vacuumed = `SELECT relname FROM pg_stat_user_tables
+		WHERE relname IN ('board_scores', 'period_rank_counts', 'players')
+			AND last_vacuum IS NOT NULL AND last_analyze IS NOT NULL ORDER BY relname`
+	if got := mustQuery(t, vacuumed); len(got) != 0 {
+		t.Fatalf("tables vacuumed before VacuumSeeded: %v", got)
+	}
+	if err := store.VacuumSeeded(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(mustQuery(t, vacuumed)); got != "[[board_scores] [period_rank_counts] [players]]" {
+		t.Fatalf("tables vacuumed and analyzed: %s", got)
+	}
+	timeouts, err := store.StatementTimeouts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(timeouts) != "[7s 7s]" {
+		t.Fatalf("statement timeouts of the pool's connections: %v", timeouts)
 	}
 }

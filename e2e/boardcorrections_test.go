@@ -218,7 +218,7 @@ func TestSeedBoard_FillsAnOpenWeekAndRefusesFirst(t *testing.T) {
 
 	out, err := run("seed", "--board", "pvp", "--period", week, "--players", "50", "--seed", "3")
 	if err != nil || !strings.Contains(out, "seeded 50 players in period "+week+" of pvp (50 new)") ||
-		!strings.Contains(out, "copied 50/50 players") {
+		!strings.Contains(out, "copied 50/50 players") || !strings.Contains(out, "vacuumed and analyzed the seeded tables in") {
 		t.Fatalf("seed: %v\n%s", err, out)
 	}
 	var page struct {
