@@ -51,6 +51,16 @@ import (
 // by a range scan of board_scores_rank_idx over at most crowdedScore rows.
 // A write that makes a score crowded builds its cells from its rows; one
 // that makes it uncrowded deletes them (rankDeltas.writeSparseCells).
+// One level up the same holds for the level-0 counters themselves: on such a
+// board a level-8 bucket keeps the counters of its scores only while it
+// holds more than crowdedScore players (as its level-8 counter says), and
+// the players before a row in an uncrowded bucket are counted by a range
+// scan of board_scores_rank_idx over at most crowdedScore rows. A crowded
+// score lies in a crowded bucket, so its level-0 counter is there to say
+// so. Without this a time trial's counters were one row a player again
+// (9.4 million level-0 counters for 10 million seeded players, 1.6 of the
+// period's 1.9 GB of counters), pages that every read across the board
+// competes for in shared_buffers.
 // Every write of board_scores moves the row's counters in the same
 // transaction: an answer read in one statement sees rows and counters from
 // one snapshot.
@@ -78,9 +88,14 @@ type rankLevels struct {
 const sparseLevels = 3
 
 // crowdedScore is the number of players at one score of a sparse board
-// above which the score keeps its tie cells and subscore levels; at most
+// above which the score keeps its tie cells and subscore levels, and in one
+// level-8 bucket above which the bucket keeps its level-0 counters; at most
 // this many rows are scanned instead.
 const crowdedScore = 32
+
+// bucketLevel is the level whose buckets keep their level-0 counters only
+// while crowded, on a sparse board (which always counts it).
+const bucketLevel = 8
 
 // sparse reports whether the board's scores keep their tie cells and
 // subscore levels only while crowded.
@@ -202,43 +217,56 @@ func tieSubSQL(sortSubscore, hour string) string {
 // rankDeltas are the moves of the rank counters that one transaction's
 // writes make, queued by queue.
 type rankDeltas struct {
-	// counts are the counters that move as they are: the score levels, and
-	// the tie cells and subscore levels of boards that are not sparse.
+	// counts are the counters that move as they are: the score levels but
+	// the sparse boards' level 0, and the tie cells and subscore levels of
+	// boards that are not sparse.
 	counts map[rankCell]int32
+	// zeros are the level-0 counters of sparse boards, which move only while
+	// their level-8 bucket stays crowded.
+	zeros map[rankCell]int32
 	// crowded are the tie cells and subscore levels of sparse boards' scores,
 	// which move only while their score stays crowded.
 	crowded map[rankCell]int32
-	// scores are the level-0 counters of the sparse boards' scores whose
-	// cells moved, with what building those cells takes.
-	scores map[rankCell]sparseScore
-	// counted holds those counters' counts after the writes, read back by
-	// queue's statement.
+	// buckets are the level-8 counters of the sparse boards' buckets whose
+	// level-0 counters moved, and scores the level-0 counters of the scores
+	// whose cells moved, each with what building its counters takes.
+	buckets, scores map[rankCell]sparseScore
+	// counted holds the counts of buckets and scores after the writes, read
+	// back by queue's statement and by writeSparseCells.
 	counted map[rankCell]int32
 }
 
-// sparseScore is what building a sparse board's score's cells from its rows
-// takes: the board's origin, and whether it counts subscores.
+// sparseScore is what building a sparse board's counters under a bucket or
+// a score from its rows takes: the board's origin, and whether it counts
+// subscores.
 type sparseScore struct {
 	origin    int64
 	subscores bool
 }
 
 func newRankDeltas() rankDeltas {
-	return rankDeltas{counts: map[rankCell]int32{}, crowded: map[rankCell]int32{}, scores: map[rankCell]sparseScore{},
-		counted: map[rankCell]int32{}}
+	return rankDeltas{counts: map[rankCell]int32{}, zeros: map[rankCell]int32{}, crowded: map[rankCell]int32{},
+		buckets: map[rankCell]sparseScore{}, scores: map[rankCell]sparseScore{}, counted: map[rankCell]int32{}}
 }
 
 // addCells adds delta to every counter the row with sort key (sortScore,
 // sortSubscore), reached at reachedAt, is counted in.
 func (l rankLevels) addCells(d rankDeltas, period int32, sortScore, sortSubscore int64, reachedAt time.Time, delta int32) {
 	u := sortScore - l.origin
+	sparse := l.sparse()
 	for _, shift := range l.shifts {
+		if sparse && shift == 0 {
+			d.zeros[rankCell{period: period, level: 0, bucket: u}] += delta
+			continue
+		}
 		d.counts[rankCell{period: period, level: int16(shift), bucket: u >> shift}] += delta
 	}
 	cells := d.counts
-	if l.sparse() {
+	if sparse {
 		cells = d.crowded
-		d.scores[rankCell{period: period, level: 0, bucket: u}] = sparseScore{origin: l.origin, subscores: l.subscores}
+		how := sparseScore{origin: l.origin, subscores: l.subscores}
+		d.buckets[rankCell{period: period, level: bucketLevel, bucket: u >> bucketLevel}] = how
+		d.scores[rankCell{period: period, level: 0, bucket: u}] = how
 	}
 	cells[rankCell{period: period, level: tieLevel, bucket: u, sub: tieSub(sortSubscore, reachedAt)}] += delta
 	if l.subscores {
@@ -274,33 +302,15 @@ const addRankCountsSQL = `INSERT INTO period_rank_counts (period_id, level, buck
 	SELECT * FROM unnest($1::int[], $2::smallint[], $3::bigint[], $4::bigint[], $5::int[]) ORDER BY 1, 2, 3, 4
 	ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
 
-// queue adds the deltas to their counters, in one statement whose ORDER BY
-// makes concurrent writers lock counters in one order. The level-0 counter
-// of every sparse score whose cells move is upserted too, even when its
-// count stands, and its count read back: it stays locked until the commit,
-// and every writer of a score's cells holds that lock first, so
-// queueSparseCells, after this batch, knows whether the score was and is
-// crowded.
-func (d rankDeltas) queue(writes *pgx.Batch) {
-	var counts rankCellColumns
-	for _, c := range slices.SortedFunc(maps.Keys(d.counts), compareRankCells) {
-		if _, sparse := d.scores[c]; d.counts[c] != 0 || sparse {
-			counts.add(c, d.counts[c])
-		}
-	}
-	if len(counts.periods) == 0 {
-		return
-	}
-	if len(d.scores) == 0 {
-		writes.Queue(addRankCountsSQL, counts.periods, counts.levels, counts.buckets, counts.subs, counts.values)
-		return
-	}
+// queueCounted queues the upsert of counts, reading back into counted the
+// count after it of each counter that watch holds.
+func (d rankDeltas) queueCounted(writes *pgx.Batch, counts rankCellColumns, watch map[rankCell]sparseScore) {
 	writes.Queue(addRankCountsSQL+` RETURNING period_id, level, bucket, players`,
 		counts.periods, counts.levels, counts.buckets, counts.subs, counts.values).Query(func(rows pgx.Rows) error {
 		var c rankCell
 		var players int32
 		_, err := pgx.ForEachRow(rows, []any{&c.period, &c.level, &c.bucket, &players}, func() error {
-			if _, sparse := d.scores[c]; sparse {
+			if _, ok := watch[c]; ok {
 				d.counted[c] = players
 			}
 			return nil
@@ -309,49 +319,114 @@ func (d rankDeltas) queue(writes *pgx.Batch) {
 	})
 }
 
-// writeSparseCells moves the cells of the sparse boards' scores, once the
-// batch of queue was sent, by what each score's count was and now is:
-//   - a score crowded before and after adds its deltas to its cells;
-//   - a score crowded now but not before has its cells built from its rows;
-//   - a score crowded before but not now loses its cells;
-//   - any other score keeps none.
+// queue adds the deltas to their counters, in one statement whose ORDER BY
+// makes concurrent writers lock counters in one order. The level-8 counter
+// of every sparse bucket whose level-0 counters move is upserted too, even
+// when its count stands, and its count read back: it stays locked until the
+// commit, and every writer of the counters under a bucket holds that lock
+// first, so writeSparseCells, after this batch, knows whether the bucket
+// was and is crowded.
+func (d rankDeltas) queue(writes *pgx.Batch) {
+	var counts rankCellColumns
+	for _, c := range slices.SortedFunc(maps.Keys(d.counts), compareRankCells) {
+		if _, sparse := d.buckets[c]; d.counts[c] != 0 || sparse {
+			counts.add(c, d.counts[c])
+		}
+	}
+	switch {
+	case len(counts.periods) == 0:
+	case len(d.buckets) == 0:
+		writes.Queue(addRankCountsSQL, counts.periods, counts.levels, counts.buckets, counts.subs, counts.values)
+	default:
+		d.queueCounted(writes, counts, d.buckets)
+	}
+}
+
+// crossing is how the writes moved a bucket's or a score's count against
+// crowdedScore.
+type crossing int
+
+const (
+	stayedUncrowded crossing = iota
+	stayedCrowded
+	becameCrowded
+	becameUncrowded
+)
+
+// crossingOf returns how the writes, which added delta, moved the counter c
+// whose count after them is in counted.
+func (d rankDeltas) crossingOf(c rankCell, delta int32) (crossing, error) {
+	now, ok := d.counted[c]
+	if !ok {
+		return 0, errorf("the level-%d counter %d of period %d was not read back", c.level, c.bucket, c.period)
+	}
+	was, bound := now-delta, int32(crowdedScore)
+	switch {
+	case was > bound && now > bound:
+		return stayedCrowded, nil
+	case now > bound:
+		return becameCrowded, nil
+	case was > bound:
+		return becameUncrowded, nil
+	}
+	return stayedUncrowded, nil
+}
+
+// writeSparseCells moves the counters under the sparse boards' buckets and
+// scores, once the batch of queue was sent, in two rounds. First the
+// level-0 counters, by what each bucket's count was and now is:
+//   - a bucket crowded before and after adds its deltas to its level-0
+//     counters, reading back those of the scores whose cells moved;
+//   - a bucket crowded now but not before has its level-0 counters, and the
+//     cells of its crowded scores, built from its rows;
+//   - a bucket crowded before but not now loses its level-0 counters and
+//     its scores' cells;
+//   - any other bucket keeps none.
 //
-// Each statement touches the cells of different scores. The decision is
-// made here, from the counts the upsert returned, not in one statement
-// that joins the counters: planned while the tables' statistics were still
-// those of empty tables, such a statement read the whole counter table and
-// board_scores at every write (3.6 ms a write instead of 0.6 in
+// Then, under the buckets that stayed crowded, the cells, by what each
+// score's count was and now is, in the same way.
+//
+// Each statement touches the counters of different buckets or scores. The
+// decisions are made here, from the counts the upserts returned, not in a
+// statement that joins the counters: planned while the tables' statistics
+// were still those of empty tables, such a statement read the whole counter
+// table and board_scores at every write (3.6 ms a write instead of 0.6 in
 // BenchmarkSubmit_TieBreakBoard). A crossing of the bound is rare; only it
-// reads the score's rows or deletes its cells.
+// reads rows or deletes counters.
 func (d rankDeltas) writeSparseCells(ctx context.Context, tx pgx.Tx) error {
-	if len(d.scores) == 0 {
+	if len(d.buckets) == 0 {
 		return nil
 	}
+	stayed, err := d.writeLevelZero(ctx, tx)
+	if err != nil {
+		return err
+	}
 	var (
-		moved          rankCellColumns
-		built, emptied rankCellColumns
-		origins        []int64
-		subscores      []bool
+		moved, built, emptied rankCellColumns
+		origins               []int64
+		subscores             []bool
 	)
-	stayed := map[rankCell]bool{}
+	crowded := map[rankCell]bool{}
 	for _, c := range slices.SortedFunc(maps.Keys(d.scores), compareRankCells) {
-		now, ok := d.counted[c]
-		if !ok {
-			return errorf("the level-0 counter of period %d's score %d was not read back", c.period, c.bucket)
+		if !stayed[bucketOf(c)] {
+			continue
 		}
-		was, bound := now-d.counts[c], int32(crowdedScore)
-		switch {
-		case was > bound && now > bound:
-			stayed[c] = true
-		case now > bound:
+		how, err := d.crossingOf(c, d.zeros[c])
+		if err != nil {
+			return err
+		}
+		switch how {
+		case stayedCrowded:
+			crowded[c] = true
+		case becameCrowded:
 			built.add(c, 0)
 			origins, subscores = append(origins, d.scores[c].origin), append(subscores, d.scores[c].subscores)
-		case was > bound:
+		case becameUncrowded:
 			emptied.add(c, 0)
 		}
 	}
 	for _, cell := range slices.SortedFunc(maps.Keys(d.crowded), compareRankCells) {
-		if stayed[rankCell{period: cell.period, bucket: cell.bucket}] && d.crowded[cell] != 0 {
+		if crowded[rankCell{period: cell.period, bucket: cell.bucket}] && d.crowded[cell] != 0 {
 			moved.add(cell, d.crowded[cell])
 		}
 	}
@@ -378,6 +453,83 @@ func (d rankDeltas) writeSparseCells(ctx context.Context, tx pgx.Tx) error {
 	return tx.SendBatch(ctx, writes).Close()
 }
 
+// writeLevelZero moves the level-0 counters of the sparse boards' buckets
+// (writeSparseCells' first round) and returns the buckets that stayed
+// crowded, under which the cells move as their scores' counts say.
+func (d rankDeltas) writeLevelZero(ctx context.Context, tx pgx.Tx) (map[rankCell]bool, error) {
+	var (
+		moved, built, emptied rankCellColumns
+		origins               []int64
+		subscores             []bool
+	)
+	stayed := map[rankCell]bool{}
+	for _, c := range slices.SortedFunc(maps.Keys(d.buckets), compareRankCells) {
+		how, err := d.crossingOf(c, d.counts[c])
+		if err != nil {
+			return nil, err
+		}
+		switch how {
+		case stayedCrowded:
+			stayed[c] = true
+		case becameCrowded:
+			built.add(c, 0)
+			origins, subscores = append(origins, d.buckets[c].origin), append(subscores, d.buckets[c].subscores)
+		case becameUncrowded:
+			emptied.add(c, 0)
+		}
+	}
+	for _, c := range slices.SortedFunc(maps.Keys(d.zeros), compareRankCells) {
+		if stayed[bucketOf(c)] {
+			moved.add(c, d.zeros[c])
+		}
+	}
+	writes := &pgx.Batch{}
+	if len(moved.periods) > 0 {
+		d.queueCounted(writes, moved, d.scores)
+	}
+	if len(emptied.periods) > 0 {
+		writes.Queue(`DELETE FROM period_rank_counts c
+		USING unnest($1::int[], $2::bigint[]) AS t(period_id, bucket), unnest($3::smallint[]) AS l(level)
+		WHERE c.period_id = t.period_id AND c.level = l.level
+			AND c.bucket >= t.bucket << `+bucketShift+` AND c.bucket < (t.bucket + 1) << `+bucketShift,
+			emptied.periods, emptied.buckets, append([]int16{0}, cellLevels...))
+	}
+	if len(built.periods) > 0 {
+		buckets := `unnest($1::int[], $2::bigint[], $3::bigint[], $4::bool[]) AS t(period_id, bucket, origin, subscores)`
+		writes.Queue(`INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+		SELECT t.period_id, 0::smallint, r.sort_score - t.origin, 0::bigint, count(*)
+		FROM `+buckets+`
+		JOIN board_scores r ON r.period_id = t.period_id
+			AND r.sort_score >= (t.bucket << `+bucketShift+`) + t.origin AND r.sort_score < ((t.bucket + 1) << `+bucketShift+`) + t.origin
+		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = EXCLUDED.players`,
+			built.periods, built.buckets, origins, subscores)
+		writes.Queue(`INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+		SELECT t.period_id, x.level, z.bucket, x.sub, count(*)
+		FROM `+buckets+`
+		JOIN period_rank_counts z ON z.period_id = t.period_id AND z.level = 0
+			AND z.bucket >= t.bucket << `+bucketShift+` AND z.bucket < (t.bucket + 1) << `+bucketShift+`
+			AND z.sub = 0 AND z.players > `+strconv.Itoa(crowdedScore)+`
+		JOIN board_scores r ON r.period_id = t.period_id AND r.sort_score = z.bucket + t.origin
+		CROSS JOIN LATERAL (`+crowdCellsSQL("r", "t.subscores")+`) AS x(level, sub)
+		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = EXCLUDED.players`,
+			built.periods, built.buckets, origins, subscores)
+	}
+	if writes.Len() == 0 {
+		return stayed, nil
+	}
+	return stayed, tx.SendBatch(ctx, writes).Close()
+}
+
+// bucketShift is bucketLevel in SQL.
+var bucketShift = strconv.Itoa(bucketLevel)
+
+// bucketOf returns the level-8 counter of the bucket a level-0 counter lies in.
+func bucketOf(c rankCell) rankCell {
+	return rankCell{period: c.period, level: bucketLevel, bucket: c.bucket >> bucketLevel}
+}
+
 // crowdCellsSQL returns the rows (level, sub) of the tie cell and, where
 // the SQL condition subscores holds, the subscore levels that row r of
 // board_scores is counted in.
@@ -397,21 +549,38 @@ func compareRankCells(a, b rankCell) int {
 }
 
 // FillRankCounts adds the rows of the given periods to their counters, in
-// two scans of them, with each period's board's levels (rankLevelsOf, worked
-// out here from the boards table): first the score levels, then the tie
-// cells and subscore levels of every score that keeps them (every score of
-// a board that is not sparse, the crowded ones of a sparse board). The rows
-// must not be counted yet (their counters are absent, or zero once every
-// row was removed). For a seed, which writes rows by COPY.
+// three passes, with each period's board's levels (rankLevelsOf, worked out
+// here from the boards table): first the score levels (but a sparse board's
+// level 0), then the level-0 counters of a sparse board's crowded buckets,
+// then the tie cells and subscore levels of every score that keeps them
+// (every score of a board that is not sparse, the crowded ones of a sparse
+// board). The rows must not be counted yet (their counters are absent, or
+// zero once every row was removed). For a seed, which writes rows by COPY.
 func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
-	const levels = `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+	levels := `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
 		SELECT s.period_id, l.shift::smallint, (s.sort_score - o.origin) >> l.shift, 0::bigint, count(*)
 		FROM board_scores s
 		JOIN periods p ON p.id = s.period_id
 		JOIN boards b ON b.id = p.board_id
 		CROSS JOIN LATERAL (SELECT ` + originSQL + `) AS o(origin)
 		CROSS JOIN unnest($2::int[]) AS l(shift)
-		WHERE s.period_id = ANY($1) AND (l.shift = 0 OR (b.max_score::bigint - b.min_score) >> l.shift > 0)
+		WHERE s.period_id = ANY($1)
+			AND (l.shift = 0 AND NOT ` + sparseSQL + ` OR l.shift > 0 AND (b.max_score::bigint - b.min_score) >> l.shift > 0)
+		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
+	zeros := `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
+		SELECT y.period_id, 0::smallint, s.sort_score - y.origin, 0::bigint, count(*)
+		FROM (
+			SELECT y.period_id, y.bucket, o.origin
+			FROM period_rank_counts y
+			JOIN periods p ON p.id = y.period_id
+			JOIN boards b ON b.id = p.board_id
+			CROSS JOIN LATERAL (SELECT ` + originSQL + `) AS o(origin)
+			WHERE y.period_id = ANY($1) AND y.level = ` + bucketShift + ` AND y.sub = 0
+				AND y.players > ` + strconv.Itoa(crowdedScore) + ` AND ` + sparseSQL + `
+		) AS y
+		JOIN board_scores s ON s.period_id = y.period_id
+			AND s.sort_score >= (y.bucket << ` + bucketShift + `) + y.origin AND s.sort_score < ((y.bucket + 1) << ` + bucketShift + `) + y.origin
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
 	cells := `INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
@@ -430,6 +599,9 @@ func FillRankCounts(ctx context.Context, tx pgx.Tx, periods []int32) error {
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = period_rank_counts.players + EXCLUDED.players`
 	if _, err := tx.Exec(ctx, levels, periods, levelShifts); err != nil {
+		return errorf("fill rank counts: %w", err)
+	}
+	if _, err := tx.Exec(ctx, zeros, periods); err != nil {
 		return errorf("fill rank counts: %w", err)
 	}
 	if _, err := tx.Exec(ctx, cells, periods); err != nil {
@@ -453,32 +625,52 @@ const originSQL = `CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigint ELSE 
 // leading columns: as one row-value range, the planner chose the primary
 // key and filtered the whole period (1.9 s at a million players instead of
 // 0.2 ms). The key need not be a row of the period. On a sparse board the
-// players before the key at its own score come from the cells only when
-// the score is crowded, and from scoreScanSQL otherwise, as its level-0
-// counter decides in the same snapshot; the choice is right on any board
-// (everyShape reads boards of every range), since a board that is not
-// sparse keeps the cells of every score.
+// players before the key in its own level-8 bucket come from the level-0
+// counters only when the bucket is crowded, and from bucketScanSQL
+// otherwise, as its level-8 counter decides in the same snapshot; then
+// those at its own score come from the cells only when the score is
+// crowded, and from scoreScanSQL otherwise, as its level-0 counter decides.
+// The choices are right on any board (everyShape reads boards of every
+// range): a board that is not sparse keeps every level-0 counter and the
+// cells of every score, and one without level-8 counters reads its level 0.
 func periodRankSQL(t, origin string, shape rankShape) string {
 	if shape.levels < sparseLevels {
-		return "(1" + scoreLevelsSQL(t, origin, shape) + tiesSQL(t, origin, shape) + ")"
+		return "(1" + scoreLevelsSQL(t, origin, shiftsOf(shape.levels)) + tiesSQL(t, origin, shape) + ")"
 	}
-	return "(1" + scoreLevelsSQL(t, origin, shape) + `
-	+ (SELECT CASE WHEN z.players > ` + strconv.Itoa(crowdedScore) + ` THEN (0` + tiesSQL(t, origin, shape) + `)
-		ELSE ` + scoreScanSQL(t) + ` END FROM (` + levelZeroSQL(t, origin) + `) AS z))`
+	return sparseRankSQL(t, origin, shape, `
+	+ (SELECT CASE WHEN z.players > `+strconv.Itoa(crowdedScore)+` THEN (0`+tiesSQL(t, origin, shape)+`)
+		ELSE `+scoreScanSQL(t)+` END FROM (`+levelZeroSQL(t, origin)+`) AS z)`, "")
 }
 
 // periodRowRankSQL is periodRankSQL of a key that is a row of its period.
 // On a sparse board most scores are held by one player, so the players
 // before the row at its own score are not counted when the row's level-0
-// counter holds no other player. The row itself is in that counter, which
-// is why the key must be a row.
+// counter holds no other player, nor those before it in its level-8 bucket
+// when the bucket's counter holds no other. The row itself is in those
+// counters, which is why the key must be a row.
 func periodRowRankSQL(t, origin string, shape rankShape) string {
 	if shape.levels < sparseLevels {
 		return periodRankSQL(t, origin, shape)
 	}
-	return "(1" + scoreLevelsSQL(t, origin, shape) + `
-	+ (SELECT CASE WHEN z.players > ` + strconv.Itoa(crowdedScore) + ` THEN (0` + tiesSQL(t, origin, shape) + `)
-		WHEN z.players > 1 THEN ` + scoreScanSQL(t) + ` ELSE 0 END FROM (` + levelZeroSQL(t, origin) + `) AS z))`
+	return sparseRankSQL(t, origin, shape, `
+	+ (SELECT CASE WHEN z.players > `+strconv.Itoa(crowdedScore)+` THEN (0`+tiesSQL(t, origin, shape)+`)
+		WHEN z.players > 1 THEN `+scoreScanSQL(t)+` ELSE 0 END FROM (`+levelZeroSQL(t, origin)+`) AS z)`, `
+		WHEN y.players = 1 THEN 0`)
+}
+
+// sparseRankSQL returns periodRankSQL of a sparse shape: the score levels
+// above level 0, then, in a crowded bucket, its level 0 and the term atScore
+// (the players before {t} at its own score, after a "+"), and in an
+// uncrowded one the scan of its rows, unless alone (a "WHEN" clause that
+// answers first on the bucket's counter y).
+func sparseRankSQL(t, origin string, shape rankShape, atScore, alone string) string {
+	shifts := shiftsOf(shape.levels)
+	return "(1" + scoreLevelsSQL(t, origin, shifts[:len(shifts)-1]) + `
+	+ (SELECT CASE` + alone + `
+		WHEN y.players <= ` + strconv.Itoa(crowdedScore) + ` THEN ` + bucketScanSQL(t, origin) + `
+		ELSE (0` + levelSumSQL(t, origin, 0, false) + atScore + `) END
+	FROM (SELECT sum(players) AS players FROM period_rank_counts
+		WHERE period_id = ` + t + `.period_id AND level = ` + bucketShift + ` AND bucket = (` + t + `.sort_score - ` + origin + `) >> ` + bucketShift + `) AS y))`
 }
 
 // levelZeroSQL returns the query of the players at row {t}'s score, as
@@ -497,21 +689,42 @@ func scoreScanSQL(t string) string {
 			AND (s.sort_subscore, s.reached_at, s.seq) < (` + t + `.sort_subscore, ` + t + `.reached_at, ` + t + `.seq))`
 }
 
+// bucketScanSQL returns the SQL expression of the players before row {t}
+// in its level-8 bucket, counted by a range scan of board_scores_rank_idx:
+// for a sparse board's bucket that is not crowded (at most crowdedScore
+// rows). The scan is bounded by sort scores from the bucket's first to
+// {t}'s, in which the row value then keeps the rows before {t}.
+func bucketScanSQL(t, origin string) string {
+	return `(SELECT count(*) FROM board_scores s
+		WHERE s.period_id = ` + t + `.period_id
+			AND s.sort_score >= ((` + t + `.sort_score - ` + origin + `) >> ` + bucketShift + ` << ` + bucketShift + `) + ` + origin + `
+			AND s.sort_score <= ` + t + `.sort_score
+			AND (s.sort_score, s.sort_subscore, s.reached_at, s.seq) < (` + t + `.sort_score, ` + t + `.sort_subscore, ` + t + `.reached_at, ` + t + `.seq))`
+}
+
 // scoreLevelsSQL returns the terms of periodRankSQL that count the players
-// with a better score than row {t}'s, each after a "+".
-func scoreLevelsSQL(t, origin string, shape rankShape) string {
-	u := "(" + t + ".sort_score - " + origin + ")"
+// with a better score than row {t}'s at the given levels of shifts (a
+// board's shifts, the top first, or the first of them), each after a "+".
+func scoreLevelsSQL(t, origin string, shifts []int32) string {
 	var levels strings.Builder
-	for i, shift := range shiftsOf(shape.levels) {
-		from := "0" // the top level: every bucket before the row's
-		if i > 0 {
-			from = fmt.Sprintf("(%s >> %d) << 8", u, shift+8)
-		}
-		fmt.Fprintf(&levels, `
-	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
-		WHERE period_id = %s.period_id AND level = %d AND bucket >= %s AND bucket < %s >> %d)`, t, shift, from, u, shift)
+	for i, shift := range shifts {
+		levels.WriteString(levelSumSQL(t, origin, shift, i == 0))
 	}
 	return levels.String()
+}
+
+// levelSumSQL returns the term, after a "+", that counts the players in the
+// buckets of the level shift before row {t}'s: under the same parent bucket,
+// or all of them on the board's top level.
+func levelSumSQL(t, origin string, shift int32, top bool) string {
+	u := "(" + t + ".sort_score - " + origin + ")"
+	from := "0"
+	if !top {
+		from = fmt.Sprintf("(%s >> %d) << 8", u, shift+8)
+	}
+	return fmt.Sprintf(`
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = %s.period_id AND level = %d AND bucket >= %s AND bucket < %s >> %d)`, t, shift, from, u, shift)
 }
 
 // tiesSQL returns the terms of periodRankSQL that count the players before

@@ -194,12 +194,24 @@ func migrateUp(t *testing.T) {
 	}
 }
 
-// On a board of wide range a score keeps its tie cells and subscore levels
-// only while more than 32 players hold it: the cells are built when a write
-// crowds the score, moved while it stays crowded, and deleted when it no
-// longer is, and every rank reads the same as a plain sort on both sides.
-func TestRankCounts_ASparseBoardCountsTiesOnlyWhileAScoreIsCrowded(t *testing.T) {
-	ctx := context.Background()
+// sparseTrial is a time trial's board of wide range (ASC, a subscore
+// tie-break, 0..2,000,000,000) and the rows its players hold, for tests of
+// what its counters keep.
+type sparseTrial struct {
+	t     *testing.T
+	store *db.DB
+	board *leaderboard.Board
+	key   string
+	rows  map[string]sparseRow
+	n     int
+}
+
+type sparseRow struct {
+	score, subscore int
+	at              time.Time
+}
+
+func newSparseTrial(t *testing.T) *sparseTrial {
 	store := mustOpenDB(t)
 	b := mustCreateBoard(t, store, leaderboard.BoardSpec{ID: "trial", Name: "trial", Reset: leaderboard.ResetDay,
 		Order: new(leaderboard.OrderAsc), MinScore: new(0), MaxScore: new(2_000_000_000),
@@ -208,98 +220,187 @@ func TestRankCounts_ASparseBoardCountsTiesOnlyWhileAScoreIsCrowded(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	type row struct {
-		score, subscore int
-		at              time.Time
+	return &sparseTrial{t: t, store: store, board: b, key: key, rows: map[string]sparseRow{}}
+}
+
+// set returns the event that sets player's score and subscore, a minute
+// after the one before.
+func (s *sparseTrial) set(player string, score, subscore int) leaderboard.ScoreEvent {
+	s.n++
+	at := testNow.Add(-time.Duration(600-s.n) * time.Minute)
+	s.rows[player] = sparseRow{score, subscore, at}
+	e := boardEvent(s.board.ID, fmt.Sprintf("e%d", s.n), player, leaderboard.ModeSet, score, new(at))
+	e.Subscore = new(subscore)
+	return e
+}
+
+// correct corrects player's score to score, or removes the row (nil).
+func (s *sparseTrial) correct(player string, score *int) {
+	s.t.Helper()
+	if _, err := s.store.CorrectScore(context.Background(), s.board.ID, s.key, player, score, "audit"); err != nil {
+		s.t.Fatal(err)
 	}
-	rows := map[string]row{}
-	n := 0
-	set := func(player string, score, subscore int) leaderboard.ScoreEvent {
-		n++
-		at := testNow.Add(-time.Duration(600-n) * time.Minute)
-		rows[player] = row{score, subscore, at}
-		e := boardEvent(b.ID, fmt.Sprintf("e%d", n), player, leaderboard.ModeSet, score, new(at))
-		e.Subscore = new(subscore)
-		return e
+	if score == nil {
+		delete(s.rows, player)
+		return
 	}
-	check := func(step string, wantCells bool) {
-		t.Helper()
-		assertRankCountsInStep(t)
-		var cells int
-		if err := mustConn(t).QueryRow(ctx, `SELECT count(*) FROM period_rank_counts WHERE level < 0 AND players <> 0`).
-			Scan(&cells); err != nil {
-			t.Fatal(err)
-		}
-		if (cells > 0) != wantCells {
-			t.Fatalf("%s: %d tie and subscore cells, want them %t", step, cells, wantCells)
-		}
-		players := slices.Collect(maps.Keys(rows))
-		slices.SortFunc(players, func(x, y string) int {
-			a, c := rows[x], rows[y]
-			return cmp.Or(cmp.Compare(a.score, c.score), cmp.Compare(a.subscore, c.subscore), a.at.Compare(c.at))
-		})
-		for i, player := range players {
-			s, err := store.PeriodStanding(ctx, b, key, player, 0, 0)
-			if err != nil || s == nil || s.Rank != i+1 || s.Total != len(players) {
-				t.Fatalf("%s: standing of %s: %+v, %v; want rank %d of %d", step, player, s, err, i+1, len(players))
-			}
+	s.rows[player] = sparseRow{*score, 0, testNow}
+}
+
+// reopen migrates the database down to version and up again, then opens
+// the store afresh.
+func (s *sparseTrial) reopen(version uint) {
+	s.t.Helper()
+	s.store.Close()
+	migrateDownTo(s.t, version)
+	migrateUp(s.t)
+	store, err := db.Open(context.Background(), pg.URL, db.WithClock(func() time.Time { return testNow }))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(store.Close)
+	s.store = store
+}
+
+// check asserts that the counters are in step with the rows, that some
+// counters of the levels the SQL condition levels names hold players or
+// none as want says, and that every standing reads as a plain sort does.
+func (s *sparseTrial) check(step, levels string, want bool) {
+	s.t.Helper()
+	assertRankCountsInStep(s.t)
+	var counters int
+	if err := mustConn(s.t).QueryRow(context.Background(),
+		`SELECT count(*) FROM period_rank_counts WHERE `+levels+` AND players <> 0`).Scan(&counters); err != nil {
+		s.t.Fatal(err)
+	}
+	if (counters > 0) != want {
+		s.t.Fatalf("%s: %d counters where %s, want some: %t", step, counters, levels, want)
+	}
+	players := slices.Collect(maps.Keys(s.rows))
+	slices.SortFunc(players, func(x, y string) int {
+		a, c := s.rows[x], s.rows[y]
+		return cmp.Or(cmp.Compare(a.score, c.score), cmp.Compare(a.subscore, c.subscore), a.at.Compare(c.at))
+	})
+	for i, player := range players {
+		st, err := s.store.PeriodStanding(context.Background(), s.board, s.key, player, 0, 0)
+		if err != nil || st == nil || st.Rank != i+1 || st.Total != len(players) {
+			s.t.Fatalf("%s: standing of %s: %+v, %v; want rank %d of %d", step, player, st, err, i+1, len(players))
 		}
 	}
+}
+
+// On a board of wide range a score keeps its tie cells and subscore levels
+// only while more than 32 players hold it: the cells are built when a write
+// crowds the score, moved while it stays crowded, and deleted when it no
+// longer is, and every rank reads the same as a plain sort on both sides.
+func TestRankCounts_ASparseBoardCountsTiesOnlyWhileAScoreIsCrowded(t *testing.T) {
+	s := newSparseTrial(t)
+	const cells = "level < 0"
 
 	// 30 players at one score, with a neighbour score either side.
 	var first []leaderboard.ScoreEvent
 	for i := range 30 {
-		first = append(first, set(fmt.Sprintf("p%02d", i), 1000, i%7))
+		first = append(first, s.set(fmt.Sprintf("p%02d", i), 1000, i%7))
 	}
-	first = append(first, set("below", 999, 3), set("above", 1001, 3))
-	mustSubmit(t, store, first...)
-	check("30 at one score", false)
+	first = append(first, s.set("below", 999, 3), s.set("above", 1001, 3))
+	mustSubmit(t, s.store, first...)
+	s.check("30 at one score", cells, false)
 	for i := 30; i < 32; i++ {
-		mustSubmit(t, store, set(fmt.Sprintf("p%02d", i), 1000, i%7))
+		mustSubmit(t, s.store, s.set(fmt.Sprintf("p%02d", i), 1000, i%7))
 	}
-	check("32 at one score", false)
-	mustSubmit(t, store, set("p32", 1000, 2))
-	check("33 at one score: crowded", true)
-	mustSubmit(t, store, set("p05", 1000, 6), set("p40", 1000, 0))
-	check("a row moved within the crowded score, another joined", true)
-	if _, err := store.CorrectScore(ctx, b.ID, key, "p00", new(5000), "audit"); err != nil {
-		t.Fatal(err)
-	}
-	rows["p00"] = row{5000, 0, testNow}
-	if _, err := store.CorrectScore(ctx, b.ID, key, "p01", nil, "audit"); err != nil {
-		t.Fatal(err)
-	}
-	delete(rows, "p01")
-	check("32 again after a correction and a removal", false)
+	s.check("32 at one score", cells, false)
+	mustSubmit(t, s.store, s.set("p32", 1000, 2))
+	s.check("33 at one score: crowded", cells, true)
+	mustSubmit(t, s.store, s.set("p05", 1000, 6), s.set("p40", 1000, 0))
+	s.check("a row moved within the crowded score, another joined", cells, true)
+	s.correct("p00", new(5000))
+	s.correct("p01", nil)
+	s.check("32 again after a correction and a removal", cells, false)
 	var back []leaderboard.ScoreEvent
 	for i := 41; i < 50; i++ {
-		back = append(back, set(fmt.Sprintf("p%02d", i), 1000, i%3))
+		back = append(back, s.set(fmt.Sprintf("p%02d", i), 1000, i%3))
 	}
-	mustSubmit(t, store, back...)
-	check("41 at one score, crowded in one call", true)
+	mustSubmit(t, s.store, back...)
+	s.check("41 at one score, crowded in one call", cells, true)
 
 	// Migration 33 down counts every score's cells again; up drops those of
 	// the scores that are not crowded.
-	store.Close()
+	s.store.Close()
 	migrateDownTo(t, sparseScores-1)
 	for level := -5; level <= -1; level++ {
 		var counted int
-		if err := mustConn(t).QueryRow(ctx, `SELECT COALESCE(sum(players), 0) FROM period_rank_counts WHERE level = $1`,
+		if err := mustConn(t).QueryRow(context.Background(), `SELECT COALESCE(sum(players), 0) FROM period_rank_counts WHERE level = $1`,
 			level).Scan(&counted); err != nil {
 			t.Fatal(err)
 		}
-		if counted != len(rows) {
-			t.Fatalf("after migration 33 down, level %d counts %d players, want all %d", level, counted, len(rows))
+		if counted != len(s.rows) {
+			t.Fatalf("after migration 33 down, level %d counts %d players, want all %d", level, counted, len(s.rows))
 		}
 	}
-	migrateUp(t)
-	if store, err = db.Open(ctx, pg.URL, db.WithClock(func() time.Time { return testNow })); err != nil {
+	s.reopen(sparseScores - 1)
+	s.check("after migration 33 down and up", cells, true)
+}
+
+// On a board of wide range a level-8 bucket (256 scores) keeps the level-0
+// counters of its scores only while more than 32 players are in it: they
+// are built when a write crowds the bucket, moved while it stays crowded,
+// and deleted when it no longer is, and every rank reads the same as a
+// plain sort on both sides.
+func TestRankCounts_ASparseBoardCountsScoresOnlyWhileABucketIsCrowded(t *testing.T) {
+	s := newSparseTrial(t)
+	const zeros = "level = 0"
+
+	// 31 players at distinct scores of one bucket (768..1023), one in the
+	// next bucket and one at the bucket's first score.
+	var first []leaderboard.ScoreEvent
+	for i := range 30 {
+		first = append(first, s.set(fmt.Sprintf("p%02d", i), 800+3*i, i%5))
+	}
+	first = append(first, s.set("next", 1024, 1), s.set("edge", 768, 9))
+	mustSubmit(t, s.store, first...)
+	s.check("31 in a bucket", zeros, false)
+	mustSubmit(t, s.store, s.set("p30", 990, 4))
+	s.check("32 in a bucket", zeros, false)
+	mustSubmit(t, s.store, s.set("p31", 800, 2))
+	s.check("33 in a bucket: crowded", zeros, true)
+	mustSubmit(t, s.store, s.set("p05", 1023, 0), s.set("p06", 768, 0), s.set("p40", 801, 3))
+	s.check("rows moved within the crowded bucket, another joined", zeros, true)
+	s.correct("p00", new(5000))
+	s.correct("p01", nil)
+	s.check("32 again after a correction and a removal", zeros, false)
+	mustSubmit(t, s.store, s.set("next", 900, 1))
+	s.check("33 again as a row moved in from the next bucket", zeros, true)
+	mustSubmit(t, s.store, s.set("next", 1100, 1))
+	s.check("32 again as it moved back", zeros, false)
+	var back []leaderboard.ScoreEvent
+	for i := 41; i < 60; i++ {
+		back = append(back, s.set(fmt.Sprintf("p%02d", i), 900+i%4, i%3))
+	}
+	mustSubmit(t, s.store, back...)
+	s.check("51 in the bucket, crowded in one call", zeros, true)
+
+	// Migration 34 down counts every score again; up drops those of the
+	// buckets that are not crowded.
+	mustSubmit(t, s.store, s.set("far", 1_000_000, 0))
+	s.store.Close()
+	migrateDownTo(t, sparseBuckets-1)
+	var counted int
+	if err := mustConn(t).QueryRow(context.Background(), `SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE level = 0 AND bucket >= 1000000`).Scan(&counted); err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	check("after migration 33 down and up", true)
+	if counted != 1 {
+		t.Fatalf("after migration 34 down, level 0 counts %d players at the lone score, want 1", counted)
+	}
+	s.reopen(sparseBuckets - 1)
+	s.check("after migration 34 down and up", "level = 0 AND bucket >= 1000000", false)
+	s.check("after migration 34 down and up", zeros, true)
 }
 
 // sparseScores is the migration that keeps the tie cells and subscore
 // levels of a wide board's crowded scores only.
 const sparseScores = 33
+
+// sparseBuckets is the migration that keeps the level-0 counters of a wide
+// board's crowded buckets only.
+const sparseBuckets = 34

@@ -1,0 +1,71 @@
+-- On a board of wide range (2^16 scores and up: three levels of counters or
+-- more), a level-8 bucket keeps the level-0 counters of its scores in
+-- period_rank_counts only while more than 32 players are in it (its
+-- level-8 counter); the players before a row in a bucket with fewer are
+-- counted by a scan of board_scores_rank_idx (db/rankcounts.go,
+-- crowdedScore and bucketLevel). The level-0 counters of the buckets that
+-- are not crowded go; a score crowded enough to keep tie cells (migration
+-- 33) lies in a crowded bucket, so no cell loses its score's counter.
+-- Boards of narrower range, main among them, keep every counter.
+--
+-- What this costs on upgrade: one pass over the level-0 counters of the
+-- wide boards' periods and the delete of most of them (about one row a
+-- player on a time trial where few players tie). own_final_ranks (migration
+-- 29) finds a large closed period's final row by its live rank, so it is
+-- written again here with the rank the code now reads (db.periodRankSQL of
+-- every level, which TestOwnFinalRanksFunction holds equal).
+DELETE FROM period_rank_counts z
+USING periods p, boards b
+WHERE z.level = 0 AND p.id = z.period_id AND b.id = p.board_id AND (b.max_score::bigint - b.min_score) >> 16 > 0
+	AND NOT EXISTS (SELECT FROM period_rank_counts y
+		WHERE y.period_id = z.period_id AND y.level = 8 AND y.bucket = z.bucket >> 8 AND y.sub = 0 AND y.players > 32);
+
+CREATE OR REPLACE FUNCTION own_final_ranks(p_period INTEGER, p_players TEXT[]) RETURNS SETOF board_final_ranks
+    LANGUAGE sql STABLE
+AS $$
+SELECT f.* FROM periods p
+JOIN boards b ON b.id = p.board_id
+CROSS JOIN LATERAL (SELECT CASE b.sort_order WHEN 'DESC' THEN -b.max_score::bigint ELSE b.min_score::bigint END) AS o(origin)
+CROSS JOIN LATERAL (SELECT s.*, floor(extract(EPOCH FROM reached_at) / 3600)::int AS hour,
+	to_timestamp(floor(extract(EPOCH FROM reached_at) / 3600) * 3600) AS hour_start
+	FROM board_scores s WHERE s.period_id = p.id AND s.player_id = ANY(p_players)) AS me
+CROSS JOIN LATERAL (SELECT f.* FROM board_final_ranks f
+	WHERE f.bucket = DATE '0001-01-01' AND f.period_id = p.id AND f.player_id = me.player_id AND f.rank = (1
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = 24 AND bucket >= 0 AND bucket < (me.sort_score - o.origin) >> 24)
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = 16 AND bucket >= ((me.sort_score - o.origin) >> 24) << 8 AND bucket < (me.sort_score - o.origin) >> 16)
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = 8 AND bucket >= ((me.sort_score - o.origin) >> 16) << 8 AND bucket < (me.sort_score - o.origin) >> 8)
+	+ (SELECT CASE
+		WHEN y.players <= 32 THEN (SELECT count(*) FROM board_scores s
+		WHERE s.period_id = me.period_id
+			AND s.sort_score >= ((me.sort_score - o.origin) >> 8 << 8) + o.origin
+			AND s.sort_score <= me.sort_score
+			AND (s.sort_score, s.sort_subscore, s.reached_at, s.seq) < (me.sort_score, me.sort_subscore, me.reached_at, me.seq))
+		ELSE (0
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = 0 AND bucket >= ((me.sort_score - o.origin) >> 8) << 8 AND bucket < (me.sort_score - o.origin) >> 0)
+	+ (SELECT CASE WHEN z.players > 32 THEN (0
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = -2 AND bucket = (me.sort_score - o.origin) AND sub < (CASE WHEN me.sort_subscore = 9223372036854775807 THEN 4294967297 ELSE me.sort_subscore + 2147483648 END) >> 24)
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = -3 AND bucket = (me.sort_score - o.origin) AND sub >= ((CASE WHEN me.sort_subscore = 9223372036854775807 THEN 4294967297 ELSE me.sort_subscore + 2147483648 END) >> 24) << 8 AND sub < (CASE WHEN me.sort_subscore = 9223372036854775807 THEN 4294967297 ELSE me.sort_subscore + 2147483648 END) >> 16)
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = -4 AND bucket = (me.sort_score - o.origin) AND sub >= ((CASE WHEN me.sort_subscore = 9223372036854775807 THEN 4294967297 ELSE me.sort_subscore + 2147483648 END) >> 16) << 8 AND sub < (CASE WHEN me.sort_subscore = 9223372036854775807 THEN 4294967297 ELSE me.sort_subscore + 2147483648 END) >> 8)
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = -5 AND bucket = (me.sort_score - o.origin) AND sub >= ((CASE WHEN me.sort_subscore = 9223372036854775807 THEN 4294967297 ELSE me.sort_subscore + 2147483648 END) >> 8) << 8 AND sub < (CASE WHEN me.sort_subscore = 9223372036854775807 THEN 4294967297 ELSE me.sort_subscore + 2147483648 END) >> 0)
+	+ (SELECT COALESCE(sum(players), 0) FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = -1 AND bucket = (me.sort_score - o.origin) AND sub >= (CASE WHEN me.sort_subscore = 9223372036854775807 THEN 4294967297 ELSE me.sort_subscore + 2147483648 END) << 27 AND sub < ((CASE WHEN me.sort_subscore = 9223372036854775807 THEN 4294967297 ELSE me.sort_subscore + 2147483648 END) << 27 | (me.hour::bigint + 33554432)))
+	+ (SELECT count(*) FROM board_scores s
+		WHERE s.period_id = me.period_id AND s.sort_score = me.sort_score AND s.sort_subscore = me.sort_subscore
+			AND s.reached_at >= me.hour_start AND (s.reached_at, s.seq) < (me.reached_at, me.seq)))
+		ELSE (SELECT count(*) FROM board_scores s
+		WHERE s.period_id = me.period_id AND s.sort_score = me.sort_score
+			AND (s.sort_subscore, s.reached_at, s.seq) < (me.sort_subscore, me.reached_at, me.seq)) END FROM (SELECT COALESCE(sum(players), 0) AS players FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = 0 AND bucket = (me.sort_score - o.origin)) AS z)) END
+	FROM (SELECT sum(players) AS players FROM period_rank_counts
+		WHERE period_id = me.period_id AND level = 8 AND bucket = (me.sort_score - o.origin) >> 8) AS y))
+	LIMIT 1) AS f
+WHERE p.id = p_period AND p.final_bucket = DATE '0001-01-01'
+$$;
