@@ -342,34 +342,46 @@ func (d rankDeltas) queue(writes *pgx.Batch) {
 	}
 }
 
-// crossing is how the writes moved a bucket's or a score's count against
-// crowdedScore.
-type crossing int
+// crossings sorts counters (the level-8 counters of sparse buckets, or the
+// level-0 counters of sparse scores) by how the writes moved their counts
+// against crowdedScore: those crowded before and after (stayed), those
+// crowded now but not before (built, with what building the counters under
+// them takes), and those crowded before but not now (emptied). Counters
+// neither before nor after are left out.
+type crossings struct {
+	stayed           map[rankCell]bool
+	built, emptied   rankCellColumns
+	origins          []int64
+	subscoresCounted []bool
+}
 
-const (
-	stayedUncrowded crossing = iota
-	stayedCrowded
-	becameCrowded
-	becameUncrowded
-)
-
-// crossingOf returns how the writes, which added delta, moved the counter c
-// whose count after them is in counted.
-func (d rankDeltas) crossingOf(c rankCell, delta int32) (crossing, error) {
-	now, ok := d.counted[c]
-	if !ok {
-		return 0, errorf("the level-%d counter %d of period %d was not read back", c.level, c.bucket, c.period)
+// crossingsOf returns the crossings of the counters watched, to which the
+// writes added deltas and whose counts after them are in counted, leaving
+// out those that keep does not hold.
+func (d rankDeltas) crossingsOf(watched map[rankCell]sparseScore, deltas map[rankCell]int32,
+	keep func(rankCell) bool) (crossings, error) {
+	x := crossings{stayed: map[rankCell]bool{}}
+	for _, c := range slices.SortedFunc(maps.Keys(watched), compareRankCells) {
+		if !keep(c) {
+			continue
+		}
+		now, ok := d.counted[c]
+		if !ok {
+			return crossings{}, errorf("the level-%d counter %d of period %d was not read back", c.level, c.bucket, c.period)
+		}
+		was, bound := now-deltas[c], int32(crowdedScore)
+		switch {
+		case was > bound && now > bound:
+			x.stayed[c] = true
+		case now > bound:
+			x.built.add(c, 0)
+			x.origins = append(x.origins, watched[c].origin)
+			x.subscoresCounted = append(x.subscoresCounted, watched[c].subscores)
+		case was > bound:
+			x.emptied.add(c, 0)
+		}
 	}
-	was, bound := now-delta, int32(crowdedScore)
-	switch {
-	case was > bound && now > bound:
-		return stayedCrowded, nil
-	case now > bound:
-		return becameCrowded, nil
-	case was > bound:
-		return becameUncrowded, nil
-	}
-	return stayedUncrowded, nil
+	return x, nil
 }
 
 // writeSparseCells moves the counters under the sparse boards' buckets and
@@ -397,39 +409,21 @@ func (d rankDeltas) writeSparseCells(ctx context.Context, tx pgx.Tx) error {
 	if len(d.buckets) == 0 {
 		return nil
 	}
-	stayed, err := d.writeLevelZero(ctx, tx)
+	buckets, err := d.writeLevelZero(ctx, tx)
 	if err != nil {
 		return err
 	}
-	var (
-		moved, built, emptied rankCellColumns
-		origins               []int64
-		subscores             []bool
-	)
-	crowded := map[rankCell]bool{}
-	for _, c := range slices.SortedFunc(maps.Keys(d.scores), compareRankCells) {
-		if !stayed[bucketOf(c)] {
-			continue
-		}
-		how, err := d.crossingOf(c, d.zeros[c])
-		if err != nil {
-			return err
-		}
-		switch how {
-		case stayedCrowded:
-			crowded[c] = true
-		case becameCrowded:
-			built.add(c, 0)
-			origins, subscores = append(origins, d.scores[c].origin), append(subscores, d.scores[c].subscores)
-		case becameUncrowded:
-			emptied.add(c, 0)
-		}
+	scores, err := d.crossingsOf(d.scores, d.zeros, func(c rankCell) bool { return buckets.stayed[bucketOf(c)] })
+	if err != nil {
+		return err
 	}
+	var moved rankCellColumns
 	for _, cell := range slices.SortedFunc(maps.Keys(d.crowded), compareRankCells) {
-		if crowded[rankCell{period: cell.period, bucket: cell.bucket}] && d.crowded[cell] != 0 {
+		if scores.stayed[rankCell{period: cell.period, bucket: cell.bucket}] && d.crowded[cell] != 0 {
 			moved.add(cell, d.crowded[cell])
 		}
 	}
+	built, emptied := scores.built, scores.emptied
 	writes := &pgx.Batch{}
 	if len(moved.periods) > 0 {
 		writes.Queue(addRankCountsSQL, moved.periods, moved.levels, moved.buckets, moved.subs, moved.values)
@@ -445,7 +439,7 @@ func (d rankDeltas) writeSparseCells(ctx context.Context, tx pgx.Tx) error {
 		FROM unnest($1::int[], $2::bigint[], $3::bigint[], $4::bool[]) AS t(period_id, bucket, origin, subscores)
 		JOIN board_scores r ON r.period_id = t.period_id AND r.sort_score = t.bucket + t.origin
 		CROSS JOIN LATERAL (`+crowdCellsSQL("r", "t.subscores")+`) AS x(level, sub)
-		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`, built.periods, built.buckets, origins, subscores)
+		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`, built.periods, built.buckets, scores.origins, scores.subscoresCounted)
 	}
 	if writes.Len() == 0 {
 		return nil
@@ -454,35 +448,20 @@ func (d rankDeltas) writeSparseCells(ctx context.Context, tx pgx.Tx) error {
 }
 
 // writeLevelZero moves the level-0 counters of the sparse boards' buckets
-// (writeSparseCells' first round) and returns the buckets that stayed
-// crowded, under which the cells move as their scores' counts say.
-func (d rankDeltas) writeLevelZero(ctx context.Context, tx pgx.Tx) (map[rankCell]bool, error) {
-	var (
-		moved, built, emptied rankCellColumns
-		origins               []int64
-		subscores             []bool
-	)
-	stayed := map[rankCell]bool{}
-	for _, c := range slices.SortedFunc(maps.Keys(d.buckets), compareRankCells) {
-		how, err := d.crossingOf(c, d.counts[c])
-		if err != nil {
-			return nil, err
-		}
-		switch how {
-		case stayedCrowded:
-			stayed[c] = true
-		case becameCrowded:
-			built.add(c, 0)
-			origins, subscores = append(origins, d.buckets[c].origin), append(subscores, d.buckets[c].subscores)
-		case becameUncrowded:
-			emptied.add(c, 0)
-		}
+// (writeSparseCells' first round) and returns the buckets' crossings: under
+// those that stayed crowded the cells move as their scores' counts say.
+func (d rankDeltas) writeLevelZero(ctx context.Context, tx pgx.Tx) (crossings, error) {
+	buckets, err := d.crossingsOf(d.buckets, d.counts, func(rankCell) bool { return true })
+	if err != nil {
+		return crossings{}, err
 	}
+	var moved rankCellColumns
 	for _, c := range slices.SortedFunc(maps.Keys(d.zeros), compareRankCells) {
-		if stayed[bucketOf(c)] {
+		if buckets.stayed[bucketOf(c)] {
 			moved.add(c, d.zeros[c])
 		}
 	}
+	built, emptied := buckets.built, buckets.emptied
 	writes := &pgx.Batch{}
 	if len(moved.periods) > 0 {
 		d.queueCounted(writes, moved, d.scores)
@@ -495,18 +474,18 @@ func (d rankDeltas) writeLevelZero(ctx context.Context, tx pgx.Tx) (map[rankCell
 			emptied.periods, emptied.buckets, append([]int16{0}, cellLevels...))
 	}
 	if len(built.periods) > 0 {
-		buckets := `unnest($1::int[], $2::bigint[], $3::bigint[], $4::bool[]) AS t(period_id, bucket, origin, subscores)`
+		builtBuckets := `unnest($1::int[], $2::bigint[], $3::bigint[], $4::bool[]) AS t(period_id, bucket, origin, subscores)`
 		writes.Queue(`INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
 		SELECT t.period_id, 0::smallint, r.sort_score - t.origin, 0::bigint, count(*)
-		FROM `+buckets+`
+		FROM `+builtBuckets+`
 		JOIN board_scores r ON r.period_id = t.period_id
 			AND r.sort_score >= (t.bucket << `+bucketShift+`) + t.origin AND r.sort_score < ((t.bucket + 1) << `+bucketShift+`) + t.origin
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = EXCLUDED.players`,
-			built.periods, built.buckets, origins, subscores)
+			built.periods, built.buckets, buckets.origins, buckets.subscoresCounted)
 		writes.Queue(`INSERT INTO period_rank_counts (period_id, level, bucket, sub, players)
 		SELECT t.period_id, x.level, z.bucket, x.sub, count(*)
-		FROM `+buckets+`
+		FROM `+builtBuckets+`
 		JOIN period_rank_counts z ON z.period_id = t.period_id AND z.level = 0
 			AND z.bucket >= t.bucket << `+bucketShift+` AND z.bucket < (t.bucket + 1) << `+bucketShift+`
 			AND z.sub = 0 AND z.players > `+strconv.Itoa(crowdedScore)+`
@@ -514,12 +493,12 @@ func (d rankDeltas) writeLevelZero(ctx context.Context, tx pgx.Tx) (map[rankCell
 		CROSS JOIN LATERAL (`+crowdCellsSQL("r", "t.subscores")+`) AS x(level, sub)
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 		ON CONFLICT (period_id, level, bucket, sub) DO UPDATE SET players = EXCLUDED.players`,
-			built.periods, built.buckets, origins, subscores)
+			built.periods, built.buckets, buckets.origins, buckets.subscoresCounted)
 	}
 	if writes.Len() == 0 {
-		return stayed, nil
+		return buckets, nil
 	}
-	return stayed, tx.SendBatch(ctx, writes).Close()
+	return buckets, tx.SendBatch(ctx, writes).Close()
 }
 
 // bucketShift is bucketLevel in SQL.
